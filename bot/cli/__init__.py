@@ -1,0 +1,45 @@
+"""The ``wildstud`` command line: one module per sub-command in this package.
+
+Each command module defines ``register(subparsers)`` which adds its parser and sets
+``func`` to a callable taking the parsed ``argparse.Namespace`` and returning an exit status.
+Heavy imports (discord, aiosqlite) happen inside the command, so ``wildstud evaluate`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Sub-commands, in the order ``wildstud --help`` lists them. ``run`` is the default.
+COMMANDS: tuple[str, ...] = (
+    "evaluate",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the ``wildstud`` argument parser with every registered sub-command."""
+    parser = argparse.ArgumentParser(
+        prog="wildstud",
+        description="Wildstud: Sex in the Middle East (seven-card stud, fives wild), on Discord or in a terminal.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        module = importlib.import_module(f"bot.cli.{name}")
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``wildstud`` and ``python -m bot``; returns the process exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not args_list and "run" in COMMANDS:
+        args_list = ["run"]
+    args = parser.parse_args(args_list)
+    if getattr(args, "func", None) is None:
+        parser.print_help()
+        return 2
+    status: int = args.func(args)
+    return status

@@ -1,0 +1,1 @@
+"""Discord cogs: thin discord.py GroupCogs that parse interactions and call the table service."""
