@@ -1,0 +1,722 @@
+"""The wild-card hand evaluator: the best five-card high hand from 5 to 7 cards (SPEC §4).
+
+A wild card stands for any rank and any suit the player names, chosen to make the best hand
+(cards speak). Categories, high to low: five of a kind > straight flush (the ace-high one is
+named royal flush) > four of a kind > full house > flush > straight > three of a kind > two pair >
+one pair > high card. The ace plays high or low in straights (A-2-3-4-5 is five-high, the
+lowest); a wild completes the highest straight it can; five or more wilds make five aces; there
+is no six of a kind. Ties compare the ranks SPEC §4 lists; suits never decide a pot.
+
+The ``wild_in_flush`` ruling (SPEC §4) picks what a wild is in a flush: ``"any-card"`` (default,
+every wild plays as an ace, the "double-ace flush") or ``"highest-missing"`` (each wild takes the
+highest rank missing from that suit). It only changes flushes; five of a kind is always allowed.
+
+The caller gives the wild ranks (the game's fives included); the evaluator adds none.
+
+>>> from bot.engine.cards import Rank, parse_cards
+>>> hand = evaluate(parse_cards("Ah Kd 5c 2s 9h 9d Tc"), {Rank.FIVE, Rank.TWO})
+>>> hand.describe()
+'Four of a kind, nines'
+>>> [c.code for c in hand.best], {w.code: c.code for w, c in hand.wilds_as.items()}
+(['9h', '9d', '5c', '2s', 'Ah'], {'5c': '9s', '2s': '9c'})
+>>> hand.category, hand.wilds_used
+(<Category.FOUR_OF_A_KIND: 'four_of_a_kind'>, 2)
+
+How it is fast (research note wild-eval.md §3.1, method 4): a five-card hand is either all one
+suit -- then it uses only that suit's natural cards plus wilds -- or it is not, and then only
+ranks matter. So::
+
+    best = max(NONFLUSH[rank multiset of the naturals, k],
+               max over suits s of FLUSH[rank mask of the naturals in s, k])
+
+where ``k`` is the number of wild cards. Neither table depends on *which* ranks are wild, so they
+stay valid while the wild set grows during a hand. Both are generated from the rules below
+(``_nonflush_value`` and ``_flush_value``, which are the specification): the flush tables in
+one go the first time a ruling is used (a few tens of milliseconds), the non-flush table one
+entry at a time as rank patterns are first met (``build_tables()`` fills it all up front).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import FrozenInstanceError
+from types import MappingProxyType
+from typing import Any, Final
+
+from bot.engine.cards import Card, Rank, Suit
+
+__all__ = [
+    "WILD_IN_FLUSH_OPTIONS",
+    "Category",
+    "HandValue",
+    "build_tables",
+    "category_of",
+    "evaluate",
+    "strength",
+]
+
+WILD_IN_FLUSH_OPTIONS: Final = ("any-card", "highest-missing")
+"""The values of the ``wild_in_flush`` ruling (SPEC §4), default first."""
+
+
+class Category(enum.Enum):
+    """A hand category (SPEC §4). The values are the names used in files and JSON."""
+
+    FIVE_OF_A_KIND = "five_of_a_kind"
+    ROYAL_FLUSH = "royal_flush"
+    STRAIGHT_FLUSH = "straight_flush"
+    FOUR_OF_A_KIND = "four_of_a_kind"
+    FULL_HOUSE = "full_house"
+    FLUSH = "flush"
+    STRAIGHT = "straight"
+    THREE_OF_A_KIND = "three_of_a_kind"
+    TWO_PAIR = "two_pair"
+    ONE_PAIR = "one_pair"
+    HIGH_CARD = "high_card"
+
+    @property
+    def title(self) -> str:
+        """The player-facing name, e.g. ``"Full house"``."""
+        return self.value.replace("_", " ").capitalize()
+
+
+# ---------------------------------------------------------------------------------------------
+# Strength encoding: category index in bits 20-23, then up to five tie-break ranks (2..14), four
+# bits each, most significant first. Royal flush is the straight flush with top card ace: it is
+# ordered as a straight flush and only named separately (SPEC §4).
+# ---------------------------------------------------------------------------------------------
+
+_HIGH_CARD, _ONE_PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL_HOUSE, _QUADS, _STRAIGHT_FLUSH, _QUINTS = (
+    range(10)
+)
+_CATEGORY_BY_INDEX: Final = (
+    Category.HIGH_CARD,
+    Category.ONE_PAIR,
+    Category.TWO_PAIR,
+    Category.THREE_OF_A_KIND,
+    Category.STRAIGHT,
+    Category.FLUSH,
+    Category.FULL_HOUSE,
+    Category.FOUR_OF_A_KIND,
+    Category.STRAIGHT_FLUSH,
+    Category.FIVE_OF_A_KIND,
+)
+_ACE: Final = 14
+_DESC: Final = tuple(range(14, 1, -1))  # rank values, ace first
+
+
+def _encode(category: int, *ranks: int) -> int:
+    """Pack a category index and its tie-break ranks (most important first) into one int."""
+    value = category << 20
+    shift = 16
+    for rank in ranks:
+        value |= rank << shift
+        shift -= 4
+    return value
+
+
+def _decode(value: int) -> tuple[int, list[int]]:
+    """Unpack ``_encode``: the category index and the non-zero tie-break ranks."""
+    ranks = [(value >> shift) & 15 for shift in (16, 12, 8, 4, 0)]
+    return value >> 20, [r for r in ranks if r]
+
+
+def category_of(value: int) -> Category:
+    """The category of a strength returned by ``strength`` (or ``HandValue.strength``).
+
+    >>> from bot.engine.cards import parse_cards
+    >>> category_of(strength(parse_cards("Ts Js Qs Ks 5d"), [Rank.FIVE]))
+    <Category.ROYAL_FLUSH: 'royal_flush'>
+    """
+    index = value >> 20
+    if not 0 <= index < len(_CATEGORY_BY_INDEX) or value < 0:
+        raise ValueError(f"{value} is not a hand strength")
+    if index == _STRAIGHT_FLUSH and (value >> 16) & 15 == _ACE:
+        return Category.ROYAL_FLUSH
+    return _CATEGORY_BY_INDEX[index]
+
+
+def _straight_window(top: int) -> tuple[int, ...]:
+    """The five ranks of the straight with this top card, top first (the wheel's ace is 14)."""
+    return tuple(r if r > 1 else _ACE for r in range(top, top - 5, -1))
+
+
+_WINDOWS: Final = tuple(
+    (top, sum(1 << (r - 2) for r in _straight_window(top))) for top in range(14, 4, -1)
+)  # (top card, rank mask of the five ranks), highest first
+
+
+# ---------------------------------------------------------------------------------------------
+# The generator: the rules, category by category from the top (wild-eval.md §3.1 method 3).
+# These two functions define the tables; tests compare them with a brute-force reference.
+# ---------------------------------------------------------------------------------------------
+
+
+def _nonflush_value(counts: Sequence[int], wilds: int) -> int:
+    """Best hand ignoring flushes from natural rank ``counts`` (index = rank value) and ``wilds``.
+
+    Needs at least five cards in all. A wild here is just a rank: for every category the best
+    instance is found by counting the wilds it needs, highest category first, and taking the
+    highest tie-break ranks the spare wilds allow (a spare wild is an ace as a kicker).
+    """
+    c = counts
+    k = wilds
+    held = [r for r in _DESC if c[r]]  # natural ranks held, highest first
+
+    def group(size: int) -> int:
+        # The highest rank that makes a group of ``size`` with the wilds (ace if the wilds
+        # alone suffice), or 0.
+        if k >= size:
+            return _ACE
+        return next((r for r in held if c[r] + k >= size), 0)
+
+    def kickers(used: tuple[int, ...], spare_wilds: int, how_many: int) -> list[int]:
+        # The best kicker ranks: spare wilds as aces, then the naturals not in ``used``.
+        pool = [_ACE] * spare_wilds
+        for r in held:
+            if r not in used:
+                pool.extend([r] * c[r])
+        return pool[:how_many]
+
+    # Five of a kind: the highest rank with count + wilds >= 5 (five wilds or more: aces).
+    quint = group(5)
+    if quint:
+        return _encode(_QUINTS, quint)
+    # Four of a kind: the highest quad rank, then a kicker (a spare wild is an ace: the quads
+    # are not aces, or that would have been five aces).
+    quad = group(4)
+    if quad:
+        spare = k - max(0, 4 - c[quad])
+        return _encode(_QUADS, quad, *kickers((quad,), spare, 1))
+    # Full house: the highest trips that still leave wilds for some pair, then the highest pair.
+    for t in _DESC:
+        if c[t] + k < 3:
+            continue
+        rest = k - max(0, 3 - c[t])
+        for p in _DESC:
+            if p != t and c[p] + rest >= 2:
+                return _encode(_FULL_HOUSE, t, p)
+    # Straight: the highest window whose gaps the wilds can fill (9-T-J-Q + wild is king-high).
+    present = sum(1 << (r - 2) for r in held)
+    for top, window in _WINDOWS:
+        if (window & ~present).bit_count() <= k:
+            return _encode(_STRAIGHT, top)
+    # Three of a kind, two pair, one pair, high card: wilds join the highest group, spare wilds
+    # are ace kickers. (By now at most one wild is left over and it made a pair or trips.)
+    trips = group(3)
+    if trips:
+        return _encode(_TRIPS, trips, *kickers((trips,), k - max(0, 3 - c[trips]), 2))
+    pairs = [r for r in held if c[r] >= 2]
+    if k == 0 and len(pairs) >= 2:
+        high, low = pairs[0], pairs[1]
+        return _encode(_TWO_PAIR, high, low, *kickers((high, low), 0, 1))
+    pair = group(2)
+    if pair:
+        return _encode(_ONE_PAIR, pair, *kickers((pair,), k - max(0, 2 - c[pair]), 3))
+    return _encode(_HIGH_CARD, *kickers((), k, 5))
+
+
+def _flush_value(mask: int, wilds: int, wild_in_flush: str) -> int:
+    """Best straight flush or flush from one suit's natural ranks (``mask``: bit ``r - 2`` for
+    rank ``r``) plus ``wilds``, or 0 when there are fewer than five cards for that suit.
+
+    A straight flush needs five distinct ranks, so the ruling does not matter for it. In a plain
+    flush each wild is an ace under ``"any-card"``; under ``"highest-missing"`` it takes the
+    highest rank the suit is missing.
+    """
+    present = [r for r in _DESC if mask >> (r - 2) & 1]
+    if len(present) + wilds < 5:
+        return 0
+    for top, window in _WINDOWS:
+        if (window & ~mask).bit_count() <= wilds:
+            return _encode(_STRAIGHT_FLUSH, top)
+    if wild_in_flush == "any-card":
+        ranks = ([_ACE] * wilds + present)[:5]
+    else:
+        ranks = []
+        left = wilds
+        for r in _DESC:
+            if r in present:
+                ranks.append(r)
+            elif left:
+                ranks.append(r)
+                left -= 1
+            if len(ranks) == 5:
+                break
+    return _encode(_FLUSH, *ranks)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables and the hot path.
+# ---------------------------------------------------------------------------------------------
+
+_BIT: Final = tuple(1 << (r - 2) if r >= 2 else 0 for r in range(15))  # rank value -> mask bit
+_P5: Final = tuple(5 ** (r - 2) if r >= 2 else 0 for r in range(15))  # rank value -> base-5 digit
+_K_OFFSET: Final = tuple(k * 5**13 for k in range(8))  # wild count -> key offset
+_RANK_BIT: Final[dict[Any, int]] = {r: _BIT[r] for r in range(2, 15)}  # Rank or int -> bit
+
+_NONFLUSH: dict[int, int] = {}
+"""Key ``sum(5 ** (rank - 2) for each natural) + k * 5 ** 13`` -> best non-flush strength."""
+
+_FLUSH_TABLES: dict[str, list[list[int]]] = {}
+"""``wild_in_flush`` -> table[k][suit mask] -> best flush-type strength, or 0."""
+
+
+def _fill_nonflush(key: int) -> int:
+    """Compute, store and return the ``_NONFLUSH`` entry for ``key`` (first time it is met)."""
+    k, rest = divmod(key, 5**13)
+    counts = [0] * 15
+    for r in range(2, 15):
+        rest, counts[r] = divmod(rest, 5)
+    value = _nonflush_value(counts, k)
+    _NONFLUSH[key] = value
+    return value
+
+
+def _flush_table(wild_in_flush: str) -> list[list[int]]:
+    """The flush table for one ruling, generated on first use."""
+    table = _FLUSH_TABLES.get(wild_in_flush)
+    if table is None:
+        if wild_in_flush not in WILD_IN_FLUSH_OPTIONS:
+            raise ValueError(
+                f"unknown wild_in_flush ruling {wild_in_flush!r}: use {' or '.join(WILD_IN_FLUSH_OPTIONS)}"
+            )
+        table = [[0] * (1 << 13) for _ in range(8)]
+        for mask in range(1 << 13):
+            naturals = mask.bit_count()
+            # Only 5 to 7 cards in all can be asked for; other entries stay 0 (no flush).
+            for k in range(max(0, 5 - naturals), 8 - naturals):
+                table[k][mask] = _flush_value(mask, k, wild_in_flush)
+        _FLUSH_TABLES[wild_in_flush] = table
+    return table
+
+
+def build_tables() -> int:
+    """Fill every table up front (both rulings, every rank pattern of 5 to 7 cards).
+
+    Not needed for correctness -- entries are made on first use -- but it makes the first
+    evaluations as fast as later ones. Returns the number of non-flush entries.
+    """
+    for option in WILD_IN_FLUSH_OPTIONS:
+        _flush_table(option)
+
+    counts = [0] * 15
+
+    def fill(rank: int, left: int, key: int) -> None:
+        # Every rank multiset of at most 7 naturals (each rank 0-4 times), by depth-first search
+        # over ranks 2..14 with ``counts`` holding the current one.
+        if rank > 14:
+            naturals = 7 - left
+            for k in range(max(0, 5 - naturals), 8 - naturals):
+                entry = key + _K_OFFSET[k]
+                if entry not in _NONFLUSH:
+                    _NONFLUSH[entry] = _nonflush_value(counts, k)
+            return
+        for count in range(min(4, left) + 1):
+            counts[rank] = count
+            fill(rank + 1, left - count, key + count * _P5[rank])
+        counts[rank] = 0
+
+    fill(2, 7, 0)
+    return len(_NONFLUSH)
+
+
+def _wild_mask(wild_ranks: Collection[Rank]) -> int:
+    """Rank mask (bit ``r - 2``) of the wild ranks; accepts ``Rank``, ints 2..14 and rank codes."""
+    mask = 0
+    try:
+        for r in wild_ranks:
+            mask |= _RANK_BIT[r]
+    except (KeyError, TypeError):
+        mask = 0
+        for r in wild_ranks:
+            if isinstance(r, str):
+                mask |= _BIT[Rank.parse(r)]
+            elif isinstance(r, int) and not isinstance(r, bool) and r in _RANK_BIT:
+                mask |= _RANK_BIT[r]
+            else:
+                raise ValueError(
+                    f"unknown wild rank {r!r}: use 2-9, T (or 10), J, Q, K or A"
+                ) from None
+    return mask
+
+
+def _check_count(n: int) -> None:
+    if n < 5 or n > 7:
+        raise ValueError(f"a hand is 5 to 7 cards, got {n}: give between five and seven cards")
+
+
+def _duplicate(cards: Sequence[Card]) -> ValueError:
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            return ValueError(f"{card.code} appears twice: each card exists once in the deck")
+        seen.add(card)
+    return ValueError("a card appears twice: each card exists once in the deck")
+
+
+def _as_cards(cards: Sequence[Any]) -> list[Card]:
+    """Slow path for inputs that are not ``Card`` values: card codes are parsed, else TypeError."""
+    out: list[Card] = []
+    for card in cards:
+        if isinstance(card, Card):
+            out.append(card)
+        elif isinstance(card, str):
+            out.append(Card.parse(card))
+        else:
+            raise TypeError(f"expected Card values (or codes like 'Ah'), got {card!r}")
+    return out
+
+
+def strength(cards: Sequence[Card], wild_ranks: Collection[Rank], *, wild_in_flush: str = "any-card") -> int:
+    """The strength of the best five-card hand of 5 to 7 ``cards``: an int, higher wins, equal
+    splits (SPEC §4). Same rules and errors as ``evaluate``, without building a ``HandValue``.
+
+    Raises ``ValueError`` for fewer than 5 or more than 7 cards, a card given twice, an unknown
+    wild rank or an unknown ``wild_in_flush`` value.
+
+    >>> from bot.engine.cards import parse_cards
+    >>> five = {Rank.FIVE}
+    >>> strength(parse_cards("9h Th Jh Qh 5c 2d 3s"), five) > strength(parse_cards("As Ad Ah Ac Kd"), five)
+    True
+    """
+    n = len(cards)
+    if n < 5 or n > 7:
+        _check_count(n)
+    table = _FLUSH_TABLES.get(wild_in_flush)
+    if table is None:
+        table = _flush_table(wild_in_flush)
+    wm = 0
+    try:
+        for r in wild_ranks:
+            wm |= _RANK_BIT[r]
+    except (KeyError, TypeError):
+        wm = _wild_mask(wild_ranks)
+    key = 0
+    k = 0
+    sm = [0, 0, 0, 0]
+    wild_seen = 0
+    bits = _BIT
+    try:
+        for c in cards:
+            r = c.rank
+            b = bits[r]
+            if wm & b:
+                k += 1
+                b <<= 13 * c.suit
+                if wild_seen & b:
+                    raise _duplicate(cards)
+                wild_seen |= b
+            else:
+                s = c.suit
+                m = sm[s]
+                if m & b:
+                    raise _duplicate(cards)
+                sm[s] = m | b
+                key += _P5[r]
+    except AttributeError:
+        return strength(_as_cards(cards), wild_ranks, wild_in_flush=wild_in_flush)
+    try:
+        value = _NONFLUSH[key + _K_OFFSET[k]]
+    except KeyError:
+        value = _fill_nonflush(key + _K_OFFSET[k])
+    flush = table[k]
+    m0, m1, m2, m3 = sm
+    return max(value, flush[m0], flush[m1], flush[m2], flush[m3])
+
+
+# ---------------------------------------------------------------------------------------------
+# HandValue: the strength plus, on demand, the five cards and what each wild stood for.
+# ---------------------------------------------------------------------------------------------
+
+_SUITS_DESC: Final = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+
+
+def _slots(category: int, ranks: list[int]) -> list[int]:
+    """The five ranks a hand of this category and tie-break ranks plays, in display order."""
+    if category == _QUINTS:
+        return ranks * 5
+    if category in (_STRAIGHT, _STRAIGHT_FLUSH):
+        return list(_straight_window(ranks[0]))
+    if category == _QUADS:
+        return [ranks[0]] * 4 + ranks[1:]
+    if category == _FULL_HOUSE:
+        return [ranks[0]] * 3 + [ranks[1]] * 2
+    if category == _TRIPS:
+        return [ranks[0]] * 3 + ranks[1:]
+    if category == _TWO_PAIR:
+        return [ranks[0]] * 2 + [ranks[1]] * 2 + ranks[2:]
+    if category == _ONE_PAIR:
+        return [ranks[0]] * 2 + ranks[1:]
+    return list(ranks)  # flush, high card
+
+
+def _explain(
+    cards: Sequence[Card], wild_mask: int, value: int
+) -> tuple[tuple[Card, ...], dict[Card, Card], int]:
+    """Rebuild a best five for ``value``: (five cards in display order, wild -> card it stands for,
+    number of wild cards used). Uses as many natural cards as possible, so the wild count is the
+    fewest any hand of this value needs (what the ``natural_wins_ties`` ruling compares)."""
+    category, ranks = _decode(value)
+    slots = _slots(category, ranks)
+    naturals = sorted((c for c in cards if not wild_mask & _BIT[c.rank]), reverse=True)
+    wilds = sorted((c for c in cards if wild_mask & _BIT[c.rank]), reverse=True)
+
+    def fill(pool: list[Card]) -> list[Card | None]:
+        # Cover each slot with an unused natural of that rank from ``pool``, if there is one.
+        left = list(pool)
+        chosen: list[Card | None] = []
+        for rank in slots:
+            match = next((c for c in left if c.rank == rank), None)
+            if match is not None:
+                left.remove(match)
+            chosen.append(match)
+        return chosen
+
+    suit: Suit | None = None
+    if category in (_FLUSH, _STRAIGHT_FLUSH):
+        best_fill: list[Card | None] | None = None
+        for s in _SUITS_DESC:
+            filled = fill([c for c in naturals if c.suit == s])
+            covered = sum(x is not None for x in filled)
+            if best_fill is None or covered > sum(x is not None for x in best_fill):
+                best_fill, suit = filled, s
+        assert best_fill is not None
+        chosen = best_fill
+    else:
+        chosen = fill(naturals)
+    need = sum(1 for x in chosen if x is None)
+    if need > len(wilds):
+        raise AssertionError(f"cannot rebuild strength {value} from {[c.code for c in cards]}")
+    best: list[Card] = []
+    wilds_as: dict[Card, Card] = {}
+    named: set[Card] = set(c for c in cards if not wild_mask & _BIT[c.rank])
+    spare = iter(wilds)
+    for rank, card in zip(slots, chosen, strict=True):
+        if card is not None:
+            best.append(card)
+            continue
+        wild = next(spare)
+        if suit is not None:
+            stands = Card(Rank(rank), suit)
+        else:
+            # Name a card the hand does not hold if possible (spades first); five of a kind may
+            # have to repeat one.
+            options = [Card(Rank(rank), s) for s in _SUITS_DESC]
+            stands = next((o for o in options if o not in named), options[0])
+        named.add(stands)
+        best.append(wild)
+        wilds_as[wild] = stands
+    return tuple(best), wilds_as, need
+
+
+_PLURAL: Final = {r.value: r.plural for r in Rank}
+_NOUN: Final = {r.value: r.noun for r in Rank}
+
+
+def _describe(value: int, kickers: bool = False) -> str:
+    category, ranks = _decode(value)
+    top = ranks[0]
+    if category == _QUINTS:
+        return f"Five of a kind, {_PLURAL[top]}"
+    if category == _STRAIGHT_FLUSH:
+        return "Royal flush" if top == _ACE else f"Straight flush, {_NOUN[top]} high"
+    if category == _FLUSH:
+        return "Flush, " + "-".join(_NOUN[r] for r in ranks)
+    if category == _STRAIGHT:
+        return f"Straight, {_NOUN[top]} high"
+    if category == _FULL_HOUSE:
+        return f"Full house, {_PLURAL[top]} over {_PLURAL[ranks[1]]}"
+    if category == _QUADS:
+        text, rest = f"Four of a kind, {_PLURAL[top]}", ranks[1:]
+    elif category == _TRIPS:
+        text, rest = f"Three of a kind, {_PLURAL[top]}", ranks[1:]
+    elif category == _TWO_PAIR:
+        text, rest = f"Two pair, {_PLURAL[top]} and {_PLURAL[ranks[1]]}", ranks[2:]
+    elif category == _ONE_PAIR:
+        text, rest = f"One pair, {_PLURAL[top]}", ranks[1:]
+    else:
+        text, rest = f"High card, {_NOUN[top]}", ranks[1:]
+    if kickers and rest:
+        text += ", " + "-".join(_NOUN[r] for r in rest) + (" kicker" if len(rest) == 1 else " kickers")
+    return text
+
+
+class HandValue:
+    """The value of a hand at showdown (SPEC §4). Immutable.
+
+    Ordered, equal and hashed by ``strength`` alone: equal values split the pot (suits and
+    naturalness never matter unless the ``natural_wins_ties`` ruling is on -- see
+    ``showdown_key``).
+
+    Attributes:
+        strength: int, higher wins.
+        category: the ``Category`` (royal flush is the ace-high straight flush).
+        best: the five actual cards played, in display order (groups first, then kickers;
+            straights from the top card down, the wheel as 5-4-3-2-A).
+        wilds_as: each wild card in ``best`` -> the card it stands for.
+        wilds_used: how many wild cards ``best`` uses; the fewest any hand of this value needs.
+        cards: the cards evaluated, as given.
+        wild_ranks: the wild ranks it was evaluated with.
+        wild_in_flush: the ruling it was evaluated under.
+
+    ``best``, ``wilds_as`` and ``wilds_used`` are worked out on first use, so building a
+    ``HandValue`` costs little more than ``strength``.
+    """
+
+    __slots__ = ("_detail", "_wild_mask", "cards", "strength", "wild_in_flush")
+
+    strength: int
+    cards: tuple[Card, ...]
+    wild_in_flush: str
+    _wild_mask: int
+    _detail: tuple[tuple[Card, ...], Mapping[Card, Card], int] | None
+
+    def __init__(
+        self,
+        strength: int,
+        cards: Iterable[Card],
+        wild_ranks: Collection[Rank],
+        wild_in_flush: str = "any-card",
+    ) -> None:
+        _set_strength(self, strength)
+        _set_cards(self, tuple(cards))
+        _set_mask(self, _wild_mask(wild_ranks))
+        _set_ruling(self, wild_in_flush)
+        _set_detail(self, None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}: HandValue is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}: HandValue is immutable")
+
+    # -- ordering by strength ------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, HandValue):
+            return self.strength == other.strength
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.strength)
+
+    def __lt__(self, other: HandValue) -> bool:
+        if isinstance(other, HandValue):
+            return self.strength < other.strength
+        return NotImplemented
+
+    def __le__(self, other: HandValue) -> bool:
+        if isinstance(other, HandValue):
+            return self.strength <= other.strength
+        return NotImplemented
+
+    def __gt__(self, other: HandValue) -> bool:
+        if isinstance(other, HandValue):
+            return self.strength > other.strength
+        return NotImplemented
+
+    def __ge__(self, other: HandValue) -> bool:
+        if isinstance(other, HandValue):
+            return self.strength >= other.strength
+        return NotImplemented
+
+    # -- derived fields --------------------------------------------------------------------------
+    @property
+    def category(self) -> Category:
+        """The hand's category."""
+        return category_of(self.strength)
+
+    @property
+    def wild_ranks(self) -> frozenset[Rank]:
+        """The wild ranks this hand was evaluated with."""
+        return frozenset(Rank(r) for r in range(2, 15) if self._wild_mask & _BIT[r])
+
+    def _details(self) -> tuple[tuple[Card, ...], Mapping[Card, Card], int]:
+        detail = self._detail
+        if detail is None:
+            best, wilds_as, used = _explain(self.cards, self._wild_mask, self.strength)
+            detail = (best, MappingProxyType(wilds_as), used)
+            _set_detail(self, detail)
+        return detail
+
+    @property
+    def best(self) -> tuple[Card, ...]:
+        """The five cards played, in display order."""
+        return self._details()[0]
+
+    @property
+    def wilds_as(self) -> Mapping[Card, Card]:
+        """Each wild card in ``best`` -> the card it stands for (read-only)."""
+        return self._details()[1]
+
+    @property
+    def wilds_used(self) -> int:
+        """How many wild cards the best five uses (the fewest any hand of this value needs)."""
+        return self._details()[2]
+
+    @property
+    def ranks(self) -> tuple[Rank, ...]:
+        """The tie-break ranks in SPEC §4 order, e.g. (KING, TEN) for kings over tens."""
+        return tuple(Rank(r) for r in _decode(self.strength)[1])
+
+    def showdown_key(self, *, natural_wins_ties: bool = False) -> tuple[int, int]:
+        """A key for ``max``/``sort`` at showdown: higher wins, equal keys split the pot.
+
+        With the ``natural_wins_ties`` ruling on (SPEC §4), equal strengths go to the hand that
+        uses fewer wild cards.
+        """
+        return (self.strength, -self.wilds_used if natural_wins_ties else 0)
+
+    def describe(self, *, kickers: bool = False) -> str:
+        """A player-facing phrase for the hand, e.g. ``"Full house, kings over tens"``,
+        ``"Flush, ace-ace-nine-seven-two"``, ``"Royal flush"``. With ``kickers=True`` the
+        kickers of quads, trips, pairs and high card are added (``"One pair, aces,
+        king-ten-four kickers"``)."""
+        return _describe(self.strength, kickers)
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def __repr__(self) -> str:
+        return (
+            f"HandValue({self.describe(kickers=True)!r}, strength={self.strength}, "
+            f"cards={' '.join(c.code for c in self.cards)!r})"
+        )
+
+
+_set_strength = HandValue.__dict__["strength"].__set__
+_set_cards = HandValue.__dict__["cards"].__set__
+_set_mask = HandValue.__dict__["_wild_mask"].__set__
+_set_ruling = HandValue.__dict__["wild_in_flush"].__set__
+_set_detail = HandValue.__dict__["_detail"].__set__
+_new_hand_value = object.__new__
+
+
+def evaluate(
+    cards: Sequence[Card], wild_ranks: Collection[Rank], *, wild_in_flush: str = "any-card"
+) -> HandValue:
+    """Evaluate 5 to 7 cards with the given wild ranks (SPEC §4; the caller includes fives).
+
+    ``wild_in_flush`` is the SPEC §4 ruling: ``"any-card"`` (default) or ``"highest-missing"``.
+    Card codes such as ``"Ah"`` are accepted in place of ``Card`` values.
+
+    Raises ``ValueError`` (with a message a player can act on) for fewer than 5 or more than 7
+    cards, a card given twice, an unknown wild rank, or an unknown ``wild_in_flush`` value.
+
+    >>> from bot.engine.cards import parse_cards
+    >>> evaluate(parse_cards("Ah Ad Ac 5s 9d"), {Rank.FIVE, Rank.NINE}).describe()
+    'Five of a kind, aces'
+    >>> evaluate(parse_cards("As 5c 9s 7s 2s Kd"), {Rank.FIVE}).describe()
+    'Flush, ace-ace-nine-seven-two'
+    >>> evaluate(parse_cards("As 5c 9s 7s 2s Kd"), {Rank.FIVE}, wild_in_flush="highest-missing").describe()
+    'Flush, ace-king-nine-seven-two'
+    """
+    value = strength(cards, wild_ranks, wild_in_flush=wild_in_flush)
+    hand: HandValue = _new_hand_value(HandValue)
+    _set_strength(hand, value)
+    _set_cards(hand, tuple(cards) if isinstance(cards[0], Card) else tuple(_as_cards(cards)))
+    _set_mask(hand, _wild_mask(wild_ranks))
+    _set_ruling(hand, wild_in_flush)
+    _set_detail(hand, None)
+    return hand
