@@ -1,0 +1,167 @@
+"""The audit: recompute every balance and stack from the ledger and compare.
+
+Checked for every guild, in one read transaction (a consistent snapshot):
+
+1. each member's ledger ``delta`` sum equals their balance (and no ledger rows without an account);
+2. no balance and no seat stack is negative;
+3. chips in play: for each table and member, buy-ins + top-ups - cash-outs + settled hand results
+   (the ledger's ``stack_delta`` sum) equals the seat's stack (0 without a seat); a closed table has
+   no seats; ledger rows name tables of their own guild;
+4. each settled hand has one ``hand`` row per player, matching its final minus starting stack,
+   summing to zero; unfinished and voided hands have none;
+5. each unfinished hand's players still sit in their seats with the hand's starting stacks (so
+   the seats' stacks hold the hand's pot; see :mod:`bot.store.hands`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from bot.store.base import StoreBase, Tx
+from bot.store.records import AuditReport, GuildAudit
+
+
+class AuditStore(StoreBase):
+    """The consistency audit (mixed into :class:`bot.store.Store`)."""
+
+    async def audit(self, guild_id: int | None = None) -> AuditReport:
+        """Audit one guild, or every guild; the report lists each discrepancy in words."""
+        async with self._transaction(write=False) as tx:
+            return await self._audit(tx, guild_id)
+
+    async def _audit(self, tx: Tx, only: int | None) -> AuditReport:
+        problems: dict[int, list[str]] = defaultdict(list)
+        orphans: list[str] = []
+
+        ledger_sum = {
+            (g, m): s
+            for g, m, s in await tx.all(
+                "SELECT guild_id, member_id, SUM(delta) FROM ledger GROUP BY guild_id, member_id"
+            )
+        }
+        balances = {(g, m): c for g, m, c in await tx.all("SELECT guild_id, member_id, chips FROM balances")}
+        for key in sorted(set(ledger_sum) | set(balances)):
+            guild, member = key
+            if key not in balances:
+                problems[guild].append(
+                    f"member {member} has ledger rows summing to {ledger_sum[key]:,} but no balance"
+                )
+            elif key not in ledger_sum:
+                problems[guild].append(
+                    f"member {member} has a balance of {balances[key]:,} but no ledger rows"
+                )
+            elif ledger_sum[key] != balances[key]:
+                problems[guild].append(
+                    f"member {member}'s ledger sums to {ledger_sum[key]:,}"
+                    f" but the balance is {balances[key]:,}"
+                )
+            if balances.get(key, 0) < 0:
+                problems[guild].append(f"member {member} has a negative balance ({balances[key]:,})")
+
+        tables = {t: (g, s) for t, g, s in await tx.all("SELECT id, guild_id, status FROM tables")}
+        seats = {
+            (t, m): (n, s)
+            for t, n, m, s in await tx.all("SELECT table_id, seat_no, member_id, stack FROM seats")
+        }
+        stack_sum = {
+            (t, m): s
+            for t, m, s in await tx.all(
+                "SELECT table_id, member_id, SUM(stack_delta) FROM ledger WHERE table_id IS NOT NULL"
+                " GROUP BY table_id, member_id"
+            )
+        }
+        for table_id, guild, member in await tx.all(
+            "SELECT DISTINCT l.table_id, l.guild_id, l.member_id FROM ledger l"
+            " JOIN tables t ON t.id = l.table_id"
+            " WHERE l.guild_id <> t.guild_id"
+        ):
+            problems[guild].append(f"member {member}'s ledger names table {table_id} of another server")
+        for key in sorted(set(stack_sum) | set(seats)):
+            table_id, member = key
+            if table_id not in tables:
+                orphans.append(f"seat or ledger rows for missing table {table_id}")
+                continue
+            guild, status = tables[table_id]
+            expected = stack_sum.get(key, 0)
+            seat_no, stack = seats.get(key, (None, 0))
+            if stack < 0:
+                problems[guild].append(
+                    f"member {member} has a negative stack ({stack:,}) at table {table_id}"
+                )
+            if expected != stack:
+                where = f"seat {seat_no}" if seat_no is not None else "no seat"
+                problems[guild].append(
+                    f"table {table_id}: member {member}'s buy-ins, cash-outs and hand results come to"
+                    f" {expected:,} but they have {stack:,} in play ({where})"
+                )
+            if status == "closed" and seat_no is not None:
+                problems[guild].append(
+                    f"table {table_id} is closed but member {member} still has seat {seat_no}"
+                )
+
+        hand_rows = await tx.all(
+            "SELECT h.id, h.table_id, h.status, t.guild_id, p.seat_no, p.member_id, p.starting_stack,"
+            " p.final_stack, (SELECT COUNT(*) FROM ledger l WHERE l.hand_id = h.id AND l.kind = 'hand'"
+            "   AND l.member_id = p.member_id),"
+            " (SELECT SUM(l.stack_delta) FROM ledger l WHERE l.hand_id = h.id AND l.kind = 'hand'"
+            "   AND l.member_id = p.member_id)"
+            " FROM hands h JOIN tables t ON t.id = h.table_id JOIN hand_players p ON p.hand_id = h.id"
+            " ORDER BY h.id, p.seat_no"
+        )
+        totals: dict[int, int] = defaultdict(int)
+        for hand_id, table_id, status, guild, seat_no, member, start, final, rows, delta in hand_rows:
+            if status == "finished":
+                totals[hand_id] += delta or 0
+                if rows != 1 or final is None or delta != final - start:
+                    problems[guild].append(
+                        f"hand {hand_id}: member {member}'s settlement row does not match"
+                        f" {start:,} -> {final if final is not None else '?'}"
+                    )
+            else:
+                if rows:
+                    problems[guild].append(f"hand {hand_id} is {status} but has settlement rows")
+                if status == "in_progress":
+                    now = seats.get((table_id, member))
+                    if now != (seat_no, start):
+                        problems[guild].append(
+                            f"hand {hand_id} is in progress but member {member}'s seat no longer holds"
+                            f" their starting stack of {start:,} in seat {seat_no}"
+                        )
+        guild_of_hand = {h: (g, s) for h, _, s, g, *_ in hand_rows}
+        for hand_id, total in totals.items():
+            if total != 0:
+                problems[guild_of_hand[hand_id][0]].append(
+                    f"hand {hand_id}'s results sum to {total:,}, not 0"
+                )
+        for hand_id, guild in await tx.all(
+            "SELECT DISTINCT l.hand_id, l.guild_id FROM ledger l LEFT JOIN hand_players p"
+            " ON p.hand_id = l.hand_id AND p.member_id = l.member_id"
+            " WHERE l.hand_id IS NOT NULL AND p.hand_id IS NULL"
+        ):
+            problems[guild].append(f"hand {hand_id} has ledger rows for a member not dealt in")
+
+        guilds: list[GuildAudit] = []
+        guild_ids = sorted(
+            {g for g, _ in balances}
+            | {g for g, _ in ledger_sum}
+            | {g for g, _ in tables.values()}
+            | set(problems)
+        )
+        for guild in guild_ids:
+            if only is not None and guild != only:
+                continue
+            in_play = sum(
+                stack
+                for (table_id, _), (_, stack) in seats.items()
+                if table_id in tables and tables[table_id][0] == guild
+            )
+            guilds.append(
+                GuildAudit(
+                    guild_id=guild,
+                    members=sum(1 for g, _ in balances if g == guild),
+                    balances=sum(c for (g, _), c in balances.items() if g == guild),
+                    in_play=in_play,
+                    problems=problems.get(guild, []),
+                )
+            )
+        return AuditReport(guilds=guilds, problems=orphans if only is None else [])

@@ -1,0 +1,307 @@
+"""The connection, its lock and transactions, and helpers shared by the store's parts.
+
+One aiosqlite connection serves the whole process. aiosqlite serialises statements but not
+transactions, so every transaction (reads included, so they never see another coroutine's half
+written transaction) runs under one :class:`asyncio.Lock`. Writes use ``BEGIN IMMEDIATE``, which
+takes SQLite's write lock up front; reads use a deferred ``BEGIN`` for a consistent snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.store.errors import StoreError
+from bot.store.records import JSONObject, LedgerEntry
+
+Clock = Callable[[], datetime]
+"""Returns the current time as an aware datetime; injected so tests control time."""
+
+MAX_AMOUNT = 10**12
+"""The largest amount one request may move (keeps every sum far from SQLite's 64-bit limit)."""
+
+_TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+_MAX_ID = 2**63 - 1
+
+Row = tuple[Any, ...]
+
+LEDGER_COLUMNS = (
+    "id, guild_id, member_id, delta, stack_delta, kind, reason, op_key, counterparty_id, actor_id, "
+    "table_id, hand_id, created"
+)
+
+
+def utc_now() -> datetime:
+    """The default clock: now, in UTC."""
+    return datetime.now(UTC)
+
+
+def format_time(moment: datetime) -> str:
+    """Store a time as fixed-width UTC text, so text order is time order.
+
+    >>> format_time(datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC))
+    '2026-01-02T03:04:05.000000Z'
+    """
+    if moment.tzinfo is None:
+        raise ValueError("times must be timezone-aware")
+    return moment.astimezone(UTC).strftime(_TIME_FORMAT)
+
+
+def parse_time(text: str) -> datetime:
+    """Read a time written by :func:`format_time`.
+
+    >>> parse_time('2026-01-02T03:04:05.000000Z').isoformat()
+    '2026-01-02T03:04:05+00:00'
+    """
+    return datetime.strptime(text, _TIME_FORMAT).replace(tzinfo=UTC)
+
+
+def check_id(value: int, what: str) -> int:
+    """Refuse anything but a positive 64-bit integer id (Discord snowflakes, row ids)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= _MAX_ID:
+        raise StoreError(f"That is not a valid {what} id.")
+    return value
+
+
+def check_amount(amount: int, what: str = "amount") -> int:
+    """Refuse a zero, negative, non-integer or absurdly large amount of chips."""
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise StoreError(f"The {what} must be a whole number of chips.")
+    if amount <= 0:
+        raise StoreError(f"The {what} must be more than zero chips.")
+    if amount > MAX_AMOUNT:
+        raise StoreError(f"The {what} must be at most {MAX_AMOUNT:,} chips.")
+    return amount
+
+
+def check_text(text: str, what: str, *, limit: int = 500) -> str:
+    """Refuse an empty or overlong free-text field (a reason, a note)."""
+    if not isinstance(text, str) or not text.strip():
+        raise StoreError(f"Please give a {what}.")
+    if len(text) > limit:
+        raise StoreError(f"The {what} must be at most {limit} characters.")
+    return text.strip()
+
+
+def op_key(kind: str, key: str | None) -> str:
+    """The stored idempotency key: ``"{kind}:{key}"``, or a fresh random key when ``key`` is None.
+
+    Callers pass the id of the Discord interaction (or anything unique to the request) so a retry
+    or a double click applies once.
+
+    >>> op_key("transfer", "1234")
+    'transfer:1234'
+    """
+    if key is None:
+        return f"{kind}:{uuid.uuid4().hex}"
+    if not isinstance(key, str) or not key or len(key) > 200:
+        raise StoreError("That request key is not valid.")
+    return f"{kind}:{key}"
+
+
+def dump_json(value: Mapping[str, Any] | None, what: str) -> str:
+    """JSON text of a stakes/rulings/settings mapping (keys sorted, compact)."""
+    if value is None:
+        value = {}
+    if not isinstance(value, Mapping):
+        raise StoreError(f"The {what} must be a mapping.")
+    try:
+        return json.dumps(dict(value), sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise StoreError(f"The {what} cannot be stored: {error}.") from error
+
+
+def load_json(text: str) -> JSONObject:
+    """Parse JSON text stored by :func:`dump_json`."""
+    value = json.loads(text)
+    assert isinstance(value, dict)
+    return value
+
+
+def ledger_entry(row: Row) -> LedgerEntry:
+    """Build a :class:`LedgerEntry` from a row selected with :data:`LEDGER_COLUMNS`."""
+    return LedgerEntry(
+        id=row[0],
+        guild_id=row[1],
+        member_id=row[2],
+        delta=row[3],
+        stack_delta=row[4],
+        kind=row[5],
+        reason=row[6],
+        op_key=row[7],
+        counterparty_id=row[8],
+        actor_id=row[9],
+        table_id=row[10],
+        hand_id=row[11],
+        created=parse_time(row[12]),
+    )
+
+
+class Tx:
+    """One open transaction: run statements, read rows; ``now`` is the transaction's timestamp."""
+
+    def __init__(self, db: aiosqlite.Connection, now: datetime) -> None:
+        self._db = db
+        self.now_dt = now
+        self.now = format_time(now)
+
+    async def all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        """Every row of a query, as tuples."""
+        rows = await self._db.execute_fetchall(sql, tuple(params))
+        return [tuple(row) for row in rows]
+
+    async def one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        """The first row of a query, or None."""
+        async with self._db.execute(sql, tuple(params)) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else tuple(row)
+
+    async def value(self, sql: str, params: Iterable[Any] = ()) -> Any:
+        """The first column of the first row (None when there is no row)."""
+        row = await self.one(sql, params)
+        return None if row is None else row[0]
+
+    async def run(self, sql: str, params: Iterable[Any] = ()) -> tuple[int, int | None]:
+        """Execute a statement; returns ``(rowcount, lastrowid)``."""
+        async with self._db.execute(sql, tuple(params)) as cursor:
+            return cursor.rowcount, cursor.lastrowid
+
+
+class StoreBase:
+    """The connection, lock, clock and the helpers every part of the store uses."""
+
+    def __init__(self, db: aiosqlite.Connection, path: Path, clock: Clock) -> None:
+        self._db: aiosqlite.Connection | None = db
+        self._lock = asyncio.Lock()
+        self._clock = clock
+        self.path = path
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has run."""
+        return self._db is None
+
+    async def close(self) -> None:
+        """Close the connection (waits for a transaction in progress). Idempotent.
+
+        An open aiosqlite 0.22 connection keeps its non-daemon thread, and so the process, alive.
+        """
+        async with self._lock:
+            if self._db is not None:
+                db, self._db = self._db, None
+                await db.close()
+
+    @asynccontextmanager
+    async def _transaction(self, *, write: bool = True) -> AsyncIterator[Tx]:
+        """Run the body in one transaction under the lock; commit on success, roll back on error.
+
+        A :class:`StoreError` raised by the body therefore changes nothing.
+        """
+        async with self._lock:
+            db = self._db
+            if db is None:
+                raise RuntimeError("the store is closed")
+            await db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield Tx(db, self._clock())
+                await db.execute("COMMIT")
+            except BaseException:
+                # aiosqlite runs statements in order on one thread, so this ROLLBACK follows any
+                # statement still running for a cancelled caller.
+                if db.in_transaction:
+                    await db.execute("ROLLBACK")
+                raise
+
+    # -- members and the ledger -------------------------------------------------------------
+
+    async def _starting_chips(self, tx: Tx, guild_id: int) -> int:
+        value = await tx.value("SELECT starting_chips FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return 1000 if value is None else int(value)
+
+    async def _balance(self, tx: Tx, guild_id: int, member_id: int) -> int | None:
+        value = await tx.value(
+            "SELECT chips FROM balances WHERE guild_id = ? AND member_id = ?", (guild_id, member_id)
+        )
+        return None if value is None else int(value)
+
+    async def _ensure_member(self, tx: Tx, guild_id: int, member_id: int) -> int:
+        """The member's balance, opening their account with the guild's starting chips on first use
+        (ledger kind ``starting``, reason "starting chips", key ``start``)."""
+        balance = await self._balance(tx, guild_id, member_id)
+        if balance is not None:
+            return balance
+        start = await self._starting_chips(tx, guild_id)
+        await tx.run(
+            "INSERT INTO balances (guild_id, member_id, chips, created) VALUES (?, ?, ?, ?)",
+            (guild_id, member_id, start, tx.now),
+        )
+        await self._append_ledger(
+            tx, guild_id, member_id, delta=start, kind="starting", reason="starting chips", key="start"
+        )
+        return start
+
+    async def _append_ledger(
+        self,
+        tx: Tx,
+        guild_id: int,
+        member_id: int,
+        *,
+        delta: int,
+        kind: str,
+        reason: str,
+        key: str,
+        stack_delta: int = 0,
+        counterparty_id: int | None = None,
+        actor_id: int | None = None,
+        table_id: int | None = None,
+        hand_id: int | None = None,
+    ) -> None:
+        await tx.run(
+            "INSERT INTO ledger (guild_id, member_id, delta, stack_delta, kind, reason, op_key,"
+            " counterparty_id, actor_id, table_id, hand_id, created)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                guild_id,
+                member_id,
+                delta,
+                stack_delta,
+                kind,
+                reason,
+                key,
+                counterparty_id,
+                actor_id,
+                table_id,
+                hand_id,
+                tx.now,
+            ),
+        )
+
+    async def _move_balance(self, tx: Tx, guild_id: int, member_id: int, delta: int) -> int:
+        """Add ``delta`` to an existing balance (callers check it stays >= 0); returns the new one.
+
+        A plain ``UPDATE``: ``INSERT ... ON CONFLICT DO UPDATE`` would evaluate ``CHECK (chips >= 0)``
+        on the would-be inserted row and refuse every negative delta.
+        """
+        count, _ = await tx.run(
+            "UPDATE balances SET chips = chips + ? WHERE guild_id = ? AND member_id = ?",
+            (delta, guild_id, member_id),
+        )
+        assert count == 1, "balance row missing"
+        balance = await self._balance(tx, guild_id, member_id)
+        assert balance is not None
+        return balance
+
+    async def _ledger_rows(self, tx: Tx, guild_id: int, key: str) -> list[LedgerEntry]:
+        rows = await tx.all(
+            f"SELECT {LEDGER_COLUMNS} FROM ledger WHERE guild_id = ? AND op_key = ? ORDER BY id",
+            (guild_id, key),
+        )
+        return [ledger_entry(row) for row in rows]

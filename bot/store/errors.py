@@ -1,0 +1,45 @@
+"""Exceptions raised by the store.
+
+:class:`StoreError` is the one family for refused requests: its message is a sentence a player can
+read ("You have 900 chips; you can't give 1,000."), and a refused request changes nothing (the
+transaction that discovered the problem is rolled back). Programming errors (a closed store, a
+database made by a newer Wildstud) are ordinary exceptions.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+
+class StoreError(Exception):
+    """A request the store refused; ``reason`` (also ``str(error)``) is meant for the player."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class InsufficientChips(StoreError):
+    """The member's balance (or seat stack) does not cover the amount asked for."""
+
+    def __init__(self, reason: str, *, available: int, requested: int) -> None:
+        super().__init__(reason)
+        self.available = available
+        self.requested = requested
+
+
+class DailyNotReady(StoreError):
+    """The daily claim is still cooling down; ``next_claim`` is the first moment it is allowed (UTC)."""
+
+    def __init__(self, reason: str, *, next_claim: datetime) -> None:
+        super().__init__(reason)
+        self.next_claim = next_claim
+
+
+class ActionConflict(StoreError):
+    """A hand's action log already holds a different action at that sequence number (or a hand was
+    already settled with different results): two writers disagree about what happened."""
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was written by a newer Wildstud (its ``user_version`` is above ours)."""

@@ -1,0 +1,379 @@
+"""Hands: their deck, action log, settlement, voiding, recovery and the end-of-night settle-up.
+
+The lifecycle the table service follows::
+
+    hand_id = await store.create_hand(table_id, players={1: alice, 3: bob}, deck=codes,
+                                      commitment=digest, salt=salt)
+    await store.append_action(hand_id, 1, "d dh p1 7c2dQc")   # stored (fsync'd) before it is
+    await store.append_action(hand_id, 2, "p1 pb")            # acknowledged to anyone
+    ...
+    await store.settle_hand(hand_id, {1: 1130, 3: 870}, phh_text)   # once, at the end
+
+    # on start-up:
+    for hand in await store.list_unfinished_hands():
+        try: rebuild by replaying hand.deck / hand.actions through the engine
+        except ...: await store.void_hand(hand.id, "its log could not be replayed")
+
+**Chips in play (the invariant the audit checks).** A seat's stack in the database is the
+member's chips at the table *between* hands. While a hand is in progress the database keeps every
+dealt seat at its starting stack (recorded in ``hand_players``) and the seat is frozen (no top-up,
+no cash-out); the pot and the stacks behind are derived by the engine from the action log. So the
+chips in play at a table equal its seats' stacks, which already include the unfinished hands'
+pots. Settlement then writes the final stacks in one transaction, with one ledger row per player
+(``kind = 'hand'``, ``stack_delta = final - starting``) that sum to zero; voiding writes nothing to
+the stacks (every contribution is back with its seat by construction) and records the void in the
+ledger with zero deltas. The audit checks, per table and member, that buy-ins + top-ups -
+cash-outs + settled results = the seat's stack; that each settled hand sums to zero; and that each
+unfinished hand's seats still hold its starting stacks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from bot.store.base import StoreBase, Tx, check_id, check_text, dump_json, format_time, load_json, parse_time
+from bot.store.errors import ActionConflict, StoreError
+from bot.store.records import HandPlayer, HandRecord, Settlement, SettleUp
+from bot.store.settle_up import square_up
+
+_HAND_COLUMNS = (
+    "h.id, h.table_id, t.guild_id, t.channel_id, h.hand_no, h.deck, h.commitment, h.salt, h.stakes,"
+    " h.rulings, h.status, h.phh, h.void_reason, h.started, h.ended"
+)
+_MAX_ACTION_LENGTH = 2000
+
+
+def _deck_text(deck: Sequence[str] | str) -> str:
+    codes = deck.split() if isinstance(deck, str) else list(deck)
+    if not codes or not all(isinstance(c, str) and c and not any(ch.isspace() for ch in c) for c in codes):
+        raise StoreError("The deck must be a non-empty list of card codes without spaces.")
+    return " ".join(codes)
+
+
+class HandStore(StoreBase):
+    """Hands and their action logs (mixed into :class:`bot.store.Store`)."""
+
+    async def create_hand(
+        self,
+        table_id: int,
+        *,
+        players: Mapping[int, int],
+        deck: Sequence[str] | str,
+        commitment: str,
+        salt: str,
+        stakes: Mapping[str, Any] | None = None,
+        rulings: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Start a hand at an open table; returns the hand's id.
+
+        ``players`` maps seat number -> member id for everyone dealt in; each must be seated there
+        (their current stacks become the hand's starting stacks). ``deck`` is the deck order as
+        card codes, top first (a list, or one space-separated string); ``commitment`` and ``salt``
+        are the published deck commitment and its salt (DESIGN: fairness). ``stakes`` and
+        ``rulings`` default to the table's current ones; the hand keeps its own copy (SPEC §8).
+        Hands are numbered 1, 2, ... per table.
+
+        Raises :class:`StoreError` if the table is closed, a hand is already in progress there, a
+        player is not in the seat given, or the deck/commitment is empty.
+        """
+        check_id(table_id, "table")
+        if not players:
+            raise StoreError("A hand needs players.")
+        for seat_no, member_id in players.items():
+            check_id(seat_no, "seat")
+            check_id(member_id, "member")
+        deck_text = _deck_text(deck)
+        commitment = check_text(commitment, "deck commitment", limit=200)
+        salt = check_text(salt, "deck salt", limit=200)
+        stakes_text = None if stakes is None else dump_json(stakes, "stakes")
+        rulings_text = None if rulings is None else dump_json(rulings, "rulings")
+        async with self._transaction() as tx:
+            row = await tx.one("SELECT status, stakes, rulings FROM tables WHERE id = ?", (table_id,))
+            if row is None:
+                raise StoreError("There is no such table.")
+            if row[0] != "open":
+                raise StoreError("That table is closed.")
+            if await tx.value(
+                "SELECT 1 FROM hands WHERE table_id = ? AND status = 'in_progress'", (table_id,)
+            ):
+                raise StoreError("A hand is already in progress at this table.")
+            stacks: dict[int, int] = {}
+            for seat_no, member_id in sorted(players.items()):
+                stack = await tx.value(
+                    "SELECT stack FROM seats WHERE table_id = ? AND seat_no = ? AND member_id = ?",
+                    (table_id, seat_no, member_id),
+                )
+                if stack is None:
+                    raise StoreError(f"Seat {seat_no} is not held by that member.")
+                stacks[seat_no] = stack
+            hand_no = await tx.value(
+                "SELECT COALESCE(MAX(hand_no), 0) + 1 FROM hands WHERE table_id = ?", (table_id,)
+            )
+            _, hand_id = await tx.run(
+                "INSERT INTO hands (table_id, hand_no, deck, commitment, salt, stakes, rulings, started)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    table_id,
+                    hand_no,
+                    deck_text,
+                    commitment,
+                    salt,
+                    stakes_text or row[1],
+                    rulings_text or row[2],
+                    tx.now,
+                ),
+            )
+            assert hand_id is not None
+            for seat_no, member_id in sorted(players.items()):
+                await tx.run(
+                    "INSERT INTO hand_players (hand_id, seat_no, member_id, starting_stack)"
+                    " VALUES (?, ?, ?, ?)",
+                    (hand_id, seat_no, member_id, stacks[seat_no]),
+                )
+            return hand_id
+
+    async def append_action(self, hand_id: int, seq: int, action: str) -> bool:
+        """Store action number ``seq`` (1, 2, ...) of a hand; returns True if stored now.
+
+        When this returns, the action is committed to disk: only then may it be acknowledged or
+        shown. Sequence numbers must follow on without gaps. Idempotent: the same ``(seq, action)``
+        again returns False and changes nothing. Raises :class:`ActionConflict` if ``seq`` already
+        holds a different action, :class:`StoreError` if the hand is over or ``seq`` is not the next
+        number. ``action`` is opaque text (the engine's notation); the store never parses it.
+        """
+        check_id(hand_id, "hand")
+        if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
+            raise StoreError("Action numbers start at 1.")
+        if not isinstance(action, str) or not action or len(action) > _MAX_ACTION_LENGTH:
+            raise StoreError(f"An action is a non-empty text of at most {_MAX_ACTION_LENGTH} characters.")
+        async with self._transaction() as tx:
+            status = await tx.value("SELECT status FROM hands WHERE id = ?", (hand_id,))
+            if status is None:
+                raise StoreError("There is no such hand.")
+            stored = await tx.value(
+                "SELECT action FROM hand_actions WHERE hand_id = ? AND seq = ?", (hand_id, seq)
+            )
+            if stored is not None:
+                if stored != action:
+                    raise ActionConflict(f"Action {seq} of this hand is already {stored!r}, not {action!r}.")
+                return False
+            if status != "in_progress":
+                raise StoreError("That hand is over.")
+            count = await tx.value("SELECT COUNT(*) FROM hand_actions WHERE hand_id = ?", (hand_id,))
+            if seq != count + 1:
+                raise StoreError(
+                    f"Action {seq} is out of order: the next action of this hand is {count + 1}."
+                )
+            await tx.run(
+                "INSERT INTO hand_actions (hand_id, seq, action, created) VALUES (?, ?, ?, ?)",
+                (hand_id, seq, action, tx.now),
+            )
+            return True
+
+    async def settle_hand(self, hand_id: int, final_stacks: Mapping[int, int], phh: str) -> Settlement:
+        """Settle a finished hand in one transaction: write each dealt seat's final stack, one ledger
+        row per player (``kind='hand'``, key ``hand:{hand_id}``, ``stack_delta = final - starting``),
+        the PHH history, and mark the hand finished.
+
+        ``final_stacks`` maps seat number -> stack after the hand, for exactly the seats dealt in;
+        they must add up to the starting stacks (chips are conserved; pots are paid out). Applying
+        the same settlement twice changes nothing (returns ``applied=False``). Raises
+        :class:`ActionConflict` if the hand was already settled with other stacks,
+        :class:`StoreError` if it was voided or the stacks are wrong.
+        """
+        check_id(hand_id, "hand")
+        phh = check_text(phh, "hand history", limit=1_000_000)
+        finals: dict[int, int] = {}
+        for seat_no, stack in final_stacks.items():
+            if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
+                raise StoreError("Final stacks must be whole numbers of chips, zero or more.")
+            finals[seat_no] = stack
+        async with self._transaction() as tx:
+            hand = await self._hand(tx, hand_id)
+            starting = {p.seat_no: p for p in hand.players}
+            if hand.status == "voided":
+                raise StoreError("That hand was voided.")
+            if hand.status == "finished":
+                recorded = {p.seat_no: p.final_stack for p in hand.players}
+                if recorded != finals:
+                    raise ActionConflict("This hand was already settled with different results.")
+                return self._settlement(hand, applied=False)
+            if set(finals) != set(starting):
+                raise StoreError("The final stacks must name exactly the seats dealt into the hand.")
+            total_before = sum(p.starting_stack for p in hand.players)
+            if sum(finals.values()) != total_before:
+                raise StoreError(
+                    f"The final stacks add up to {sum(finals.values()):,} chips,"
+                    f" but {total_before:,} were in play."
+                )
+            for player in hand.players:
+                final = finals[player.seat_no]
+                count, _ = await tx.run(
+                    "UPDATE seats SET stack = ?"
+                    " WHERE table_id = ? AND seat_no = ? AND member_id = ? AND stack = ?",
+                    (final, hand.table_id, player.seat_no, player.member_id, player.starting_stack),
+                )
+                if count != 1:
+                    raise StoreError(
+                        f"Seat {player.seat_no} changed during the hand; the hand cannot be settled."
+                    )
+                await tx.run(
+                    "UPDATE hand_players SET final_stack = ? WHERE hand_id = ? AND seat_no = ?",
+                    (final, hand_id, player.seat_no),
+                )
+                await self._append_ledger(
+                    tx,
+                    hand.guild_id,
+                    player.member_id,
+                    delta=0,
+                    stack_delta=final - player.starting_stack,
+                    kind="hand",
+                    reason=f"hand #{hand.hand_no} at table {hand.table_id}",
+                    key=f"hand:{hand_id}",
+                    table_id=hand.table_id,
+                    hand_id=hand_id,
+                )
+            await tx.run(
+                "UPDATE hands SET status = 'finished', phh = ?, ended = ? WHERE id = ?",
+                (phh, tx.now, hand_id),
+            )
+            return self._settlement(await self._hand(tx, hand_id), applied=True)
+
+    @staticmethod
+    def _settlement(hand: HandRecord, *, applied: bool) -> Settlement:
+        finals = {p.seat_no: p.final_stack or 0 for p in hand.players}
+        net = {p.member_id: (p.final_stack or 0) - p.starting_stack for p in hand.players}
+        return Settlement(hand_id=hand.id, applied=applied, net=net, final_stacks=finals)
+
+    async def void_hand(self, hand_id: int, reason: str) -> bool:
+        """Void an unfinished hand that cannot be resumed; returns True if voided now (False if it
+        was already voided).
+
+        Every contribution goes back to its seat: the seats were kept at their starting stacks
+        during the hand, so no stack changes. The void is recorded in the ledger (``kind='void'``,
+        key ``void:{hand_id}``, zero deltas, one row per player) with ``reason``. Raises
+        :class:`StoreError` if the hand was already settled.
+        """
+        check_id(hand_id, "hand")
+        reason = check_text(reason, "reason", limit=500)
+        async with self._transaction() as tx:
+            hand = await self._hand(tx, hand_id)
+            if hand.status == "voided":
+                return False
+            if hand.status == "finished":
+                raise StoreError("That hand is already settled.")
+            for player in hand.players:
+                await self._append_ledger(
+                    tx,
+                    hand.guild_id,
+                    player.member_id,
+                    delta=0,
+                    kind="void",
+                    reason=f"hand #{hand.hand_no} voided: {reason}",
+                    key=f"void:{hand_id}",
+                    table_id=hand.table_id,
+                    hand_id=hand_id,
+                )
+            await tx.run(
+                "UPDATE hands SET status = 'voided', void_reason = ?, ended = ? WHERE id = ?",
+                (reason, tx.now, hand_id),
+            )
+            return True
+
+    # -- reading --------------------------------------------------------------------------------
+
+    async def _hand(self, tx: Tx, hand_id: int) -> HandRecord:
+        row = await tx.one(
+            f"SELECT {_HAND_COLUMNS} FROM hands h JOIN tables t ON t.id = h.table_id WHERE h.id = ?",
+            (hand_id,),
+        )
+        if row is None:
+            raise StoreError("There is no such hand.")
+        return await self._hand_record(tx, row)
+
+    async def _hand_record(self, tx: Tx, row: tuple[Any, ...]) -> HandRecord:
+        hand_id = row[0]
+        players = tuple(
+            HandPlayer(seat_no=r[0], member_id=r[1], starting_stack=r[2], final_stack=r[3])
+            for r in await tx.all(
+                "SELECT seat_no, member_id, starting_stack, final_stack FROM hand_players"
+                " WHERE hand_id = ? ORDER BY seat_no",
+                (hand_id,),
+            )
+        )
+        actions = tuple(
+            r[0]
+            for r in await tx.all(
+                "SELECT action FROM hand_actions WHERE hand_id = ? ORDER BY seq", (hand_id,)
+            )
+        )
+        return HandRecord(
+            id=hand_id,
+            table_id=row[1],
+            guild_id=row[2],
+            channel_id=row[3],
+            hand_no=row[4],
+            deck=tuple(row[5].split()),
+            commitment=row[6],
+            salt=row[7],
+            stakes=load_json(row[8]),
+            rulings=load_json(row[9]),
+            status=row[10],
+            players=players,
+            actions=actions,
+            phh=row[11],
+            void_reason=row[12],
+            started=parse_time(row[13]),
+            ended=None if row[14] is None else parse_time(row[14]),
+        )
+
+    async def get_hand(self, hand_id: int) -> HandRecord:
+        """Everything about one hand. Raises :class:`StoreError` if there is none."""
+        check_id(hand_id, "hand")
+        async with self._transaction(write=False) as tx:
+            return await self._hand(tx, hand_id)
+
+    async def list_unfinished_hands(self, guild_id: int | None = None) -> list[HandRecord]:
+        """Every hand still in progress (of one guild, or all), oldest first, with deck order,
+        stakes, rulings, players and action log: what start-up needs to rebuild each one."""
+        sql = (
+            f"SELECT {_HAND_COLUMNS} FROM hands h JOIN tables t ON t.id = h.table_id"
+            " WHERE h.status = 'in_progress'"
+        )
+        params: tuple[int, ...] = ()
+        if guild_id is not None:
+            sql += " AND t.guild_id = ?"
+            params = (check_id(guild_id, "server"),)
+        async with self._transaction(write=False) as tx:
+            return [await self._hand_record(tx, row) for row in await tx.all(sql + " ORDER BY h.id", params)]
+
+    async def table_hands(self, table_id: int, *, limit: int = 10) -> list[HandRecord]:
+        """The table's most recent hands, newest first."""
+        check_id(table_id, "table")
+        async with self._transaction(write=False) as tx:
+            rows = await tx.all(
+                f"SELECT {_HAND_COLUMNS} FROM hands h JOIN tables t ON t.id = h.table_id"
+                " WHERE h.table_id = ? ORDER BY h.hand_no DESC LIMIT ?",
+                (table_id, limit),
+            )
+            return [await self._hand_record(tx, row) for row in rows]
+
+    async def settle_up(self, guild_id: int, since: datetime, until: datetime) -> SettleUp:
+        """Each member's net result from hands settled in ``[since, until)`` and the fewest payments
+        that square everyone up ("A pays B 120"), as home games do at the end of a night.
+
+        Nothing moves: this is a report. Members who broke even appear with 0 and pay nothing.
+        """
+        check_id(guild_id, "server")
+        if until < since:
+            raise StoreError("The end of the period is before its start.")
+        async with self._transaction(write=False) as tx:
+            rows = await tx.all(
+                "SELECT member_id, SUM(stack_delta) FROM ledger WHERE guild_id = ? AND kind = 'hand'"
+                " AND created >= ? AND created < ? GROUP BY member_id ORDER BY member_id",
+                (guild_id, format_time(since), format_time(until)),
+            )
+        net = {row[0]: int(row[1]) for row in rows}
+        return SettleUp(guild_id=guild_id, since=since, until=until, net=net, payments=square_up(net))

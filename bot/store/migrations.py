@@ -1,0 +1,228 @@
+"""Schema migrations, numbered from 1 and tracked by ``PRAGMA user_version``.
+
+``MIGRATIONS[n - 1]`` turns a version ``n - 1`` database into version ``n``. Each step runs in one
+``BEGIN IMMEDIATE`` transaction together with its ``PRAGMA user_version = n`` (the version lives in
+the database header and is transactional), so a crash mid-migration leaves the previous version
+intact. Opening an up-to-date database runs nothing. Steps are append-only history: never edit a
+released step, add a new one.
+
+1. Core economy: guild settings, balances, the append-only ledger, tables and seats.
+2. Daily claim: the guild's daily amount and cooldown, each member's last claim.
+3. Hands: hands (deck, commitment, stakes and rulings dealt under, status, PHH), the players dealt
+   in with their starting and final stacks, the append-only action log; ledger rows may name a hand.
+
+>>> LATEST == len(MIGRATIONS)
+True
+>>> [s.split("(")[0].strip() for s in split_statements("CREATE TABLE a (x); CREATE TABLE b (y);")]
+['CREATE TABLE a', 'CREATE TABLE b']
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import aiosqlite
+
+from bot.store.errors import SchemaTooNew
+
+_V1_CORE = """
+CREATE TABLE guild_settings (
+    guild_id       INTEGER PRIMARY KEY,
+    starting_chips INTEGER NOT NULL DEFAULT 1000 CHECK (starting_chips >= 0),
+    dealer_role_id INTEGER,
+    updated        TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE balances (
+    guild_id  INTEGER NOT NULL,
+    member_id INTEGER NOT NULL,
+    chips     INTEGER NOT NULL CHECK (chips >= 0),
+    created   TEXT NOT NULL,
+    PRIMARY KEY (guild_id, member_id)
+) STRICT;
+
+CREATE TABLE tables (
+    id         INTEGER PRIMARY KEY,
+    guild_id   INTEGER NOT NULL,
+    channel_id INTEGER NOT NULL,
+    dealer_id  INTEGER NOT NULL,
+    stakes     TEXT NOT NULL DEFAULT '{}',
+    rulings    TEXT NOT NULL DEFAULT '{}',
+    settings   TEXT NOT NULL DEFAULT '{}',
+    status     TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed')),
+    created    TEXT NOT NULL,
+    closed     TEXT
+) STRICT;
+CREATE UNIQUE INDEX tables_one_open_per_channel ON tables (channel_id) WHERE status = 'open';
+CREATE INDEX tables_by_guild ON tables (guild_id, status);
+
+CREATE TABLE seats (
+    table_id  INTEGER NOT NULL REFERENCES tables (id),
+    seat_no   INTEGER NOT NULL CHECK (seat_no >= 1),
+    member_id INTEGER NOT NULL,
+    stack     INTEGER NOT NULL CHECK (stack >= 0),
+    status    TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'sitting_out', 'away')),
+    joined    TEXT NOT NULL,
+    PRIMARY KEY (table_id, seat_no),
+    UNIQUE (table_id, member_id)
+) STRICT;
+
+CREATE TABLE ledger (
+    id              INTEGER PRIMARY KEY,
+    guild_id        INTEGER NOT NULL,
+    member_id       INTEGER NOT NULL,
+    delta           INTEGER NOT NULL,
+    stack_delta     INTEGER NOT NULL DEFAULT 0,
+    kind            TEXT NOT NULL,
+    reason          TEXT NOT NULL,
+    op_key          TEXT NOT NULL,
+    counterparty_id INTEGER,
+    actor_id        INTEGER,
+    table_id        INTEGER REFERENCES tables (id),
+    created         TEXT NOT NULL,
+    UNIQUE (guild_id, op_key, member_id),
+    CHECK (stack_delta = 0 OR table_id IS NOT NULL)
+) STRICT;
+CREATE INDEX ledger_by_member ON ledger (guild_id, member_id, id);
+CREATE INDEX ledger_by_table ON ledger (table_id) WHERE table_id IS NOT NULL;
+CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger
+BEGIN
+    SELECT RAISE(ABORT, 'the ledger is append-only');
+END;
+CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger
+BEGIN
+    SELECT RAISE(ABORT, 'the ledger is append-only');
+END;
+"""
+
+_V2_DAILY = """
+ALTER TABLE guild_settings ADD COLUMN daily_amount INTEGER NOT NULL DEFAULT 0 CHECK (daily_amount >= 0);
+ALTER TABLE guild_settings ADD COLUMN daily_cooldown_s INTEGER NOT NULL DEFAULT 86400
+    CHECK (daily_cooldown_s >= 0);
+ALTER TABLE balances ADD COLUMN last_daily TEXT;
+"""
+
+_V3_HANDS = """
+CREATE TABLE hands (
+    id          INTEGER PRIMARY KEY,
+    table_id    INTEGER NOT NULL REFERENCES tables (id),
+    hand_no     INTEGER NOT NULL CHECK (hand_no >= 1),
+    deck        TEXT NOT NULL,
+    commitment  TEXT NOT NULL,
+    salt        TEXT NOT NULL,
+    stakes      TEXT NOT NULL,
+    rulings     TEXT NOT NULL,
+    status      TEXT NOT NULL DEFAULT 'in_progress'
+                CHECK (status IN ('in_progress', 'finished', 'voided')),
+    phh         TEXT,
+    void_reason TEXT,
+    started     TEXT NOT NULL,
+    ended       TEXT,
+    UNIQUE (table_id, hand_no),
+    CHECK ((status = 'in_progress') = (ended IS NULL)),
+    CHECK (status <> 'finished' OR phh IS NOT NULL),
+    CHECK (status <> 'voided' OR void_reason IS NOT NULL)
+) STRICT;
+CREATE UNIQUE INDEX hands_one_in_progress_per_table ON hands (table_id) WHERE status = 'in_progress';
+CREATE TRIGGER hands_ended_are_final BEFORE UPDATE ON hands WHEN OLD.status <> 'in_progress'
+BEGIN
+    SELECT RAISE(ABORT, 'a finished or voided hand cannot change');
+END;
+
+CREATE TABLE hand_players (
+    hand_id        INTEGER NOT NULL REFERENCES hands (id),
+    seat_no        INTEGER NOT NULL CHECK (seat_no >= 1),
+    member_id      INTEGER NOT NULL,
+    starting_stack INTEGER NOT NULL CHECK (starting_stack >= 0),
+    final_stack    INTEGER CHECK (final_stack >= 0),
+    PRIMARY KEY (hand_id, seat_no),
+    UNIQUE (hand_id, member_id)
+) STRICT;
+
+CREATE TABLE hand_actions (
+    hand_id INTEGER NOT NULL REFERENCES hands (id),
+    seq     INTEGER NOT NULL CHECK (seq >= 1),
+    action  TEXT NOT NULL,
+    created TEXT NOT NULL,
+    PRIMARY KEY (hand_id, seq)
+) STRICT, WITHOUT ROWID;
+CREATE TRIGGER hand_actions_no_update BEFORE UPDATE ON hand_actions
+BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only');
+END;
+CREATE TRIGGER hand_actions_no_delete BEFORE DELETE ON hand_actions
+BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only');
+END;
+
+ALTER TABLE ledger ADD COLUMN hand_id INTEGER REFERENCES hands (id);
+CREATE INDEX ledger_by_hand ON ledger (hand_id) WHERE hand_id IS NOT NULL;
+CREATE INDEX ledger_by_time ON ledger (guild_id, created);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1_CORE, _V2_DAILY, _V3_HANDS)
+"""The migration scripts; ``MIGRATIONS[n - 1]`` upgrades version ``n - 1`` to ``n``."""
+
+LATEST: int = len(MIGRATIONS)
+"""The schema version this code reads and writes."""
+
+
+def split_statements(script: str) -> list[str]:
+    """Split an SQL script into complete statements (trigger bodies stay whole).
+
+    Uses :func:`sqlite3.complete_statement`, which understands ``CREATE TRIGGER ... BEGIN ... END;``.
+    ``executescript`` cannot be used inside our transaction: it commits any open transaction first.
+    """
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        raise ValueError(f"incomplete SQL statement at the end of a migration: {buffer.strip()[:60]!r}")
+    return statements
+
+
+async def schema_version(db: aiosqlite.Connection) -> int:
+    """The database's ``PRAGMA user_version`` (0 for a new, empty file)."""
+    async with db.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    assert row is not None
+    version: int = row[0]
+    return version
+
+
+async def migrate(db: aiosqlite.Connection, upto: int | None = None) -> int:
+    """Apply the pending migrations up to ``upto`` (default :data:`LATEST`); returns the new version.
+
+    ``db`` must use ``isolation_level=None`` and have no open transaction. Each step re-reads the
+    version inside its ``BEGIN IMMEDIATE``, so two processes opening the same file at once do not
+    apply a step twice. Raises :class:`SchemaTooNew` for a database newer than this code, and
+    ``ValueError`` for an ``upto`` outside ``0..LATEST``.
+    """
+    target = LATEST if upto is None else upto
+    if not 0 <= target <= LATEST:
+        raise ValueError(f"schema version must be between 0 and {LATEST}, not {target}")
+    current = await schema_version(db)
+    if current > LATEST:
+        raise SchemaTooNew(
+            f"the database is at schema version {current}, but this Wildstud knows only up to {LATEST}"
+        )
+    for version in range(current + 1, target + 1):
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            if await schema_version(db) >= version:  # another process got there first
+                await db.execute("ROLLBACK")
+                continue
+            for statement in split_statements(MIGRATIONS[version - 1]):
+                await db.execute(statement)
+            await db.execute(f"PRAGMA user_version = {version:d}")
+            await db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
+            raise
+    return await schema_version(db)
