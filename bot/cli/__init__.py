@@ -15,6 +15,8 @@ from collections.abc import Sequence
 # Sub-commands, in the order ``wildstud --help`` lists them. ``run`` is the default.
 COMMANDS: tuple[str, ...] = (
     "evaluate",
+    "audit",
+    "ledger",
 )
 
 

@@ -1,0 +1,73 @@
+"""``wildstud audit [--db PATH]``: check that no chip was created or lost.
+
+For every guild: the ledger sums to the balances, the chips in play match buy-ins, cash-outs and
+settled hand results (each hand summing to zero), unfinished hands' seats still hold their
+starting stacks, and no balance is negative (see :mod:`bot.store.audit`). Prints ``OK`` lines, or
+each discrepancy; exit status 0 when consistent, 1 on any discrepancy, 2 when the database cannot
+be opened.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``audit`` sub-command."""
+    parser = subparsers.add_parser(
+        "audit",
+        help="check every guild's ledger against balances and chips in play",
+        description=(
+            "Check, for every guild, that the ledger sums to the balances, that chips in play match "
+            "buy-ins, cash-outs and hand results, and that no balance is negative. "
+            "Exit status 1 on any discrepancy."
+        ),
+    )
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        type=Path,
+        help="SQLite database (default: $DATABASE_PATH or ./data/wildstud.sqlite3)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Audit the database and print the result; returns the exit status."""
+    from bot.settings import load_settings
+    from bot.store import AuditReport, SchemaTooNew, Store
+
+    path: Path = args.db if args.db is not None else load_settings().database_path
+    if not path.is_file():
+        print(f"audit: no database at {path}", file=sys.stderr)
+        return 2
+
+    async def audit() -> AuditReport:
+        async with await Store.open(path) as store:
+            return await store.audit()
+
+    try:
+        report = asyncio.run(audit())
+    except (SchemaTooNew, OSError) as error:
+        print(f"audit: {error}", file=sys.stderr)
+        return 2
+    for problem in report.problems:
+        print(f"DISCREPANCY: {problem}")
+    for guild in report.guilds:
+        summary = (
+            f"guild {guild.guild_id}: {guild.members} members, {guild.balances:,} chips in balances,"
+            f" {guild.in_play:,} in play"
+        )
+        if guild.ok:
+            print(f"OK {summary}")
+        else:
+            print(f"FAIL {summary}")
+            for problem in guild.problems:
+                print(f"DISCREPANCY: guild {guild.guild_id}: {problem}")
+    if not report.guilds and not report.problems:
+        print("OK (no guilds yet)")
+    return 0 if report.ok else 1
