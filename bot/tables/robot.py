@@ -1,0 +1,164 @@
+"""A computer player: simple, but it reads the wild cards (issue 5, "a simple but not silly strategy").
+
+How it decides:
+
+1. **Equity.** It deals out the unseen cards at random ``samples`` times (the deck minus its own
+   cards and every up card it can see, folded ones included) to complete every live hand to seven
+   cards, evaluates each with the evaluator under the *current* wild ranks (SPEC §4), and counts
+   how often it wins (ties share). Future wild ranks are not guessed.
+2. **Fair share.** With ``n`` live opponents a random hand wins ``1 / (n + 1)`` of the time; the
+   ratio of its equity to that share says how strong it is at this table.
+3. **Action.** Strong (ratio ≥ 1.5): bet or raise (a pot-sized-ish bet in pot and no limit,
+   capped at two raises of its own per street). Facing a bet: call when equity beats the pot odds
+   (with a little slack on early streets, where more cards come), else fold. Never folds when it
+   can check. The bring-in completes only with a strong door card. Always shows at showdown
+   (cards speak, and it makes the log easier to follow).
+
+Decisions use only what the seat may know: its own down cards and everyone's up cards. The random
+source is injected, so a seeded robot is reproducible.
+
+>>> import random
+>>> from bot.engine.betting import LegalActions
+>>> from bot.engine.cards import Rank, parse_cards
+>>> s = Situation(down=tuple(parse_cards("5h 5d")), up=tuple(parse_cards("5c")),
+...               opponents_up=(tuple(parse_cards("2c")),), dead=(), community=None,
+...               wild_ranks=(Rank.FIVE,), wild_in_flush="any-card", street=3, pot=12,
+...               legal=LegalActions(0, fold=True, call=2, wager="raise", min_to=4, max_to=4,
+...                                  to_options=(4,)))
+>>> Robot(random.Random(1)).decide(s)
+('raise', 4)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.engine.betting import LegalActions
+from bot.engine.cards import FULL_DECK, Card, Rank
+from bot.engine.evaluator import strength
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """What one seat knows when it must act.
+
+    ``down``/``up``: its own cards; ``opponents_up``: each *live* opponent's up cards; ``dead``:
+    other visible cards (folded players' up cards); ``community``: the shared seventh-street card;
+    ``pot``: chips in all pots, current street included; ``legal``: the engine's legal actions.
+    ``raises_made``: how many times this seat bet or raised on this street already.
+    """
+
+    down: tuple[Card, ...]
+    up: tuple[Card, ...]
+    opponents_up: tuple[tuple[Card, ...], ...]
+    dead: tuple[Card, ...]
+    community: Card | None
+    wild_ranks: tuple[Rank, ...]
+    wild_in_flush: str
+    street: int
+    pot: int
+    legal: LegalActions
+    raises_made: int = 0
+
+
+def estimate_equity(situation: Situation, rng: random.Random, samples: int = 120) -> float:
+    """The share of the pot this seat wins against random unseen cards (0..1), by sampling.
+
+    Every live hand is completed to seven cards (a community card counts for all; if the unseen
+    cards cannot give everyone a seventh card, one sampled card is shared, as in SPEC §2).
+    """
+    mine = list(situation.down) + list(situation.up)
+    shared = [situation.community] if situation.community is not None else []
+    seen = set(mine) | set(shared) | set(situation.dead)
+    for up in situation.opponents_up:
+        seen.update(up)
+    unseen = [c for c in FULL_DECK if c not in seen]
+    wild = frozenset(situation.wild_ranks) | {Rank.FIVE}
+    ruling = situation.wild_in_flush
+    hands = [mine, *[list(up) for up in situation.opponents_up]]
+    needs = [max(0, 7 - len(h) - len(shared)) for h in hands]
+    if not situation.opponents_up:
+        return 1.0
+    share_last = sum(needs) > len(unseen)
+    if share_last:
+        needs = [max(0, n - 1) for n in needs]
+    total = 0.0
+    for _ in range(samples):
+        draw = rng.sample(unseen, sum(needs) + (1 if share_last else 0))
+        extra = list(shared)
+        pos = 0
+        if share_last:
+            extra.append(draw[0])
+            pos = 1
+        scores: list[int] = []
+        for hand, need in zip(hands, needs, strict=True):
+            full = hand + draw[pos : pos + need] + extra
+            pos += need
+            scores.append(strength(full[:7], wild, wild_in_flush=ruling))
+        best = max(scores)
+        if scores[0] == best:
+            total += 1.0 / scores.count(best)
+    return total / samples
+
+
+class Robot:
+    """A computer player; ``decide`` returns ``(action, amount)`` for ``StudHand.act``.
+
+    ``amount`` is the street total to bet or raise *to* (None for other actions).
+    """
+
+    def __init__(self, rng: random.Random, *, samples: int = 120) -> None:
+        self.rng = rng
+        self.samples = samples
+
+    def decide(self, s: Situation) -> tuple[str, int | None]:
+        legal = s.legal
+        names = legal.names
+        if "show" in names:
+            return ("show", None)
+        if "muck" in names:
+            return ("muck", None)
+        equity = estimate_equity(s, self.rng, self.samples)
+        opponents = max(1, len(s.opponents_up))
+        ratio = equity * (opponents + 1)
+        may_wager = legal.wager is not None and legal.min_to is not None
+        if legal.bring_in is not None:
+            if ratio >= 1.5 and may_wager:
+                return (legal.wager or "complete", self._wager_to(s))
+            return ("bring_in", None)
+        if legal.check:
+            if may_wager and (ratio >= 1.5 or (ratio >= 1.0 and self.rng.random() < 0.15)):
+                return (legal.wager or "bet", self._wager_to(s))
+            return ("check", None)
+        to_call = legal.call or 0
+        if may_wager and ratio >= 1.5 + 0.5 * s.raises_made and s.raises_made < 2:
+            return (legal.wager or "raise", self._wager_to(s))
+        odds = to_call / (s.pot + to_call) if s.pot + to_call > 0 else 1.0
+        slack = {3: 0.8, 4: 0.85, 5: 0.9}.get(s.street, 1.0)
+        if legal.call is not None and equity >= odds * slack:
+            return ("call", None)
+        if legal.fold:
+            return ("fold", None)
+        if legal.call is not None:
+            return ("call", None)
+        return (names[0], None)
+
+    def _wager_to(self, s: Situation) -> int | None:
+        legal = s.legal
+        if legal.to_options:
+            return legal.to_options[0]
+        low, high = legal.min_to, legal.max_to
+        if low is None or high is None:
+            return low
+        target = low + (2 * s.pot) // 3
+        return max(low, min(high, target))
+
+
+def robot_names(count: int, avoid: Sequence[str] = ()) -> list[str]:
+    """``count`` distinct names for computer players, none of them in ``avoid``."""
+    pool = ["Ada", "Bix", "Cleo", "Dot", "Ezra", "Flo", "Gus", "Hal", "Ivy", "Jun"]
+    taken = {a.lower() for a in avoid}
+    names = [n for n in pool if n.lower() not in taken]
+    return names[:count]
