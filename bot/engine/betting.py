@@ -1,0 +1,368 @@
+"""One betting round of stud (SPEC §5): who must act, what they may do, and for how much.
+
+A ``BettingRound`` shares the hand's per-seat lists (stacks, street totals, contributions, folded)
+and keeps only the round's own state: the amount to call, the level of the last full bet or raise,
+the largest full increment, the count of bets and raises, and for each seat the bet level when it
+last acted. From these small facts come every rule of the round:
+
+* a round is over when no seat needs to act: every live seat with chips has acted since the last
+  full bet or raise and has matched the bet (all-in seats are skipped);
+* fixed limit: bets and raises are one unit (small bet on third and fourth street, big bet later;
+  an open pair on fourth street lets anyone use the big bet, ruling ``open_pair_double``); one bet
+  plus ``raise_cap`` raises, no cap when the round starts heads-up (``heads_up_uncapped``); an
+  all-in of half a unit or more counts as a full bet or raise, a smaller one does not reopen the
+  betting for seats that already acted (WSOP-LA 129, TDA 47);
+* pot and no limit: the first full wager is at least the minimum bet; a raise is at least the
+  largest full bet or raise so far this street; pot limit caps the total at the pot after a call;
+  an all-in short of a full raise does not reopen the betting for seats that already acted;
+* third street: the bring-in is forced (no fold, no check); a completion is the bet of the round;
+  if everyone just calls, the bring-in has no option.
+
+Amounts named ``to`` are the seat's total for the street (SPEC §5 speaks "to").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine.errors import IllegalAction
+from bot.engine.rulings import Rulings
+from bot.engine.stakes import TableStakes
+
+NOT_ACTED = -1
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """What ``seat`` may do now; ``None``/``False`` means not allowed.
+
+    ``call``: chips a call puts in (less than the bet to call when it puts the seat all-in).
+    ``bring_in``: chips posting the bring-in puts in. ``complete_to``: the total a completion of the
+    bring-in reaches (third street, before anyone completes). ``wager``: the name of a bet now
+    (``"complete"``, ``"bet"`` or ``"raise"``) and ``min_to``..``max_to`` its legal totals; in fixed
+    limit only the totals in ``to_options`` are legal. ``all_in_to``: the seat's street total if it
+    goes all-in, when that is legal (it may be below ``min_to``: an all-in for less); ``all_in_kind``
+    says what it is (``"call"``, ``"bring_in"`` or the wager name). ``show``/``muck``: showdown.
+    """
+
+    seat: int | None
+    fold: bool = False
+    check: bool = False
+    call: int | None = None
+    bring_in: int | None = None
+    complete_to: int | None = None
+    wager: str | None = None
+    min_to: int | None = None
+    max_to: int | None = None
+    to_options: tuple[int, ...] = ()
+    all_in_to: int | None = None
+    all_in_kind: str | None = None
+    show: bool = False
+    muck: bool = False
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The legal command names, e.g. ``("fold", "call", "raise", "all_in")``."""
+        out: list[str] = []
+        if self.fold:
+            out.append("fold")
+        if self.check:
+            out.append("check")
+        if self.call is not None:
+            out.append("call")
+        if self.bring_in is not None:
+            out.append("bring_in")
+        if self.wager is not None and self.min_to is not None:
+            out.append(self.wager)
+        if self.all_in_to is not None:
+            out.append("all_in")
+        if self.show:
+            out.append("show")
+        if self.muck:
+            out.append("muck")
+        return tuple(out)
+
+    def allows_to(self, amount: int) -> bool:
+        """Whether ``bet_or_raise_to(amount)`` is legal (a full wager, or the all-in for less)."""
+        if self.wager is None:
+            return False
+        if self.min_to is not None and self.max_to is not None:
+            if self.to_options:
+                if amount in self.to_options:
+                    return True
+            elif self.min_to <= amount <= self.max_to:
+                return True
+        return amount == self.all_in_to and self.all_in_kind == self.wager
+
+    def __bool__(self) -> bool:
+        return bool(self.names)
+
+
+NO_ACTIONS = LegalActions(None)
+
+
+class BettingRound:
+    """The state of one street's betting; the per-seat lists are shared with the hand.
+
+    ``stacks``, ``street_bets``, ``contributions`` and ``folded`` are the hand's own lists (read and
+    written in place). ``bring_in_seat`` (third street only) must post the bring-in or complete; if
+    ``bring_in_may_fold`` (the real low card is all-in for the ante, TDA RP-10E) it may also fold,
+    and the obligation passes on.
+    """
+
+    __slots__ = (
+        "acted", "aggressions", "big", "big_in_force", "bring_in_may_fold", "bring_in_seat", "cap",
+        "contributions", "current", "fixed", "folded", "full_level", "last_aggressor", "last_increment",
+        "min_bet", "n", "open_pair", "pot_limit", "reopen_level", "small", "stacks", "stakes", "street",
+        "street_bets",
+    )
+
+    def __init__(
+        self,
+        street: int,
+        stakes: TableStakes,
+        rulings: Rulings,
+        stacks: list[int],
+        street_bets: list[int],
+        contributions: list[int],
+        folded: list[bool],
+        *,
+        open_pair: bool = False,
+        bring_in_seat: int | None = None,
+        bring_in_may_fold: bool = False,
+    ) -> None:
+        self.street = street
+        self.stakes = stakes
+        self.stacks = stacks
+        self.street_bets = street_bets
+        self.contributions = contributions
+        self.folded = folded
+        self.n = len(stacks)
+        self.fixed = stakes.structure == "fixed-limit"
+        self.pot_limit = stakes.structure == "pot-limit"
+        self.min_bet = stakes.min_bet
+        self.small = stakes.bet_unit(street)
+        self.big = stakes.big_bet if self.fixed else stakes.min_bet
+        self.open_pair = open_pair and self.fixed and street == 4
+        self.big_in_force = False
+        self.current = 0            # the street total to call
+        self.full_level = 0         # the street total after the last full bet or raise
+        self.reopen_level = 0       # same, for "has a full raise come since you acted?"
+        self.last_increment = 0     # the largest full bet or raise this street (pot/no limit)
+        self.aggressions = 0        # full bets and raises (the completion counts as the bet)
+        self.last_aggressor: int | None = None
+        self.acted = [NOT_ACTED] * self.n
+        self.bring_in_seat = bring_in_seat
+        self.bring_in_may_fold = bring_in_may_fold
+        self.cap: int | None = None
+        if self.fixed:
+            raises = rulings.raise_cap_count
+            able = sum(1 for i in range(self.n) if not folded[i] and stacks[i] > 0)
+            if raises is not None and not (rulings.heads_up_uncapped == "on" and able == 2):
+                self.cap = raises + 1
+
+    # -- queries ---------------------------------------------------------------------------------
+    @property
+    def bring_in_pending(self) -> bool:
+        """Third street before the bring-in is posted (or completed)."""
+        return self.bring_in_seat is not None
+
+    def unit(self) -> int:
+        """Fixed limit: the bet size now in force on this street."""
+        return self.big if self.big_in_force else self.small
+
+    def _others_can_bet(self, seat: int) -> bool:
+        stacks, folded = self.stacks, self.folded
+        return any(stacks[i] > 0 and not folded[i] for i in range(self.n) if i != seat)
+
+    def needs_action(self, seat: int) -> bool:
+        """Whether ``seat`` must still act this round."""
+        if self.folded[seat] or self.stacks[seat] <= 0:
+            return False
+        if self.bring_in_seat is not None:
+            return seat == self.bring_in_seat
+        bet = self.street_bets[seat]
+        if self.acted[seat] != NOT_ACTED and bet >= self.current:
+            return False
+        if not self._others_can_bet(seat):
+            # Alone with chips: act only to answer a bet actually made by an all-in seat.
+            bets, folded = self.street_bets, self.folded
+            top = max((bets[i] for i in range(self.n) if i != seat and not folded[i]), default=0)
+            return bet < top or (bet < self.current and self.acted[seat] == NOT_ACTED)
+        return True
+
+    def next_actor(self, after: int) -> int | None:
+        """The first seat clockwise after ``after`` that must act, or ``None`` (round over)."""
+        n = self.n
+        for step in range(1, n + 1):
+            seat = (after + step) % n
+            if self.needs_action(seat):
+                return seat
+        return None
+
+    def first_actor(self, start: int) -> int | None:
+        """The first seat from ``start`` (inclusive) clockwise that must act."""
+        return self.next_actor((start - 1) % self.n)
+
+    def wager_name(self) -> str:
+        """What a wager is called now: ``complete`` (third street before a full bet), ``bet`` or ``raise``."""
+        if self.full_level == 0:
+            return "complete" if self.street == 3 else "bet"
+        return "raise"
+
+    def legal(self, seat: int) -> LegalActions:
+        """Everything ``seat`` may do now (assumes it is ``seat``'s turn)."""
+        stack = self.stacks[seat]
+        bet = self.street_bets[seat]
+        if self.bring_in_seat is not None:
+            return self._legal_bring_in(seat, stack)
+        to_call = self.current - bet
+        call = min(to_call, stack) if to_call > 0 else None
+        check = to_call <= 0
+        fold = not check
+        all_in_to: int | None = None
+        all_in_kind: str | None = None
+        if call is not None and stack <= to_call:
+            all_in_to, all_in_kind = bet + stack, "call"
+        wager: str | None = None
+        min_to: int | None = None
+        max_to: int | None = None
+        options: tuple[int, ...] = ()
+        if stack > max(to_call, 0) and self._may_raise(seat):
+            wager = self.wager_name()
+            min_to, max_to, options = self._wager_range(seat, bet, stack)
+            top = bet + stack
+            if min_to is None:
+                all_in_to, all_in_kind = top, wager          # all-in for less than a full wager
+            elif (options and top in options) or (not options and max_to is not None and top <= max_to):
+                all_in_to, all_in_kind = top, wager
+        return LegalActions(seat, fold=fold, check=check, call=call, wager=wager, min_to=min_to,
+                            max_to=max_to, to_options=options, all_in_to=all_in_to, all_in_kind=all_in_kind,
+                            complete_to=min_to if wager == "complete" else None)
+
+    def _legal_bring_in(self, seat: int, stack: int) -> LegalActions:
+        amount = min(self.stakes.bring_in, stack)
+        wager: str | None = None
+        min_to: int | None = None
+        max_to: int | None = None
+        options: tuple[int, ...] = ()
+        all_in_to: int | None = None
+        all_in_kind: str | None = None
+        if stack <= self.stakes.bring_in:
+            all_in_to, all_in_kind = stack, "bring_in"
+        elif self._others_can_bet(seat):
+            wager = "complete"
+            min_to, max_to, options = self._wager_range(seat, 0, stack)
+            if min_to is None:
+                all_in_to, all_in_kind = stack, wager
+            elif (options and stack in options) or (not options and max_to is not None and stack <= max_to):
+                all_in_to, all_in_kind = stack, wager
+        return LegalActions(seat, fold=self.bring_in_may_fold, bring_in=amount, wager=wager, min_to=min_to,
+                            max_to=max_to, to_options=options, all_in_to=all_in_to, all_in_kind=all_in_kind,
+                            complete_to=min_to)
+
+    def _may_raise(self, seat: int) -> bool:
+        if self.cap is not None and self.aggressions >= self.cap:
+            return False
+        if not self._others_can_bet(seat):
+            return False                                       # nobody left to call a raise
+        acted = self.acted[seat]
+        if acted == NOT_ACTED or acted < self.reopen_level:
+            return True
+        # Several short all-ins together reopen the betting once they add up to a full raise.
+        threshold = self.unit() if self.fixed else max(self.last_increment, self.min_bet)
+        return self.current - acted >= threshold
+
+    def _wager_range(self, seat: int, bet: int, stack: int) -> tuple[int | None, int | None, tuple[int, ...]]:
+        """``(min_to, max_to, exact options)`` of a full wager; ``(None, None, ())`` if the stack is short."""
+        top = bet + stack
+        if self.fixed:
+            if self.big_in_force:
+                units: tuple[int, ...] = (self.big,)
+            elif self.open_pair and self.big != self.small:
+                units = (self.small, self.big)
+            else:
+                units = (self.small,)
+            options = tuple(self.full_level + u for u in units if self.full_level + u <= top)
+            if not options:
+                return None, None, ()
+            return options[0], options[-1], options
+        if self.full_level == 0:
+            low = self.min_bet if self.current < self.min_bet else self.current + self.min_bet
+        else:
+            low = self.current + max(self.last_increment, self.min_bet)
+        if top < low:
+            return None, None, ()
+        high = top
+        if self.pot_limit:
+            pot_after_call = sum(self.contributions) + (self.current - bet)
+            high = min(top, max(low, self.current + pot_after_call))
+        return low, high, ()
+
+    # -- changes (the caller has checked legality) ----------------------------------------------
+    def _put(self, seat: int, chips: int) -> None:
+        self.stacks[seat] -= chips
+        self.street_bets[seat] += chips
+        self.contributions[seat] += chips
+
+    def post_bring_in(self, seat: int) -> int:
+        """Post the bring-in (all the seat has, if less); callers owe the full bring-in (WSOP-LA 217)."""
+        chips = min(self.stakes.bring_in, self.stacks[seat])
+        self._put(seat, chips)
+        self.current = self.stakes.bring_in
+        self.acted[seat] = self.current
+        self.bring_in_seat = None
+        return chips
+
+    def call(self, seat: int) -> int:
+        """Call (or check when nothing is owed); returns the chips put in."""
+        chips = min(self.current - self.street_bets[seat], self.stacks[seat])
+        if chips > 0:
+            self._put(seat, chips)
+        self.acted[seat] = self.current
+        return max(chips, 0)
+
+    def wager(self, seat: int, to: int) -> tuple[int, bool]:
+        """Bet, complete or raise to ``to``; returns ``(chips put in, counted as a full bet/raise)``."""
+        chips = to - self.street_bets[seat]
+        self._put(seat, chips)
+        self.bring_in_seat = None
+        if self.fixed:
+            unit = self.unit()
+            full = 2 * (to - self.full_level) >= unit
+            if full and self.open_pair and to - self.full_level >= self.big > self.small:
+                self.big_in_force = True
+        elif self.full_level == 0:
+            full = to >= self.min_bet
+            increment = to
+        else:
+            increment = to - self.current
+            full = increment >= max(self.last_increment, self.min_bet)
+        if full:
+            if not self.fixed:
+                self.last_increment = max(self.last_increment, increment)
+            self.full_level = to
+            self.reopen_level = to
+            self.aggressions += 1
+        if to > self.current:
+            self.current = to
+        self.acted[seat] = self.current
+        self.last_aggressor = seat
+        return chips, full
+
+    def fold(self, seat: int) -> None:
+        """Fold ``seat``; if it held a passed-on bring-in obligation, the obligation moves on."""
+        self.folded[seat] = True
+        if self.bring_in_seat == seat:
+            nxt = None
+            for step in range(1, self.n):
+                s = (seat + step) % self.n
+                if not self.folded[s] and self.stacks[s] > 0:
+                    nxt = s
+                    break
+            self.bring_in_seat = nxt if nxt is not None and self._others_can_bet(nxt) else None
+
+
+def refuse(reason: str) -> IllegalAction:
+    """Build the ``IllegalAction`` a command raises (helper for uniform wording)."""
+    return IllegalAction(reason)

@@ -1,0 +1,959 @@
+"""One hand of Sex in the Middle East: a pure, deterministic seven-card stud state machine.
+
+``StudHand`` posts the antes and deals third street when it is built, then waits for commands.
+Every later street is dealt by the engine itself as soon as a betting round closes, in the pass
+order of SPEC §2, from the card source it was given. Derived state comes from small pure modules:
+the wild set from ``follow`` (SPEC §3), the betting arithmetic from ``betting`` (SPEC §5), the pots
+from ``pots`` (SPEC §6), hand values from ``evaluator`` and showing hands from ``showing``.
+
+Commands validate first and raise ``IllegalAction`` (with a reason a player can read) without
+changing anything. Each query is cheap; the hand keeps only per-seat lists, the log, the current
+betting round and the follow tracker.
+
+>>> from bot.engine.cards import Deck
+>>> from bot.engine.stakes import TableStakes
+>>> hand = StudHand([500, 500, 500], TableStakes(), source=Deck.seeded(3))
+>>> hand.street, hand.actor is not None, hand.legal_actions().names[:1]
+(3, True, ('bring_in',))
+>>> while not hand.is_over:
+...     hand.timeout(hand.actor)        # bring-in posted, then everyone checks or folds
+>>> sum(hand.result.final_stacks)
+1500
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from bot.engine.betting import NO_ACTIONS, BettingRound, LegalActions
+from bot.engine.cards import Card, Deck, Rank
+from bot.engine.dealing import STREET_NAMES, STREETS, CardSource, DeckSource
+from bot.engine.errors import IllegalAction
+from bot.engine.evaluator import HandValue, evaluate
+from bot.engine.events import (
+    ActionTaken,
+    BettingClosed,
+    BringInSeat,
+    BurnsScrambled,
+    CardDealt,
+    CommunityCardNeeded,
+    Event,
+    FirstToAct,
+    FollowNoted,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    PotAwarded,
+    ShowdownStarted,
+    StreetStarted,
+    UncalledReturned,
+    WildRankAdded,
+)
+from bot.engine.follow import FollowNote, FollowTracker, WildEvent
+from bot.engine.log import Action, Deal, LogEntry
+from bot.engine.pots import Pot, share_pot, split_pots, uncalled
+from bot.engine.rulings import DEFAULT_RULINGS, Rulings
+from bot.engine.showing import ShowingValue, door_card_key, showing_value
+from bot.engine.stakes import TableStakes
+
+MIN_SEATS = 2
+MAX_SEATS = 8
+
+COMMANDS = ("bring_in", "complete", "bet", "raise", "call", "check", "fold", "all_in", "show", "muck",
+            "timeout")
+"""Command names accepted by ``StudHand.act``."""
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    """One pot at the end of the hand: ``amount``, live seats ``eligible``, ``winners`` and their
+    ``shares`` (``(seat, chips)``, odd chips included, in odd-chip order)."""
+
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended.
+
+    ``pots``: main pot first. ``returned``: uncalled chips given back per seat (not winnings).
+    ``shown``: each shown hand's value by seat; ``mucked``: seats that mucked; ``show_order``: the
+    order hands were shown (empty when everyone else folded). ``winnings``: chips collected from
+    pots per seat. ``final_stacks``: stacks after the hand. ``showdown``: False when all but one
+    folded. ``wild_ranks``: the wild ranks at the end, in the order they became wild.
+    """
+
+    pots: tuple[PotResult, ...]
+    returned: tuple[int, ...]
+    shown: Mapping[int, HandValue]
+    mucked: tuple[int, ...]
+    show_order: tuple[int, ...]
+    winnings: tuple[int, ...]
+    final_stacks: tuple[int, ...]
+    showdown: bool
+    wild_ranks: tuple[Rank, ...]
+
+
+def _as_source(source: CardSource | Deck | Sequence[Card] | None) -> CardSource:
+    if source is None:
+        return DeckSource(Deck())
+    if isinstance(source, Deck):
+        return DeckSource(source)
+    if isinstance(source, (list, tuple)):
+        return DeckSource(source)
+    return source  # type: ignore[return-value]
+
+
+class StudHand:
+    """One hand of seven-card stud with fives and followers wild (SPEC §2-§7).
+
+    ``stacks``: chips of each seat in DEAL ORDER (seat 0 = first seat left of the dealer = PHH p1),
+    2 to 8 seats, each above 0. ``stakes``/``rulings``: what the hand is dealt under. ``source``: a
+    ``CardSource`` (e.g. a replay's), a ``Deck`` (adapted; dealt from the top), a list of cards, or
+    ``None`` for a fresh deck shuffled by ``secrets.SystemRandom``. ``manual_showdown``: players show
+    or muck in show order with ``show``/``muck``; by default the showdown resolves itself (every
+    live hand shown, cards speak). Raises ``ValueError`` for a bad seat count or stack.
+    """
+
+    def __init__(
+        self,
+        stacks: Sequence[int],
+        stakes: TableStakes,
+        rulings: Rulings = DEFAULT_RULINGS,
+        source: CardSource | Deck | Sequence[Card] | None = None,
+        *,
+        manual_showdown: bool = False,
+    ) -> None:
+        n = len(stacks)
+        if not MIN_SEATS <= n <= MAX_SEATS:
+            raise ValueError(f"a stud hand needs {MIN_SEATS} to {MAX_SEATS} players, got {n}")
+        for seat, chips in enumerate(stacks):
+            if not isinstance(chips, int) or isinstance(chips, bool) or chips <= 0:
+                raise ValueError(f"seat {seat + 1} needs a stack of at least 1 chip, got {chips!r}")
+        self.stakes = stakes
+        self.rulings = rulings
+        self.manual_showdown = manual_showdown
+        self._n = n
+        self._source = _as_source(source)
+        self._starting = tuple(stacks)
+        self._stacks = list(stacks)
+        self._contrib = [0] * n
+        self._street_bets = [0] * n
+        self._folded = [False] * n
+        self._cards: list[list[Card]] = [[] for _ in range(n)]
+        self._up: list[list[Card]] = [[] for _ in range(n)]
+        self._down: list[list[Card]] = [[] for _ in range(n)]
+        self._community: Card | None = None
+        self._indicators: list[Card] = []
+        self._burns: list[Card] = []
+        self._seen: set[Card] = set()
+        self._deal_seq = 0
+        self._log: list[LogEntry] = []
+        self._events: list[Event] = []
+        self._follow = FollowTracker(rulings)
+        self._wild_tuple: tuple[Rank, ...] = (Rank.FIVE,)
+        self._street = 3
+        self._round: BettingRound | None = None
+        self._actor: int | None = None
+        self._phase = "dealing"
+        self._betting_closed = False
+        self._high_hands: dict[int, int] = {}
+        self._first_actors: dict[int, int | None] = {}
+        self._bring_in_seat: int | None = None
+        self._last_aggressor: dict[int, int] = {}
+        self._returned = [0] * n
+        self._show_order: tuple[int, ...] = ()
+        self._show_index = 0
+        self._shown: dict[int, HandValue] = {}
+        self._mucked: list[int] = []
+        self._result: HandResult | None = None
+        self._post_antes()
+        self._proceed_from(3)
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def seat_count(self) -> int:
+        """Number of seats dealt in."""
+        return self._n
+
+    @property
+    def starting_stacks(self) -> tuple[int, ...]:
+        """Stacks before the antes."""
+        return self._starting
+
+    @property
+    def is_over(self) -> bool:
+        """The hand has ended and ``result`` is set."""
+        return self._result is not None
+
+    @property
+    def phase(self) -> str:
+        """``"betting"`` (a seat must act), ``"showdown"`` (manual showdown: a seat must show or muck)
+        or ``"over"``."""
+        return self._phase
+
+    @property
+    def street(self) -> int:
+        """The current street, 3..7 (7 during showdown)."""
+        return self._street
+
+    @property
+    def actor(self) -> int | None:
+        """The seat whose turn it is (betting or manual showdown), or ``None``."""
+        return self._actor
+
+    @property
+    def betting_closed(self) -> bool:
+        """At most one player could still bet, so the rest of the hand is dealt without betting."""
+        return self._betting_closed
+
+    @property
+    def bring_in_seat(self) -> int | None:
+        """The seat that had to bring in on third street (``None`` if there was no betting)."""
+        return self._bring_in_seat
+
+    def high_hand(self, street: int) -> int | None:
+        """The seat with the best showing hand on ``street`` (4..7), as used for who acts first."""
+        return self._high_hands.get(street)
+
+    def first_actor(self, street: int) -> int | None:
+        """The first seat to act on ``street`` (3..7), if that street had betting."""
+        return self._first_actors.get(street)
+
+    def last_aggressor(self, street: int) -> int | None:
+        """The last seat to bet, complete or raise on ``street``, if any."""
+        return self._last_aggressor.get(street)
+
+    def legal_actions(self, seat: int | None = None) -> LegalActions:
+        """What ``seat`` (default: the actor) may do now; empty for a seat whose turn it is not."""
+        if seat is None:
+            seat = self._actor
+        if seat is None or seat != self._actor:
+            return NO_ACTIONS
+        if self._phase == "betting":
+            assert self._round is not None
+            return self._round.legal(seat)
+        if self._phase == "showdown":
+            return LegalActions(seat, show=True, muck=self._may_muck(seat))
+        return NO_ACTIONS
+
+    def cards(self, seat: int) -> tuple[Card, ...]:
+        """``seat``'s own cards in the order dealt (down and up; not the community card)."""
+        return tuple(self._cards[seat])
+
+    def up_cards(self, seat: int) -> tuple[Card, ...]:
+        """``seat``'s face-up cards, in order."""
+        return tuple(self._up[seat])
+
+    def down_cards(self, seat: int) -> tuple[Card, ...]:
+        """``seat``'s face-down cards, in order."""
+        return tuple(self._down[seat])
+
+    @property
+    def community_card(self) -> Card | None:
+        """The shared seventh-street card in a shortage (SPEC §2), else ``None``."""
+        return self._community
+
+    @property
+    def indicator_cards(self) -> tuple[Card, ...]:
+        """Cards turned in the centre to set a follow's rank (``follow_target = indicator-card``)."""
+        return tuple(self._indicators)
+
+    @property
+    def burned_cards(self) -> tuple[Card, ...]:
+        """Burned cards still out of the stub (secret; for audit and export)."""
+        return tuple(self._burns)
+
+    def showing(self, seat: int) -> ShowingValue:
+        """``seat``'s showing hand: its up cards ranked with the current wilds (SPEC §5, ``showing_hand``)."""
+        return showing_value(self._up[seat], self._follow.wild_set, showing_hand=self.rulings.showing_hand)
+
+    def stack(self, seat: int) -> int:
+        """Chips ``seat`` has behind (not in the pot)."""
+        return self._stacks[seat]
+
+    def contribution(self, seat: int) -> int:
+        """Chips ``seat`` has put in this hand (antes included, returned chips excluded)."""
+        return self._contrib[seat]
+
+    def street_contribution(self, seat: int) -> int:
+        """Chips ``seat`` has put in on the current street (its "to" total)."""
+        return self._street_bets[seat]
+
+    def folded(self, seat: int) -> bool:
+        """``seat`` has folded."""
+        return self._folded[seat]
+
+    def is_all_in(self, seat: int) -> bool:
+        """``seat`` is live with no chips behind (the command to go all-in is ``all_in``)."""
+        return not self._folded[seat] and self._stacks[seat] == 0
+
+    @property
+    def live_seats(self) -> tuple[int, ...]:
+        """Seats that have not folded."""
+        return tuple(i for i in range(self._n) if not self._folded[i])
+
+    @property
+    def wild_ranks(self) -> tuple[Rank, ...]:
+        """Wild ranks in the order they became wild, ``FIVE`` first (SPEC §3)."""
+        return self._wild_tuple
+
+    @property
+    def wild_events(self) -> tuple[WildEvent, ...]:
+        """How each rank after the five became wild."""
+        return tuple(self._follow.events)
+
+    @property
+    def follow_pending(self) -> Card | None:
+        """The face-up five whose follow is armed and not yet resolved, if any."""
+        pending = self._follow.pending
+        return None if pending is None else pending.card
+
+    @property
+    def pot_total(self) -> int:
+        """All chips in the middle (every contribution, current street included)."""
+        return sum(self._contrib)
+
+    def pots(self) -> tuple[Pot, ...]:
+        """Main pot and side pots from the contributions so far (SPEC §6); a bet nobody has matched
+        yet is left out (see ``pot_total`` for everything in the middle)."""
+        live = [not f for f in self._folded]
+        return split_pots(self._contrib, live).pots
+
+    @property
+    def log(self) -> tuple[LogEntry, ...]:
+        """Every card dealt and every action, in order (append-only)."""
+        return tuple(self._log)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Narration events, in order."""
+        return tuple(self._events)
+
+    def events_since(self, index: int) -> tuple[Event, ...]:
+        """Events from position ``index`` on (for a front end that narrates incrementally)."""
+        return tuple(self._events[index:])
+
+    @property
+    def result(self) -> HandResult | None:
+        """How the hand ended, once it is over."""
+        return self._result
+
+    @property
+    def show_order(self) -> tuple[int, ...]:
+        """The showdown order (SPEC §6), once the showdown has begun."""
+        return self._show_order
+
+    # ------------------------------------------------------------------ commands
+    def bring_in(self, seat: int) -> None:
+        """Post the bring-in (third street; SPEC §5)."""
+        self._execute(seat, "bring_in", None)
+
+    def complete(self, seat: int) -> None:
+        """Complete the bring-in to the small bet (fixed limit) or the minimum bet (pot/no limit)."""
+        self._execute(seat, "complete", None)
+
+    def bet_or_raise_to(self, seat: int, amount: int) -> None:
+        """Complete, bet or raise so that ``seat``'s street total is ``amount`` (SPEC §5 speaks "to")."""
+        self._execute(seat, "to", amount)
+
+    def call(self, seat: int) -> None:
+        """Call the bet (all-in for less if the stack is short)."""
+        self._execute(seat, "call", None)
+
+    def check(self, seat: int) -> None:
+        """Check (nothing to call)."""
+        self._execute(seat, "check", None)
+
+    def check_or_call(self, seat: int) -> None:
+        """Check if nothing is owed, else call (PHH ``cc``)."""
+        self._execute(seat, "check_or_call", None)
+
+    def fold(self, seat: int) -> None:
+        """Fold (the bring-in may not fold)."""
+        self._execute(seat, "fold", None)
+
+    def all_in(self, seat: int) -> None:
+        """Put every chip in: a call, bring-in, bet or raise for the whole stack, where legal."""
+        self._execute(seat, "all_in", None)
+
+    def show(self, seat: int) -> None:
+        """Show the hand (manual showdown)."""
+        self._execute(seat, "show", None)
+
+    def muck(self, seat: int) -> None:
+        """Muck the hand unseen (manual showdown; only a beaten player not all-in may muck)."""
+        self._execute(seat, "muck", None)
+
+    def timeout(self, seat: int) -> None:
+        """The seat's timer ran out (SPEC §7): check if legal, else fold; a forced bring-in is posted,
+        never completed. In a manual showdown: muck if allowed, else show."""
+        self._execute(seat, "timeout", None)
+
+    def act(self, seat: int, action: str, amount: int | None = None) -> None:
+        """Generic dispatch: ``action`` is one of ``COMMANDS``; ``bet``/``raise`` (and ``complete``
+        with an amount) need ``amount``, the street total. Raises ``IllegalAction``."""
+        name = action.strip().lower().replace("-", "_")
+        if name in ("bet", "raise") or (name == "complete" and amount is not None):
+            if amount is None:
+                raise IllegalAction(f"say how much to {name} to")
+            self._execute(seat, "to", amount, declared=name)
+        elif name in ("bring_in", "complete", "call", "check", "fold", "all_in", "show", "muck", "timeout"):
+            self._execute(seat, name, None)
+        else:
+            raise IllegalAction(f"unknown action {action!r}: use {', '.join(COMMANDS)}")
+
+    def can(self, seat: int, action: str, amount: int | None = None) -> bool:
+        """Whether ``act(seat, action, amount)`` would be accepted (it is not performed)."""
+        try:
+            self.verify(seat, action, amount)
+        except IllegalAction:
+            return False
+        return True
+
+    def verify(self, seat: int, action: str, amount: int | None = None) -> None:
+        """Raise ``IllegalAction`` if ``act(seat, action, amount)`` would be refused; change nothing."""
+        name = action.strip().lower().replace("-", "_")
+        if name in ("bet", "raise") or (name == "complete" and amount is not None):
+            if amount is None:
+                raise IllegalAction(f"say how much to {name} to")
+            self._plan(seat, "to", amount, name)
+        elif name in COMMANDS:
+            self._plan(seat, name, None, None)
+        else:
+            raise IllegalAction(f"unknown action {action!r}: use {', '.join(COMMANDS)}")
+
+    # ------------------------------------------------------------------ validation
+    def _plan(
+        self, seat: int, command: str, amount: int | None, declared: str | None
+    ) -> tuple[str, int, bool]:
+        """Check a command; return ``(kind, to, timed_out)`` with kind one of bring_in, wager, call,
+        check, fold, show, muck. Raises ``IllegalAction``; changes nothing."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
+            raise IllegalAction(f"there is no seat {seat!r} in this hand")
+        if self._result is not None:
+            raise IllegalAction("the hand is over")
+        if seat != self._actor:
+            if self._folded[seat]:
+                raise IllegalAction("you have folded")
+            who = "nobody" if self._actor is None else f"seat {self._actor + 1}"
+            raise IllegalAction(f"it is not your turn: {who} is to act")
+        legal = self.legal_actions(seat)
+        timed_out = command == "timeout"
+        if self._phase == "showdown":
+            if command == "timeout":
+                command = "muck" if legal.muck else "show"
+            if command == "show":
+                return "show", 0, timed_out
+            if command == "muck":
+                if not legal.muck:
+                    raise IllegalAction(self._muck_refusal(seat))
+                return "muck", 0, timed_out
+            raise IllegalAction("it is the showdown: show or muck")
+        if command in ("show", "muck"):
+            raise IllegalAction("there is nothing to show yet: the betting is not over")
+        if command == "timeout":
+            if legal.bring_in is not None and not legal.fold:
+                command = "bring_in"
+            elif legal.check:
+                command = "check"
+            else:
+                command = "fold"
+        bet = self._street_bets[seat]
+        if command == "check_or_call":
+            command = "check" if legal.check else "call"
+        if command == "fold":
+            if not legal.fold:
+                raise IllegalAction("the bring-in cannot fold: post the bring-in or complete")
+            return "fold", bet, timed_out
+        if command == "check":
+            if not legal.check:
+                if legal.bring_in is not None:
+                    raise IllegalAction("you must bring in (or complete); you cannot check")
+                raise IllegalAction(f"you cannot check: it is {legal.call} to call")
+            return "check", bet, timed_out
+        if command == "call":
+            if legal.call is None:
+                if legal.bring_in is not None:
+                    raise IllegalAction("nothing to call yet: post the bring-in or complete")
+                raise IllegalAction("there is no bet to call: check or bet")
+            return "call", bet + legal.call, timed_out
+        if command == "bring_in":
+            if legal.bring_in is None:
+                raise IllegalAction("the bring-in is not yours to post" if self._street == 3
+                                    else "there is no bring-in after third street")
+            return "bring_in", legal.bring_in, timed_out
+        if command == "complete":
+            if legal.wager != "complete":
+                if self._street != 3:
+                    raise IllegalAction("completing is for the bring-in on third street: bet or raise")
+                if legal.wager is None:
+                    raise IllegalAction("you cannot complete now")
+                raise IllegalAction("the bet is already complete: raise instead")
+            if legal.complete_to is None:
+                raise IllegalAction(f"you have {self._stacks[seat]} chips, not enough to complete: go all-in")
+            return "wager", legal.complete_to, timed_out
+        if command == "all_in":
+            if legal.all_in_to is None:
+                raise IllegalAction(self._all_in_refusal(legal))
+            kind = legal.all_in_kind
+            if kind == "call":
+                return "call", legal.all_in_to, timed_out
+            if kind == "bring_in":
+                return "bring_in", legal.all_in_to, timed_out
+            return "wager", legal.all_in_to, timed_out
+        if command == "to":
+            if not isinstance(amount, int) or isinstance(amount, bool):
+                raise IllegalAction(f"the amount must be a whole number of chips, not {amount!r}")
+            if legal.wager is None:
+                raise IllegalAction(self._wager_refusal(legal))
+            if declared == "complete" and legal.wager != "complete":
+                raise IllegalAction("the bet is already complete: raise instead")
+            if not legal.allows_to(amount):
+                raise IllegalAction(self._amount_refusal(legal, amount, seat))
+            return "wager", amount, timed_out
+        raise IllegalAction(f"unknown action {command!r}")
+
+    def _wager_refusal(self, legal: LegalActions) -> str:
+        rnd = self._round
+        if rnd is not None and rnd.cap is not None and rnd.aggressions >= rnd.cap:
+            return f"the betting is capped at a bet and {rnd.cap - 1} raises: call or fold"
+        if legal.call is not None and legal.all_in_kind == "call":
+            return "you do not have enough chips to raise: call all-in or fold"
+        if rnd is not None and not any(self._stacks[i] > 0 and not self._folded[i]
+                                       for i in range(self._n) if i != legal.seat):
+            return "everyone else is all-in: there is nobody to raise against; call or fold"
+        return "the betting was not reopened for you (a short all-in is not a full raise): call or fold"
+
+    def _all_in_refusal(self, legal: LegalActions) -> str:
+        if legal.wager is None:
+            return self._wager_refusal(legal)
+        if legal.to_options:
+            return (f"this is fixed limit: {legal.wager} to {' or '.join(map(str, legal.to_options))}, "
+                    "not all-in")
+        return f"all-in is above the pot limit: you may {legal.wager} to at most {legal.max_to}"
+
+    def _amount_refusal(self, legal: LegalActions, amount: int, seat: int) -> str:
+        top = self._street_bets[seat] + self._stacks[seat]
+        if amount > top:
+            return f"you have only {self._stacks[seat]} chips: the most you can make it is {top}"
+        if legal.min_to is None:
+            return f"you can only go all-in (to {legal.all_in_to}), call or fold"
+        if legal.to_options:
+            opts = " or ".join(str(x) for x in legal.to_options)
+            return f"this is fixed limit: {legal.wager} to {opts}"
+        if amount < legal.min_to:
+            return f"the smallest {legal.wager} is to {legal.min_to}"
+        return f"the largest {legal.wager} is to {legal.max_to} (pot limit)"
+
+    def _muck_refusal(self, seat: int) -> str:
+        if self._stacks[seat] == 0:
+            return "an all-in hand is always shown"
+        if self._betting_closed:
+            return "the hands are already face up"
+        return "you may muck only when a hand already shown beats yours"
+
+    # ------------------------------------------------------------------ execution
+    def _execute(self, seat: int, command: str, amount: int | None, declared: str | None = None) -> None:
+        kind, to, timed_out = self._plan(seat, command, amount, declared)
+        if kind in ("show", "muck"):
+            self._showdown_step(seat, kind == "show", timed_out)
+            return
+        rnd = self._round
+        assert rnd is not None
+        street = self._street
+        if kind == "fold":
+            rnd.fold(seat)
+            self._record(Action(street, seat, "fold", 0, to, False, timed_out))
+        elif kind == "check":
+            rnd.call(seat)
+            self._record(Action(street, seat, "check", 0, to, False, timed_out))
+        elif kind == "call":
+            chips = rnd.call(seat)
+            self._record(Action(street, seat, "call", chips, self._street_bets[seat],
+                                self._stacks[seat] == 0, timed_out))
+        elif kind == "bring_in":
+            chips = rnd.post_bring_in(seat)
+            self._record(Action(street, seat, "bring_in", chips, self._street_bets[seat],
+                                self._stacks[seat] == 0, timed_out))
+        else:
+            name = rnd.wager_name()
+            chips, _full = rnd.wager(seat, to)
+            self._last_aggressor[street] = seat
+            self._record(Action(street, seat, name, chips, to, self._stacks[seat] == 0, timed_out))
+        self._after_action(seat)
+
+    def _record(self, action: Action) -> None:
+        self._log.append(action)
+        self._events.append(ActionTaken(action))
+
+    def _after_action(self, seat: int) -> None:
+        live = [i for i in range(self._n) if not self._folded[i]]
+        if len(live) == 1:
+            self._win_by_fold(live[0])
+            return
+        rnd = self._round
+        assert rnd is not None
+        nxt = rnd.next_actor(seat)
+        if nxt is not None:
+            self._actor = nxt
+            return
+        self._end_round()
+
+    def _end_round(self) -> None:
+        self._actor = None
+        self._round = None
+        self._return_uncalled()
+        street = self._street
+        if street >= 7:
+            self._finish_cards()
+            self._begin_showdown()
+        else:
+            self._proceed_from(street + 1)
+
+    def _return_uncalled(self) -> None:
+        live = [not f for f in self._folded]
+        seat, chips = uncalled(self._contrib, live)
+        if seat is None or not chips:
+            return
+        self._stacks[seat] += chips
+        self._contrib[seat] -= chips
+        self._street_bets[seat] = max(0, self._street_bets[seat] - chips)
+        self._returned[seat] += chips
+        self._events.append(UncalledReturned(seat, chips))
+
+    # ------------------------------------------------------------------ dealing
+    def _post_antes(self) -> None:
+        ante = self.stakes.ante
+        if ante <= 0:
+            return
+        for seat in range(self._n):
+            chips = min(ante, self._stacks[seat])
+            self._stacks[seat] -= chips
+            self._contrib[seat] += chips
+            self._record(Action(3, seat, "ante", chips, 0, self._stacks[seat] == 0))
+
+    def _draw(self, street: int, seat: int | None, face_up: bool, kind: str) -> Card:
+        card = self._source.draw(seat, face_up)
+        if card in self._seen:
+            raise ValueError(f"the card source dealt {card.code} twice")
+        self._seen.add(card)
+        deal = Deal(self._deal_seq, street, seat, card, face_up, kind)
+        self._deal_seq += 1
+        self._log.append(deal)
+        events = self._events
+        events.append(CardDealt(deal))
+        if kind == "burn":
+            self._burns.append(card)
+            return card
+        if seat is not None:
+            self._cards[seat].append(card)
+            (self._up if face_up else self._down)[seat].append(card)
+        elif kind == "community":
+            self._community = card
+        else:
+            self._indicators.append(card)
+        notes = self._follow.on_deal(deal)
+        if notes:
+            self._note(notes)
+        return card
+
+    def _note(self, notes: tuple[FollowNote, ...]) -> None:
+        follow = self._follow
+        for note in notes:
+            if note.kind == "added":
+                self._wild_tuple = tuple(follow.wild_ranks)
+                self._events.append(WildRankAdded(follow.events[-1], self._wild_tuple))
+            else:
+                self._events.append(FollowNoted(note))
+
+    def _proceed_from(self, street: int) -> None:
+        """Deal ``street`` and start its betting; while betting is closed, deal on to the showdown."""
+        while True:
+            self._street = street
+            self._phase = "dealing"
+            bets = self._street_bets
+            for seat in range(self._n):
+                bets[seat] = 0
+            self._events.append(StreetStarted(street))
+            if street == 7:
+                self._deal_seventh()
+            else:
+                self._deal_street(street)
+            if not self._betting_closed and self._start_round(street):
+                return
+            if street == 7:
+                self._finish_cards()
+                self._begin_showdown()
+                return
+            street += 1
+
+    def _deal_street(self, street: int) -> None:
+        spec = STREETS[street - 3]
+        if spec.burn and self.rulings.burn_cards == "on":
+            self._draw(street, None, False, "burn")
+        folded = self._folded
+        for face_up in spec.passes:
+            for seat in range(self._n):
+                if not folded[seat]:
+                    self._draw(street, seat, face_up, "hole")
+
+    def _deal_seventh(self) -> None:
+        """Seventh street: down cards, or one community card in a shortage (SPEC §2, TDA RP-10H)."""
+        source = self._source
+        live = [i for i in range(self._n) if not self._folded[i]]
+        burn = self.rulings.burn_cards == "on"
+        indicator = self.rulings.follow_target == "indicator-card"
+        needed = len(live) + (1 if burn else 0) + (1 if indicator and self._follow.pending else 0)
+        if source.remaining() < needed and burn and self._burns:
+            scrambled = tuple(self._burns)
+            source.scramble(scrambled)
+            self._burns.clear()
+            self._seen.difference_update(scrambled)
+            self._events.append(BurnsScrambled(scrambled))
+        community = source.remaining() < needed
+        if community:
+            self._events.append(CommunityCardNeeded(source.remaining(), len(live)))
+        if burn and source.remaining() >= (2 if community else needed):
+            self._draw(7, None, False, "burn")
+        if community:
+            self._draw(7, None, True, "community")
+            self._indicators_while_pending(0)
+            return
+        self._indicators_while_pending(len(live))
+        for seat in live:
+            self._draw(7, seat, False, "hole")
+
+    def _indicators_while_pending(self, keep: int) -> None:
+        """``indicator-card``: no up card will follow, so turn stub cards in the centre while a follow
+        is armed (a five turned there arms another under ``chain``), keeping ``keep`` cards."""
+        if self.rulings.follow_target != "indicator-card":
+            return
+        while self._follow.pending is not None and self._source.remaining() > keep:
+            self._draw(7, None, True, "indicator")
+
+    def _finish_cards(self) -> None:
+        notes = self._follow.lapse()
+        if notes:
+            self._note(notes)
+
+    # ------------------------------------------------------------------ betting rounds
+    def _able(self) -> list[int]:
+        return [i for i in range(self._n) if not self._folded[i] and self._stacks[i] > 0]
+
+    def _start_round(self, street: int) -> bool:
+        """Set up betting on ``street``; False if at most one player can bet (betting closes)."""
+        if len(self._able()) <= 1:
+            self._close_betting(street)
+            return False
+        stakes, rulings = self.stakes, self.rulings
+        if street == 3:
+            low = self._low_door_seat()
+            seat = low
+            passed_from: int | None = None
+            if self._stacks[low] == 0:
+                passed_from = low
+                seat = next(s for s in ((low + k) % self._n for k in range(1, self._n))
+                            if self._stacks[s] > 0)
+            self._bring_in_seat = low
+            rnd = BettingRound(street, stakes, rulings, self._stacks, self._street_bets, self._contrib,
+                               self._folded, bring_in_seat=seat, bring_in_may_fold=passed_from is not None)
+            self._events.append(BringInSeat(seat, self._up[low][0], passed_from))
+            first: int | None = seat
+        else:
+            open_pair = street == 4 and stakes.is_fixed_limit and self._open_pair()
+            rnd = BettingRound(street, stakes, rulings, self._stacks, self._street_bets, self._contrib,
+                               self._folded, open_pair=open_pair)
+            same_as_sixth = street == 7 and self._community is not None and 6 in self._high_hands
+            high = self._high_hands[6] if same_as_sixth else self._high_hand_seat()
+            self._high_hands[street] = high
+            first = rnd.first_actor(high)
+            self._events.append(FirstToAct(street, high, first, same_as_sixth))
+        if first is None:  # pragma: no cover - two players can bet, so someone must act
+            self._close_betting(street)
+            return False
+        self._round = rnd
+        self._first_actors[street] = first
+        self._actor = first
+        self._phase = "betting"
+        return True
+
+    def _close_betting(self, street: int) -> None:
+        if not self._betting_closed:
+            self._betting_closed = True
+            self._return_uncalled()
+            self._events.append(BettingClosed(street))
+
+    def _low_door_seat(self) -> int:
+        """The bring-in: lowest door card with the wild set now (SPEC §5, ``showing_hand``)."""
+        wild = self._follow.wild_set
+        how = self.rulings.showing_hand
+        return min(range(self._n), key=lambda s: door_card_key(self._up[s][0], wild, showing_hand=how))
+
+    def _high_hand_seat(self) -> int:
+        """The live seat with the best showing hand; ties by position or by the highest card by suit."""
+        wild = self._follow.wild_set
+        how = self.rulings.showing_hand
+        by_suit = self.rulings.high_hand_tiebreak == "suit"
+        best_seat = -1
+        best_key: tuple[int, tuple[Card, ...]] | None = None
+        for seat in range(self._n):
+            if self._folded[seat]:
+                continue
+            up = self._up[seat]
+            value = showing_value(up, wild, showing_hand=how).strength
+            key = (value, tuple(sorted(up, reverse=True)) if by_suit else ())
+            if best_key is None or key > best_key:
+                best_key, best_seat = key, seat
+        return best_seat
+
+    def _open_pair(self) -> bool:
+        """Fourth street: does any live player show a pair (SPEC §5, ``open_pair_double``)?"""
+        rule = self.rulings.open_pair_double
+        if rule == "off":
+            return False
+        wild = self._follow.wild_set
+        for seat in range(self._n):
+            if self._folded[seat]:
+                continue
+            a, b = self._up[seat][:2]
+            if a.rank == b.rank:
+                return True
+            if rule == "wild-aware" and (a.rank in wild or b.rank in wild):
+                return True
+        return False
+
+    # ------------------------------------------------------------------ showdown
+    def _begin_showdown(self) -> None:
+        live = [i for i in range(self._n) if not self._folded[i]]
+        start = self._last_aggressor.get(7)
+        if start is None or self._betting_closed:
+            start = self._high_hands.get(7)
+        if start is None:
+            start = self._high_hands[6] if self._community is not None and 6 in self._high_hands \
+                else self._high_hand_seat()
+        first: int = start
+        order = tuple(sorted(live, key=lambda s: (s - first) % self._n))
+        self._show_order = order
+        self._events.append(ShowdownStarted(order))
+        self._street = 7
+        if not self.manual_showdown:
+            for seat in order:
+                self._show(seat, False)
+            self._award(showdown=True)
+            return
+        self._phase = "showdown"
+        self._show_index = 0
+        self._actor = order[0]
+
+    def _hand_cards(self, seat: int) -> list[Card]:
+        cards = list(self._cards[seat])
+        if self._community is not None:
+            cards.append(self._community)
+        return cards
+
+    def _value(self, seat: int) -> HandValue:
+        return evaluate(self._hand_cards(seat), self._follow.wild_set,
+                        wild_in_flush=self.rulings.wild_in_flush)
+
+    def _key(self, value: HandValue) -> tuple[int, int]:
+        return value.showdown_key(natural_wins_ties=self.rulings.natural_wins_ties == "on")
+
+    def _show(self, seat: int, timed_out: bool) -> None:
+        value = self._value(seat)
+        self._shown[seat] = value
+        self._log.append(Action(7, seat, "show", 0, 0, self._stacks[seat] == 0, timed_out))
+        self._events.append(HandShown(seat, tuple(self._cards[seat]), value))
+
+    def _may_muck(self, seat: int) -> bool:
+        """A loser not all-in may muck (SPEC §6): every pot ``seat`` could win is already won by a
+        hand shown (strictly better), and the hands were not turned face up."""
+        if self._stacks[seat] == 0 or self._betting_closed or not self._shown:
+            return False
+        mine = self._key(self._value(seat))
+        live = [not f for f in self._folded]
+        for pot in split_pots(self._contrib, live).pots:
+            if seat not in pot.eligible:
+                continue
+            if not any(s in self._shown and self._key(self._shown[s]) > mine for s in pot.eligible):
+                return False
+        return True
+
+    def _showdown_step(self, seat: int, show: bool, timed_out: bool) -> None:
+        if show:
+            self._show(seat, timed_out)
+        else:
+            self._mucked.append(seat)
+            self._log.append(Action(7, seat, "muck", 0, 0, False, timed_out))
+            self._events.append(HandMucked(seat))
+        self._show_index += 1
+        if self._show_index < len(self._show_order):
+            self._actor = self._show_order[self._show_index]
+            return
+        self._actor = None
+        self._award(showdown=True)
+
+    def _odd_chip_order(self, winners: list[int]) -> list[int]:
+        if self.rulings.odd_chip == "left-of-dealer":
+            return sorted(winners)
+        # Highest printed card among the player's own cards (community card ignored), rank then suit.
+        return sorted(winners, key=lambda s: max(self._cards[s]), reverse=True)
+
+    def _win_by_fold(self, winner: int) -> None:
+        self._actor = None
+        self._round = None
+        self._award(showdown=False)
+
+    def _award(self, *, showdown: bool) -> None:
+        self._phase = "over"
+        self._actor = None
+        live = [not f for f in self._folded]
+        split = split_pots(self._contrib, live)
+        for seat, chips in enumerate(split.returned):
+            if chips:
+                self._stacks[seat] += chips
+                self._contrib[seat] -= chips
+                self._returned[seat] += chips
+                self._events.append(UncalledReturned(seat, chips))
+        winnings = [0] * self._n
+        results: list[PotResult | None] = [None] * len(split.pots)
+        keys = {s: self._key(v) for s, v in self._shown.items()}
+        for index in range(len(split.pots) - 1, -1, -1):           # side pots first (SPEC §6)
+            pot = split.pots[index]
+            if showdown:
+                contenders = [s for s in pot.eligible if s in keys]
+                best = max(keys[s] for s in contenders)
+                winners = [s for s in contenders if keys[s] == best]
+            else:
+                winners = list(pot.eligible)
+            order = self._odd_chip_order(winners)
+            shares = share_pot(pot.amount, order)
+            for seat, chips in shares.items():
+                winnings[seat] += chips
+            paid = tuple(shares.items())
+            results[index] = PotResult(pot.amount, pot.eligible, tuple(sorted(winners)), paid)
+            self._events.append(PotAwarded(index, pot.amount, paid, not showdown))
+        for seat in range(self._n):
+            self._stacks[seat] += winnings[seat]
+        final = tuple(self._stacks)
+        self._result = HandResult(
+            pots=tuple(r for r in results if r is not None),
+            returned=tuple(self._returned),
+            shown=MappingProxyType(dict(self._shown)),
+            mucked=tuple(self._mucked),
+            show_order=self._show_order if showdown else (),
+            winnings=tuple(winnings),
+            final_stacks=final,
+            showdown=showdown,
+            wild_ranks=self._wild_tuple,
+        )
+        self._events.append(HandEnded(final))
+
+    def __repr__(self) -> str:
+        return (f"StudHand(seats={self._n}, {STREET_NAMES[self._street]}, phase={self._phase}, "
+                f"actor={self._actor}, wild={''.join(r.char for r in self._wild_tuple)})")

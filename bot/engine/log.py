@@ -1,0 +1,58 @@
+"""The hand's append-only log: every card dealt and every action, in order.
+
+Everything else about a hand (the wild set, pots, whose turn) can be derived from this log and the
+stakes and rulings. ``Deal`` and ``Action`` are frozen records; ``LogEntry`` is either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine.cards import Card
+
+DEAL_KINDS = ("hole", "community", "burn", "indicator")
+"""``hole``: a card to a seat (up or down); ``community``: the shared seventh-street card in a
+shortage; ``burn``: a burned card (never seen); ``indicator``: a card turned face up in the centre to
+set a follow's rank (``follow_target = indicator-card``)."""
+
+ACTIONS = ("ante", "bring_in", "complete", "bet", "raise", "call", "check", "fold", "show", "muck")
+"""Action names in the log (and accepted by ``StudHand.act``, except ``ante``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One card leaving the stub.
+
+    ``seq``: position in the deal order (0 = first card off the stub, burns included). ``street``:
+    3..7. ``seat``: the receiving seat, ``None`` for community, burn and indicator cards.
+    ``face_up``: dealt face up (the community and indicator cards are face up, burns face down).
+    """
+
+    seq: int
+    street: int
+    seat: int | None
+    card: Card
+    face_up: bool
+    kind: str = "hole"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action by a seat, in chips.
+
+    ``action``: one of ``ACTIONS``. ``amount``: chips the seat put in with this action (0 for check,
+    fold, show, muck). ``to``: the seat's total for the street after the action (``ante`` rows: the
+    ante posted, ``to`` 0). ``all_in``: the action left the seat with no chips.
+    ``timed_out``: the action was taken by the timer (SPEC §7).
+    """
+
+    street: int
+    seat: int
+    action: str
+    amount: int = 0
+    to: int = 0
+    all_in: bool = False
+    timed_out: bool = False
+
+
+LogEntry = Deal | Action

@@ -1,0 +1,181 @@
+"""Table stakes (SPEC §5): the betting structure and its amounts, in whole chips.
+
+>>> s = TableStakes.fixed_limit(ante=5, bring_in=10, small_bet=20, big_bet=40)
+>>> s.bet_unit(3), s.bet_unit(5)
+(20, 40)
+>>> TableStakes.from_dict(s.to_dict()) == s
+True
+>>> TableStakes.fixed_limit(ante=5, bring_in=20, small_bet=20, big_bet=40)
+Traceback (most recent call last):
+...
+bot.engine.errors.StakesError: the bring-in (20) must be less than the small bet (20)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from bot.engine.errors import StakesError
+
+STRUCTURES: tuple[str, ...] = ("fixed-limit", "pot-limit", "no-limit")
+"""Betting structures, default first."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableStakes:
+    """Stakes of a table, all in chips (``int``).
+
+    ``structure``: ``fixed-limit`` (``small_bet`` on third and fourth street, ``big_bet`` on fifth to
+    seventh), ``pot-limit`` or ``no-limit`` (``min_bet``: the smallest bet, and the smallest first
+    wager above the bring-in). ``ante`` may be 0; ``bring_in`` is a forced bet above 0 and below the
+    small bet (or minimum bet). ``min_buy_in``/``max_buy_in`` bound what a player brings to the table.
+    Fields of the other structure are 0. Invalid combinations raise ``StakesError`` (a ValueError).
+    """
+
+    structure: str = "fixed-limit"
+    ante: int = 5
+    bring_in: int = 10
+    small_bet: int = 20
+    big_bet: int = 40
+    min_bet: int = 0
+    min_buy_in: int = 400
+    max_buy_in: int = 4000
+
+    def __post_init__(self) -> None:
+        if self.structure not in STRUCTURES:
+            raise StakesError(f"unknown structure {self.structure!r}: choose one of {', '.join(STRUCTURES)}")
+        for name in ("ante", "bring_in", "small_bet", "big_bet", "min_bet", "min_buy_in", "max_buy_in"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise StakesError(f"{name} must be a whole number of chips, not {value!r}")
+            if value < 0:
+                raise StakesError(f"{name} cannot be negative ({value})")
+        if self.bring_in <= 0:
+            raise StakesError(f"the bring-in must be more than zero (got {self.bring_in})")
+        if self.structure == "fixed-limit":
+            if self.small_bet <= 0:
+                raise StakesError("fixed limit needs a small bet above zero")
+            if self.bring_in >= self.small_bet:
+                raise StakesError(
+                    f"the bring-in ({self.bring_in}) must be less than the small bet ({self.small_bet})"
+                )
+            if self.big_bet < self.small_bet:
+                raise StakesError(
+                    f"the big bet ({self.big_bet}) cannot be less than the small bet ({self.small_bet})"
+                )
+            if self.min_bet != 0:
+                raise StakesError("fixed limit uses small_bet and big_bet, not min_bet (leave it 0)")
+        else:
+            if self.min_bet <= 0:
+                raise StakesError(f"{self.structure} needs a minimum bet above zero")
+            if self.bring_in >= self.min_bet:
+                raise StakesError(
+                    f"the bring-in ({self.bring_in}) must be less than the minimum bet ({self.min_bet})"
+                )
+            if self.small_bet != 0 or self.big_bet != 0:
+                raise StakesError(f"{self.structure} uses min_bet, not small_bet/big_bet (leave them 0)")
+        if self.min_buy_in <= 0:
+            raise StakesError("the minimum buy-in must be more than zero")
+        if self.max_buy_in < self.min_buy_in:
+            raise StakesError(
+                f"the maximum buy-in ({self.max_buy_in}) is below the minimum buy-in ({self.min_buy_in})"
+            )
+
+    @classmethod
+    def fixed_limit(
+        cls, *, ante: int, bring_in: int, small_bet: int, big_bet: int,
+        min_buy_in: int | None = None, max_buy_in: int | None = None,
+    ) -> TableStakes:
+        """Fixed-limit stakes; buy-ins default to 10 and 100 big bets."""
+        return cls(
+            "fixed-limit", ante, bring_in, small_bet, big_bet, 0,
+            min_buy_in if min_buy_in is not None else 10 * big_bet,
+            max_buy_in if max_buy_in is not None else 100 * big_bet,
+        )
+
+    @classmethod
+    def pot_limit(
+        cls, *, ante: int, bring_in: int, min_bet: int,
+        min_buy_in: int | None = None, max_buy_in: int | None = None,
+    ) -> TableStakes:
+        """Pot-limit stakes; buy-ins default to 20 and 200 minimum bets."""
+        return cls(
+            "pot-limit", ante, bring_in, 0, 0, min_bet,
+            min_buy_in if min_buy_in is not None else 20 * min_bet,
+            max_buy_in if max_buy_in is not None else 200 * min_bet,
+        )
+
+    @classmethod
+    def no_limit(
+        cls, *, ante: int, bring_in: int, min_bet: int,
+        min_buy_in: int | None = None, max_buy_in: int | None = None,
+    ) -> TableStakes:
+        """No-limit stakes; buy-ins default to 20 and 200 minimum bets."""
+        return cls(
+            "no-limit", ante, bring_in, 0, 0, min_bet,
+            min_buy_in if min_buy_in is not None else 20 * min_bet,
+            max_buy_in if max_buy_in is not None else 200 * min_bet,
+        )
+
+    @property
+    def is_fixed_limit(self) -> bool:
+        """True for the fixed-limit structure."""
+        return self.structure == "fixed-limit"
+
+    def bet_unit(self, street: int) -> int:
+        """The size of a bet on ``street`` (3..7): fixed limit's small or big bet, else ``min_bet``."""
+        if self.structure != "fixed-limit":
+            return self.min_bet
+        return self.small_bet if street <= 4 else self.big_bet
+
+    @property
+    def completion(self) -> int:
+        """The smallest first wager above the bring-in on third street (small bet or minimum bet)."""
+        return self.small_bet if self.structure == "fixed-limit" else self.min_bet
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TableStakes:
+        """Stakes from a mapping of field names; missing amounts of the other structure are 0.
+
+        Raises ``StakesError`` for unknown keys or bad values.
+        """
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise StakesError(
+                f"unknown stakes field(s) {', '.join(unknown)}: known are {', '.join(sorted(known))}"
+            )
+        values = dict(data)
+        structure = values.get("structure", "fixed-limit")
+        if structure != "fixed-limit":
+            values.setdefault("small_bet", 0)
+            values.setdefault("big_bet", 0)
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """All fields as ``{name: value}``."""
+        return asdict(self)
+
+    def describe(self) -> str:
+        """A one-line summary, e.g. ``"fixed limit 20/40, ante 5, bring-in 10"``.
+
+        >>> PRESETS["micro"].describe()
+        'fixed limit 2/4, ante 1 and bring-in 1'
+        """
+        if self.structure == "fixed-limit":
+            head = f"fixed limit {self.small_bet}/{self.big_bet}"
+        else:
+            head = f"{self.structure.replace('-', ' ')}, minimum bet {self.min_bet}"
+        return f"{head}, ante {self.ante} and bring-in {self.bring_in}"
+
+
+PRESETS: dict[str, TableStakes] = {
+    "micro": TableStakes.fixed_limit(ante=1, bring_in=1, small_bet=2, big_bet=4),
+    "small": TableStakes.fixed_limit(ante=5, bring_in=10, small_bet=20, big_bet=40),
+    "medium": TableStakes.fixed_limit(ante=25, bring_in=50, small_bet=100, big_bet=200),
+    "pot-limit": TableStakes.pot_limit(ante=5, bring_in=10, min_bet=20),
+    "no-limit": TableStakes.no_limit(ante=5, bring_in=10, min_bet=20),
+}
+"""Named stakes a dealer can pick; ``small`` equals ``TableStakes()``."""
