@@ -1,0 +1,765 @@
+"""Re-run a PHH hand history through the engine and check it (SPEC §9).
+
+:func:`replay` builds a :class:`~bot.engine.hand.StudHand` with the history's stakes, rulings and
+starting stacks, feeds it the history's cards through :class:`HistorySource` and applies every
+action in order. It never raises for a bad history: the :class:`ReplayReport` it returns holds
+the hand as far as it got and, if something was wrong, one :class:`ReplayError` with the
+action's position (0-based ``index`` in ``actions`` and 1-based file ``line``) and a reason.
+
+What is checked:
+
+* every player action is legal (the engine refuses it with a reason otherwise);
+* the deal lines agree with the engine's dealing: each seat's cards come from its ``d dh`` lines
+  in file order, and the community card from ``d db`` -- the lines of one street may come in
+  any player order, but the engine deals in the pass order of SPEC §2, which alone decides which
+  card is "next" for the follow rule. A deal line must come after the betting round before it is
+  over, a player must not act before the cards already dealt are written, no card may be missing
+  or left over, and nobody is dealt a card after folding;
+* ``sm`` lines show the cards the player was dealt (all of them, or the down cards alone);
+* the recorded ``finishing_stacks``, ``winnings``, ``_wild_ranks`` and ``_wild_events`` (any that
+  are present) equal the engine's.
+
+Show and muck lines are optional: a showdown the history leaves open is finished with every
+remaining hand shown (cards speak). A history that stops mid-hand replays as a hand in progress.
+
+>>> from bot.engine.phh import parse_phh
+>>> text = '''
+... variant = "F7S"
+... antes = [5, 5]
+... bring_in = 10
+... small_bet = 20
+... big_bet = 40
+... starting_stacks = [500, 500]
+... actions = ["d dh p1 Ah3cQc", "d dh p2 Kh7c5h", "p1 pb", "p2 f"]
+... finishing_stacks = [505, 495]
+... '''
+>>> report = replay(parse_phh(text))
+>>> report.ok, report.hand.result.winnings, report.hand.result.returned
+(True, (10, 0), (10, 0))
+>>> bad = replay(parse_phh(text.replace('"p1 pb"', '"p2 f"')))
+>>> bad.error.kind, bad.error.index, bad.error.reason
+('illegal-action', 2, 'it is not your turn: seat 1 is to act')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.engine.cards import FULL_DECK, Card
+from bot.engine.errors import IllegalAction
+from bot.engine.events import (
+    ActionTaken,
+    BettingClosed,
+    BringInSeat,
+    BurnsScrambled,
+    CardDealt,
+    CommunityCardNeeded,
+    Event,
+    FirstToAct,
+    FollowNoted,
+    HandMucked,
+    HandShown,
+    PotAwarded,
+    ShowdownStarted,
+    StreetStarted,
+    UncalledReturned,
+    WildRankAdded,
+)
+from bot.engine.follow import WildEvent
+from bot.engine.hand import StudHand
+from bot.engine.phh import HandHistory, PhhAction, PhhError, parse_phh, player_label
+from bot.engine.rulings import Rulings
+from bot.engine.stakes import TableStakes
+
+__all__ = [
+    "ERROR_KINDS",
+    "HistorySource",
+    "ReplayError",
+    "ReplayReport",
+    "narrate",
+    "replay",
+    "replay_file",
+    "replay_text",
+    "report_json",
+    "rulings_of",
+    "stakes_of",
+]
+
+ERROR_KINDS = ("format", "illegal-action", "cards", "mismatch")
+"""``format``: not a readable stud PHH file (or bad stakes/rulings); ``illegal-action``: the
+engine refused an action; ``cards``: the deal or show lines do not fit the deal; ``mismatch``:
+every action was legal but a recorded result differs from the engine's."""
+
+_STREET_NAMES = {3: "third street", 4: "fourth street", 5: "fifth street", 6: "sixth street",
+                 7: "seventh street"}
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayError:
+    """What is wrong with a history.
+
+    ``kind`` is one of :data:`ERROR_KINDS`. ``index``/``line``/``action`` locate the offending
+    action (0-based position in ``actions``, 1-based file line, its text) when there is one; for a
+    mismatch ``field`` names the recorded field (and ``line`` is that field's line), ``recorded``
+    and ``engine`` give both values.
+    """
+
+    kind: str
+    reason: str
+    index: int | None = None
+    line: int | None = None
+    action: str | None = None
+    field: str | None = None
+    recorded: Any = None
+    engine: Any = None
+
+    @property
+    def where(self) -> str:
+        """``"action 5 (line 17)"``, ``"finishing_stacks (line 40)"`` or ``""``."""
+        if self.index is not None:
+            return f"action {self.index + 1}" + (f" (line {self.line})" if self.line is not None else "")
+        if self.field is not None:
+            return self.field + (f" (line {self.line})" if self.line is not None else "")
+        return ""
+
+    def __str__(self) -> str:
+        where = self.where
+        quoted = f" {self.action.strip()!r}" if self.action else ""
+        return f"{where}{quoted}: {self.reason}" if where else self.reason
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: ``kind``, ``reason``, ``index``, ``line``, ``action``, ``position``
+        (the 1-based action number) and, for a mismatch, ``field``, ``recorded``, ``engine``."""
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "reason": self.reason,
+            "index": self.index,
+            "position": None if self.index is None else self.index + 1,
+            "line": self.line,
+            "action": self.action.strip() if self.action else None,
+            "message": str(self),
+        }
+        if self.field is not None:
+            out.update(field=self.field, recorded=self.recorded, engine=self.engine)
+        return out
+
+
+class _ReplayStop(Exception):
+    """Internal: carries a ReplayError out of the engine's dealing."""
+
+    def __init__(self, error: ReplayError) -> None:
+        super().__init__(error.reason)
+        self.error = error
+
+
+class HistorySource:
+    """A card source (``bot.engine.dealing.CardSource``) fed from a history's deal lines.
+
+    Each seat's cards are queued in the order its ``d dh`` lines list them; ``d db`` cards (the
+    community card, or an indicator card) are queued separately. The engine asks for a card for a
+    given seat, in its own pass order, and gets that seat's next card; it also decides which cards
+    are face up. Burns (ruling ``burn_cards``) are not written in PHH: a burn is any card that the
+    history never deals. ``remaining()`` counts the 52-card stub as the engine would see it.
+    """
+
+    __slots__ = ("_burn_pool", "_center", "_out", "_queues", "_taken", "missing")
+
+    def __init__(self, history: HandHistory) -> None:
+        n = history.player_count
+        self._queues: list[list[Card]] = [[] for _ in range(n)]
+        self._center: list[Card] = []
+        for action in history.actions:
+            if action.kind == "dh":
+                assert action.player is not None
+                self._queues[action.player].extend(action.cards)
+            elif action.kind == "db":
+                self._center.extend(action.cards)
+        used = {c for q in self._queues for c in q} | set(self._center)
+        self._burn_pool = [c for c in FULL_DECK if c not in used]
+        self._taken = [0] * n
+        self._out = 0
+        self.missing: tuple[int | None, bool] | None = None
+
+    def draw(self, seat: int | None, face_up: bool) -> Card:
+        """The next card for ``seat`` (``None``: burn if face down, else the next ``d db`` card).
+
+        Raises ``LookupError`` when the history has no such card (``missing`` then says for whom).
+        """
+        if seat is None:
+            if face_up:
+                if not self._center:
+                    self.missing = (None, True)
+                    raise LookupError("the history has no 'd db' line for the card dealt in the centre")
+                card = self._center.pop(0)
+            else:
+                if not self._burn_pool:
+                    raise LookupError("no card is left to burn")
+                card = self._burn_pool.pop(0)
+        else:
+            queue = self._queues[seat]
+            if self._taken[seat] >= len(queue):
+                self.missing = (seat, face_up)
+                raise LookupError(f"the history does not say which card {player_label(seat)} was dealt")
+            card = queue[self._taken[seat]]
+            self._taken[seat] += 1
+        self._out += 1
+        return card
+
+    def remaining(self) -> int:
+        """Cards left in the stub: 52 minus the cards out (burns scrambled back count again)."""
+        return 52 - self._out
+
+    def scramble(self, cards: Sequence[Card]) -> None:
+        """Burned cards go back into the stub (and may be burned again)."""
+        self._out -= len(cards)
+        self._burn_pool.extend(cards)
+
+
+@dataclass
+class ReplayReport:
+    """The outcome of a replay.
+
+    ``history``: the parsed history (``None`` if it could not be read). ``hand``: the engine's hand
+    as far as the replay got (``None`` if it could not even be dealt). ``error``: the first problem,
+    or ``None``. ``applied``: how many entries of ``actions`` were applied. ``spans``: for each
+    applied action, ``(index, first_event, end_event)`` -- the engine events it caused (events
+    before the first action come from the antes and the third-street deal).
+    ``auto_shown``: seats the replay showed because the history left the showdown open.
+    """
+
+    history: HandHistory | None
+    hand: StudHand | None = None
+    error: ReplayError | None = None
+    applied: int = 0
+    spans: list[tuple[int, int, int]] = field(default_factory=list)
+    auto_shown: list[int] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """No error."""
+        return self.error is None
+
+    @property
+    def complete(self) -> bool:
+        """The hand reached its end."""
+        return self.hand is not None and self.hand.is_over
+
+
+def stakes_of(history: HandHistory) -> TableStakes:
+    """The history's stakes as ``TableStakes`` (raises ``StakesError``, a ``ValueError``)."""
+    if history.structure == "fixed-limit":
+        assert history.small_bet is not None and history.big_bet is not None
+        return TableStakes.fixed_limit(ante=history.ante, bring_in=history.bring_in,
+                                       small_bet=history.small_bet, big_bet=history.big_bet)
+    assert history.min_bet is not None
+    make = TableStakes.pot_limit if history.structure == "pot-limit" else TableStakes.no_limit
+    return make(ante=history.ante, bring_in=history.bring_in, min_bet=history.min_bet)
+
+
+def rulings_of(history: HandHistory) -> Rulings:
+    """The history's ``_rulings`` as ``Rulings`` (defaults for the rest; raises ``RulingError``)."""
+    return Rulings.from_dict(dict(history.rulings))
+
+
+def replay_text(text: str, *, check_results: bool = True) -> ReplayReport:
+    """Parse PHH text and :func:`replay` it; a parse error becomes a ``format`` error."""
+    try:
+        history = parse_phh(text)
+    except PhhError as exc:
+        return ReplayReport(None, error=ReplayError("format", exc.reason, exc.index, exc.line))
+    report = replay(history, check_results=check_results)
+    if report.error is not None and report.error.kind == "mismatch" and report.error.field:
+        _locate_field(report, text)
+    return report
+
+
+def replay_file(path: str | Path, *, check_results: bool = True) -> ReplayReport:
+    """Read a ``.toml``/``.phh`` file and replay it (``OSError`` propagates)."""
+    return replay_text(Path(path).read_text(encoding="utf-8"), check_results=check_results)
+
+
+def _locate_field(report: ReplayReport, text: str) -> None:
+    err = report.error
+    assert err is not None and err.field is not None
+    for number, line in enumerate(text.splitlines(), 1):
+        if re.match(rf"\s*{re.escape(err.field)}\s*=", line):
+            report.error = ReplayError(err.kind, err.reason, None, number, None, err.field,
+                                       err.recorded, err.engine)
+            return
+
+
+def replay(history: HandHistory, *, check_results: bool = True) -> ReplayReport:
+    """Re-run ``history`` through the engine; see the module docstring for what is checked.
+
+    With ``check_results`` false the recorded results are not compared (only legality).
+    Never raises for a bad history; the report carries the error.
+    """
+    report = ReplayReport(history)
+    try:
+        stakes = stakes_of(history)
+        rulings = rulings_of(history)
+    except ValueError as exc:
+        report.error = ReplayError("format", str(exc))
+        return report
+    source = HistorySource(history)
+    manual = any(a.kind == "sm" for a in history.actions)
+    try:
+        hand = StudHand(list(history.starting_stacks), stakes, rulings, source, manual_showdown=manual)
+    except LookupError:
+        report.error = _missing_card_error(source, None, history)
+        return report
+    except ValueError as exc:
+        report.error = ReplayError("format", str(exc))
+        return report
+    report.hand = hand
+    try:
+        for action in history.actions:
+            _apply(hand, history, source, action, report)
+            report.applied += 1
+        _finish(hand, report)
+    except _ReplayStop as stop:
+        report.error = stop.error
+        return report
+    if check_results:
+        report.error = _compare(hand, history)
+    return report
+
+
+def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: PhhAction,
+           report: ReplayReport) -> None:
+    start = len(hand.events)
+    if action.kind == "noop":
+        report.spans.append((action.index, start, start))
+        return
+    if action.kind in ("dh", "db"):
+        _check_deal_line(hand, history, action)
+        report.spans.append((action.index, start, start))
+        return
+    seat = action.player
+    assert seat is not None
+    if action.kind != "sm":
+        _check_cards_written(hand, history, action)
+    elif hand.is_over:
+        # A player may show after everyone else folded; it changes nothing.
+        _check_shown_cards(hand, action, seat)
+        report.spans.append((action.index, start, start))
+        return
+    try:
+        if action.kind == "pb":
+            hand.bring_in(seat)
+        elif action.kind == "cbr":
+            assert action.amount is not None
+            hand.bet_or_raise_to(seat, action.amount)
+        elif action.kind == "cc":
+            hand.check_or_call(seat)
+        elif action.kind == "f":
+            hand.fold(seat)
+        elif action.is_muck:
+            hand.muck(seat)
+        else:
+            _check_shown_cards(hand, action, seat)
+            hand.show(seat)
+    except IllegalAction as exc:
+        raise _ReplayStop(ReplayError("illegal-action", exc.reason, action.index, action.line, action.text)) \
+            from None
+    except LookupError:
+        raise _ReplayStop(_missing_card_error(source, action, history)) from None
+    report.spans.append((action.index, start, len(hand.events)))
+
+
+def _deal_counts(history: HandHistory, upto: int) -> tuple[list[int], int]:
+    """Cards each seat got in the file's deal lines up to and including ``upto``, and ``d db`` cards."""
+    counts = [0] * history.player_count
+    center = 0
+    for a in history.actions[: upto + 1]:
+        if a.kind == "dh":
+            assert a.player is not None
+            counts[a.player] += len(a.cards)
+        elif a.kind == "db":
+            center += 1
+    return counts, center
+
+
+def _center_cards(hand: StudHand) -> int:
+    return (1 if hand.community_card is not None else 0) + len(hand.indicator_cards)
+
+
+def _check_deal_line(hand: StudHand, history: HandHistory, action: PhhAction) -> None:
+    counts, center = _deal_counts(history, action.index)
+
+    def stop(reason: str) -> _ReplayStop:
+        return _ReplayStop(ReplayError("cards", reason, action.index, action.line, action.text))
+
+    if action.kind == "db":
+        if _center_cards(hand) < center:
+            if hand.is_over:
+                raise stop("the hand is over: no more cards are dealt")
+            raise stop("no card is dealt in the centre here: a community card comes only on seventh street "
+                       "when the stub is short (SPEC §2)")
+        return
+    seat = action.player
+    assert seat is not None
+    who = player_label(seat)
+    if len(hand.cards(seat)) < counts[seat]:
+        if hand.folded(seat):
+            raise stop(f"{who} has folded: folded players are dealt no more cards")
+        if hand.is_over:
+            raise stop("the hand is over: no more cards are dealt")
+        if hand.community_card is not None:
+            raise stop(f"seventh street is a community card ('d db'), not a card for {who}")
+        raise stop(f"too early: this card is dealt only when the betting on {_STREET_NAMES[hand.street]} "
+                   "is over")
+
+
+def _check_cards_written(hand: StudHand, history: HandHistory, action: PhhAction) -> None:
+    """Before a player acts, every card the engine has dealt must already be in a deal line."""
+    counts, center = _deal_counts(history, action.index)
+    for seat in range(history.player_count):
+        dealt = len(hand.cards(seat))
+        if dealt > counts[seat]:
+            street = _street_of_card(counts[seat])
+            raise _ReplayStop(ReplayError(
+                "cards",
+                f"{player_label(seat)}'s {street} card must be dealt (a 'd dh' line) before "
+                f"{action.label} acts",
+                action.index, action.line, action.text))
+    if _center_cards(hand) > center:
+        raise _ReplayStop(ReplayError(
+            "cards", f"the community card must be dealt (a 'd db' line) before {action.label} acts",
+            action.index, action.line, action.text))
+
+
+def _street_of_card(position: int) -> str:
+    """The street on which a seat's ``position``-th card (0-based) is dealt."""
+    return _STREET_NAMES[3 if position < 3 else min(position + 1, 7)]
+
+
+def _check_shown_cards(hand: StudHand, action: PhhAction, seat: int) -> None:
+    if not action.cards:
+        return
+    shown = sorted(action.cards)
+    own = sorted(hand.cards(seat))
+    down = sorted(hand.down_cards(seat))
+    if shown != own and shown != down:
+        dealt = "".join(c.code for c in hand.cards(seat))
+        raise _ReplayStop(ReplayError(
+            "cards",
+            f"{player_label(seat)} shows {''.join(c.code for c in action.cards)} but was dealt {dealt} "
+            "(list all the cards as dealt, or the down cards alone)",
+            action.index, action.line, action.text))
+
+
+def _missing_card_error(source: HistorySource, action: PhhAction | None, history: HandHistory) -> ReplayError:
+    missing = source.missing
+    if missing is not None and missing[0] is None:
+        reason = "the history has no 'd db' line for the card dealt in the centre (community card)"
+    elif missing is not None:
+        seat = missing[0]
+        assert seat is not None
+        reason = (f"the history does not say which card {player_label(seat)} is dealt next "
+                  "(a 'd dh' line is missing)")
+    else:
+        reason = "the history ran out of cards"
+    if action is None:
+        first = next((a for a in history.actions if a.kind != "noop"), None)
+        return ReplayError("cards", reason + " on third street", None if first is None else first.index,
+                           None if first is None else first.line, None if first is None else first.text)
+    return ReplayError("cards", reason + " after this action", action.index, action.line, action.text)
+
+
+def _finish(hand: StudHand, report: ReplayReport) -> None:
+    """A showdown the history leaves open: the remaining hands are shown (cards speak, SPEC §9)."""
+    while hand.phase == "showdown" and hand.actor is not None:
+        seat = hand.actor
+        report.auto_shown.append(seat)
+        start = len(hand.events)
+        hand.show(seat)
+        report.spans.append((-1, start, len(hand.events)))
+
+
+def _compare(hand: StudHand, history: HandHistory) -> ReplayError | None:
+    result = hand.result
+    if result is not None:
+        finishing: tuple[int, ...] = result.final_stacks
+        winnings: tuple[int, ...] = result.winnings
+    else:  # a hand in progress: stacks after the actions, nothing won yet (PHH)
+        finishing = tuple(hand.stack(s) for s in range(hand.seat_count))
+        winnings = (0,) * hand.seat_count
+    checks: list[tuple[str, Any, Any]] = []
+    if history.finishing_stacks is not None:
+        checks.append(("finishing_stacks", list(history.finishing_stacks), list(finishing)))
+    if history.winnings is not None:
+        checks.append(("winnings", list(history.winnings), list(winnings)))
+    if history.wild_ranks is not None:
+        recorded_ranks = [r.char for r in history.wild_ranks]
+        checks.append(("_wild_ranks", recorded_ranks, [r.char for r in hand.wild_ranks]))
+    if history.wild_events is not None:
+        recorded = [_event_key(e.five, e.follow_card, e.rank.char) for e in history.wild_events]
+        engine = [_event_key(e.five, e.follow_card, e.rank.char) for e in hand.wild_events]
+        checks.append(("_wild_events", recorded, engine))
+    bad = [(name, rec, eng) for name, rec, eng in checks if rec != eng]
+    if not bad:
+        return None
+    reason = "; ".join(f"{name} recorded {rec} but the engine gives {eng}" for name, rec, eng in bad)
+    name, rec, eng = bad[0]
+    return ReplayError("mismatch", reason, field=name, recorded=rec, engine=eng)
+
+
+def _event_key(five: Card | None, follow: Card | None, rank: str) -> str:
+    return f"{five.code if five else '?'}>{follow.code if follow else '?'}={rank}"
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON
+# ---------------------------------------------------------------------------------------------
+
+
+def _wild_event_json(event: WildEvent) -> dict[str, Any]:
+    follow_seat = None if event.follow_seat is None else player_label(event.follow_seat)
+    return {
+        "five": event.five.code,
+        "seat": None if event.five_seat is None else player_label(event.five_seat),
+        "street": event.street,
+        "follow_card": event.follow_card.code,
+        "follow": event.follow_card.code,
+        "follow_seat": follow_seat,
+        "follow_street": event.follow_street,
+        "rank": event.rank.char,
+        "how": event.how,
+    }
+
+
+def report_json(report: ReplayReport) -> dict[str, Any]:
+    """The ``wildstud replay --json`` object (player labels ``p1``.., card codes, rank chars).
+
+    Keys: ``ok``, ``complete`` (the hand reached its end), ``variant``, ``players`` (labels),
+    ``names`` (the ``players`` field, or labels), ``rulings`` (the full set used),
+    ``wild_ranks``, ``wild_events`` (``five``, ``seat``, ``street``, ``follow_card`` (alias
+    ``follow``), ``follow_seat``, ``follow_street``, ``rank``, ``how``), ``pots`` (``amount``,
+    ``eligible``, ``winners``, ``shares``: chips per winner in the order of ``winners``),
+    ``returned`` (uncalled chips per player), ``winnings``, ``finishing_stacks``, ``showdown``
+    (in show order: ``player``, ``category``, ``best`` (five card codes), ``cards`` (as dealt),
+    ``description``, ``wilds_used``), ``mucked`` and ``error`` (``None`` or
+    :meth:`ReplayError.to_dict`). Results are ``None`` when the hand could not be dealt.
+    """
+    history, hand = report.history, report.hand
+    out: dict[str, Any] = {"ok": report.ok, "complete": report.complete}
+    if history is not None:
+        n = history.player_count
+        out["variant"] = history.variant
+        out["players"] = [player_label(s) for s in range(n)]
+        out["names"] = [history.name(s) for s in range(n)]
+    if hand is None:
+        out.update(rulings=None, wild_ranks=None, wild_events=None, pots=None, returned=None,
+                   winnings=None, finishing_stacks=None, showdown=None, mucked=None)
+    else:
+        out["rulings"] = hand.rulings.to_dict()
+        out["wild_ranks"] = [r.char for r in hand.wild_ranks]
+        out["wild_events"] = [_wild_event_json(e) for e in hand.wild_events]
+        result = hand.result
+        if result is not None:
+            out["pots"] = [
+                {
+                    "amount": pot.amount,
+                    "eligible": [player_label(s) for s in pot.eligible],
+                    "winners": [player_label(s) for s in pot.winners],
+                    "shares": [dict(pot.shares)[s] for s in pot.winners],
+                }
+                for pot in result.pots
+            ]
+            out["returned"] = list(result.returned)
+            out["winnings"] = list(result.winnings)
+            out["finishing_stacks"] = list(result.final_stacks)
+            out["showdown"] = [
+                {
+                    "player": player_label(seat),
+                    "category": result.shown[seat].category.value,
+                    "best": [c.code for c in result.shown[seat].best],
+                    "cards": [c.code for c in hand.cards(seat)],
+                    "description": result.shown[seat].describe(kickers=True),
+                    "wilds_used": result.shown[seat].wilds_used,
+                }
+                for seat in result.show_order
+                if seat in result.shown
+            ]
+            out["mucked"] = [player_label(s) for s in result.mucked]
+        else:
+            n = hand.seat_count
+            out["pots"] = [
+                {"amount": p.amount, "eligible": [player_label(s) for s in p.eligible], "winners": [],
+                 "shares": []}
+                for p in hand.pots()
+            ]
+            out["returned"] = [0] * n
+            out["winnings"] = [0] * n
+            out["finishing_stacks"] = [hand.stack(s) for s in range(n)]
+            out["showdown"] = []
+            out["mucked"] = []
+    out["error"] = None if report.error is None else report.error.to_dict()
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Narration
+# ---------------------------------------------------------------------------------------------
+
+
+def narrate(report: ReplayReport) -> list[str]:
+    """The hand told street by street, for ``wildstud replay FILE``: cards dealt (down cards too,
+    since a history is public), wild ranks added and why, the bring-in and who acts first, every
+    action, uncalled bets returned, the showdown with each hand's best five, the pots and winners,
+    and the final stacks; the error, if any, where it happened."""
+    history, hand = report.history, report.hand
+    lines: list[str] = []
+    if history is None:
+        lines.append(f"error: {report.error}")
+        return lines
+    n = history.player_count
+
+    def who(seat: int | None) -> str:
+        if seat is None:
+            return "the centre"
+        label = player_label(seat)
+        name = history.name(seat)
+        return label if name == label else f"{label} ({name})"
+
+    stakes_text = ""
+    try:
+        stakes_text = stakes_of(history).describe()
+    except ValueError:
+        stakes_text = "invalid stakes"
+    lines.append(f"{history.variant}: {stakes_text}; {n} players")
+    if hand is not None:
+        changed = hand.rulings.changed_from_default()
+        lines.append("rulings: " + (", ".join(f"{k} = {v}" for k, v in changed.items()) if changed
+                                    else "all defaults"))
+    lines.append("starting stacks: " + ", ".join(f"{who(s)} {history.starting_stacks[s]}" for s in range(n)))
+    if hand is None:
+        if report.error is not None:
+            lines.append(f"error: {report.error}")
+        return lines
+
+    events = hand.events
+    narrator = _Narrator(who, lines)
+    first = report.spans[0][1] if report.spans else len(events)
+    narrator.feed(events[:first])
+    for _index, start, end in report.spans:
+        narrator.feed(events[start:end])
+    narrator.flush()
+    if report.error is not None:
+        lines.append(f"error: {report.error}")
+        return lines
+    result = hand.result
+    if result is None:
+        lines.append("the history stops here: the hand is still in progress")
+        lines.append("stacks: " + ", ".join(f"{who(s)} {hand.stack(s)}" for s in range(n)))
+        return lines
+    lines.append("winnings: " + ", ".join(f"{who(s)} {result.winnings[s]}" for s in range(n)))
+    lines.append("finishing stacks: " + ", ".join(f"{who(s)} {result.final_stacks[s]}" for s in range(n)))
+    lines.append("the recorded results agree with the engine" if any(
+        x is not None for x in (history.finishing_stacks, history.winnings, history.wild_ranks))
+        else "replayed without error")
+    return lines
+
+
+class _Narrator:
+    """Turns engine events into lines; deals of one street are grouped by seat."""
+
+    def __init__(self, who: Any, lines: list[str]) -> None:
+        self.who = who
+        self.lines = lines
+        self.deals: dict[int | None, list[str]] = {}
+        self.notes: list[str] = []
+
+    def flush(self) -> None:
+        for seat, cards in self.deals.items():
+            self.lines.append(f"  {self.who(seat)}: {' '.join(cards)}")
+        self.lines.extend(self.notes)
+        self.deals = {}
+        self.notes = []
+
+    def feed(self, events: Sequence[Event]) -> None:
+        for ev in events:
+            self.one(ev)
+
+    def one(self, ev: Event) -> None:
+        who = self.who
+        if isinstance(ev, CardDealt):
+            d = ev.deal
+            if d.kind == "burn":
+                self.notes.append("  a card is burned")
+                return
+            if d.kind in ("community", "indicator"):
+                self.notes.append(f"  {d.kind} card: {d.card}")
+                return
+            self.deals.setdefault(d.seat, []).append(f"{d.card}{'' if d.face_up else ' (down)'}")
+            return
+        if isinstance(ev, WildRankAdded):
+            e = ev.event
+            wild = " ".join(r.char for r in ev.wild_ranks)
+            how = {"announced": " (dealt face down; its rank is announced)",
+                   "indicator": " (an indicator card)"}.get(e.how, "")
+            self.notes.append(f"  wild: {e.five} ({who(e.five_seat)}) → {e.follow_card} "
+                              f"({who(e.follow_seat)}){how}: {e.rank.plural} are wild [wild now: {wild}]")
+            return
+        if isinstance(ev, FollowNoted):
+            note = ev.note
+            text = {
+                "armed": f"  {note.five} is dealt face up to {who(note.five_seat)}: "
+                         "the next card sets a wild rank",
+                "already-wild": f"  {note.card} follows {note.five}, but its rank is already wild",
+                "void": f"  {note.card} follows {note.five} face down: the follow is void",
+                "lapsed": f"  no card follows {note.five}: its follow lapses",
+            }.get(note.kind)
+            if text:
+                self.notes.append(text)
+            return
+        if isinstance(ev, (BurnsScrambled, CommunityCardNeeded)):
+            if isinstance(ev, CommunityCardNeeded):
+                self.notes.append(f"  {ev.stub} cards left for {ev.live} players: one community card")
+            else:
+                self.notes.append(f"  the {len(ev.cards)} burned cards go back into the stub")
+            return
+        self.flush()
+        lines = self.lines
+        if isinstance(ev, StreetStarted):
+            lines.append(f"— {_STREET_NAMES[ev.street]} —")
+        elif isinstance(ev, BringInSeat):
+            lines.append(f"  {who(ev.seat)} has the low door card ({ev.door}) and must bring in")
+        elif isinstance(ev, FirstToAct):
+            extra = " (as on sixth street: community card)" if ev.same_as_sixth else ""
+            if ev.seat is not None and ev.seat != ev.high_hand:
+                lines.append(f"  {who(ev.high_hand)} shows the high hand (all-in); {who(ev.seat)} acts first")
+            else:
+                lines.append(f"  {who(ev.high_hand)} shows the high hand and acts first{extra}")
+        elif isinstance(ev, ActionTaken):
+            a = ev.action
+            if a.action == "ante":
+                lines.append(f"  {who(a.seat)} antes {a.amount}" + (" (all-in)" if a.all_in else ""))
+            else:
+                verb = {"bring_in": f"brings in for {a.amount}", "complete": f"completes to {a.to}",
+                        "bet": f"bets {a.to}", "raise": f"raises to {a.to}", "call": f"calls {a.amount}",
+                        "check": "checks", "fold": "folds"}.get(a.action, a.action)
+                timed = " (timed out)" if a.timed_out else ""
+                lines.append(f"  {who(a.seat)} {verb}" + (" and is all-in" if a.all_in else "") + timed)
+        elif isinstance(ev, BettingClosed):
+            lines.append("  betting is closed: the hands are turned up and the rest is dealt without betting")
+        elif isinstance(ev, UncalledReturned):
+            lines.append(f"  {ev.amount} uncalled goes back to {who(ev.seat)}")
+        elif isinstance(ev, ShowdownStarted):
+            lines.append("— showdown — order: " + ", ".join(who(s) for s in ev.order))
+        elif isinstance(ev, HandShown):
+            best = " ".join(str(c) for c in ev.value.best)
+            lines.append(f"  {who(ev.seat)} shows {' '.join(str(c) for c in ev.cards)}: "
+                         f"{ev.value.describe(kickers=True)} ({best})")
+        elif isinstance(ev, HandMucked):
+            lines.append(f"  {who(ev.seat)} mucks")
+        elif isinstance(ev, PotAwarded):
+            name = "main pot" if ev.index == 0 else f"side pot {ev.index}"
+            shares = ", ".join(f"{who(s)} {c}" for s, c in ev.shares)
+            folded = " (everyone else folded)" if ev.by_fold else ""
+            lines.append(f"  {name} {ev.amount}: {shares}{folded}")
