@@ -23,7 +23,7 @@ Amounts named ``to`` are the seat's total for the street (SPEC §5 speaks "to").
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.engine.errors import IllegalAction
 from bot.engine.rulings import Rulings
@@ -32,8 +32,7 @@ from bot.engine.stakes import TableStakes
 NOT_ACTED = -1
 
 
-@dataclass(frozen=True, slots=True)
-class LegalActions:
+class LegalActions(NamedTuple):
     """What ``seat`` may do now; ``None``/``False`` means not allowed.
 
     ``call``: chips a call puts in (less than the bet to call when it puts the seat all-in).
@@ -94,7 +93,8 @@ class LegalActions:
                 return True
         return amount == self.all_in_to and self.all_in_kind == self.wager
 
-    def __bool__(self) -> bool:
+    def any(self) -> bool:
+        """Whether any command is legal."""
         return bool(self.names)
 
 
@@ -111,7 +111,7 @@ class BettingRound:
     """
 
     __slots__ = (
-        "acted", "aggressions", "big", "big_in_force", "bring_in_may_fold", "bring_in_seat", "cap",
+        "able", "acted", "aggressions", "big", "big_in_force", "bring_in_may_fold", "bring_in_seat", "cap",
         "contributions", "current", "fixed", "folded", "full_level", "last_aggressor", "last_increment",
         "min_bet", "n", "open_pair", "pot_limit", "reopen_level", "small", "stacks", "stakes", "street",
         "street_bets",
@@ -155,9 +155,10 @@ class BettingRound:
         self.bring_in_seat = bring_in_seat
         self.bring_in_may_fold = bring_in_may_fold
         self.cap: int | None = None
+        able = sum(1 for i in range(self.n) if not folded[i] and stacks[i] > 0)
+        self.able = able            # live seats with chips, kept up to date by _put and fold
         if self.fixed:
             raises = rulings.raise_cap_count
-            able = sum(1 for i in range(self.n) if not folded[i] and stacks[i] > 0)
             if raises is not None and not (rulings.heads_up_uncapped == "on" and able == 2):
                 self.cap = raises + 1
 
@@ -172,8 +173,7 @@ class BettingRound:
         return self.big if self.big_in_force else self.small
 
     def _others_can_bet(self, seat: int) -> bool:
-        stacks, folded = self.stacks, self.folded
-        return any(stacks[i] > 0 and not folded[i] for i in range(self.n) if i != seat)
+        return self.able - (1 if self.stacks[seat] > 0 and not self.folded[seat] else 0) > 0
 
     def needs_action(self, seat: int) -> bool:
         """Whether ``seat`` must still act this round."""
@@ -184,11 +184,11 @@ class BettingRound:
         bet = self.street_bets[seat]
         if self.acted[seat] != NOT_ACTED and bet >= self.current:
             return False
-        if not self._others_can_bet(seat):
-            # Alone with chips: act only to answer a bet actually made by an all-in seat.
+        if self.able <= 1:
+            # Alone with chips: act only to answer chips actually put in by an all-in seat.
             bets, folded = self.street_bets, self.folded
             top = max((bets[i] for i in range(self.n) if i != seat and not folded[i]), default=0)
-            return bet < top or (bet < self.current and self.acted[seat] == NOT_ACTED)
+            return bet < top
         return True
 
     def next_actor(self, after: int) -> int | None:
@@ -228,7 +228,7 @@ class BettingRound:
         min_to: int | None = None
         max_to: int | None = None
         options: tuple[int, ...] = ()
-        if stack > max(to_call, 0) and self._may_raise(seat):
+        if stack > max(to_call, 0) and self._may_raise(seat, self.able > 1):
             wager = self.wager_name()
             min_to, max_to, options = self._wager_range(seat, bet, stack)
             top = bet + stack
@@ -236,9 +236,8 @@ class BettingRound:
                 all_in_to, all_in_kind = top, wager          # all-in for less than a full wager
             elif (options and top in options) or (not options and max_to is not None and top <= max_to):
                 all_in_to, all_in_kind = top, wager
-        return LegalActions(seat, fold=fold, check=check, call=call, wager=wager, min_to=min_to,
-                            max_to=max_to, to_options=options, all_in_to=all_in_to, all_in_kind=all_in_kind,
-                            complete_to=min_to if wager == "complete" else None)
+        return LegalActions(seat, fold, check, call, None, min_to if wager == "complete" else None, wager,
+                            min_to, max_to, options, all_in_to, all_in_kind)
 
     def _legal_bring_in(self, seat: int, stack: int) -> LegalActions:
         amount = min(self.stakes.bring_in, stack)
@@ -257,14 +256,13 @@ class BettingRound:
                 all_in_to, all_in_kind = stack, wager
             elif (options and stack in options) or (not options and max_to is not None and stack <= max_to):
                 all_in_to, all_in_kind = stack, wager
-        return LegalActions(seat, fold=self.bring_in_may_fold, bring_in=amount, wager=wager, min_to=min_to,
-                            max_to=max_to, to_options=options, all_in_to=all_in_to, all_in_kind=all_in_kind,
-                            complete_to=min_to)
+        return LegalActions(seat, self.bring_in_may_fold, False, None, amount, min_to, wager, min_to, max_to,
+                            options, all_in_to, all_in_kind)
 
-    def _may_raise(self, seat: int) -> bool:
+    def _may_raise(self, seat: int, others_can_bet: bool) -> bool:
         if self.cap is not None and self.aggressions >= self.cap:
             return False
-        if not self._others_can_bet(seat):
+        if not others_can_bet:
             return False                                       # nobody left to call a raise
         acted = self.acted[seat]
         if acted == NOT_ACTED or acted < self.reopen_level:
@@ -301,9 +299,12 @@ class BettingRound:
 
     # -- changes (the caller has checked legality) ----------------------------------------------
     def _put(self, seat: int, chips: int) -> None:
-        self.stacks[seat] -= chips
+        stacks = self.stacks
+        stacks[seat] -= chips
         self.street_bets[seat] += chips
         self.contributions[seat] += chips
+        if stacks[seat] == 0 and chips > 0:
+            self.able -= 1
 
     def post_bring_in(self, seat: int) -> int:
         """Post the bring-in (all the seat has, if less); callers owe the full bring-in (WSOP-LA 217)."""
@@ -353,6 +354,8 @@ class BettingRound:
     def fold(self, seat: int) -> None:
         """Fold ``seat``; if it held a passed-on bring-in obligation, the obligation moves on."""
         self.folded[seat] = True
+        if self.stacks[seat] > 0:
+            self.able -= 1
         if self.bring_in_seat == seat:
             nxt = None
             for step in range(1, self.n):

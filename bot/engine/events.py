@@ -1,14 +1,14 @@
 """Narration events: what a front end tells the table, in order (issue 3).
 
-Every event is a small frozen record with a ``kind`` string, so a renderer can dispatch on
-``event.kind`` (or on the class). Cards in ``CardDealt`` are the real cards, down cards included: the
-front end decides who may see them. Seats are engine seats (0 = first seat left of the dealer).
+Every event is a small immutable record (a named tuple, cheap to make) with a ``kind`` string, so a
+renderer can dispatch on ``event.kind`` or on the class. Cards in ``CardDealt`` are the real cards,
+down cards included: the front end decides who may see them. Seats are engine seats (0 = the first
+seat left of the dealer).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from typing import NamedTuple
 
 from bot.engine.cards import Card, Rank
 from bot.engine.evaluator import HandValue
@@ -16,149 +16,200 @@ from bot.engine.follow import FollowNote, WildEvent
 from bot.engine.log import Action, Deal
 
 
-@dataclass(frozen=True, slots=True)
-class StreetStarted:
+class StreetStarted(NamedTuple):
     """``street`` (3..7) is about to be dealt."""
 
-    kind: ClassVar[str] = "street_started"
     street: int
 
+    @property
+    def kind(self) -> str:
+        """Always ``"street_started"``."""
+        return "street_started"
 
-@dataclass(frozen=True, slots=True)
-class CardDealt:
+
+class CardDealt(NamedTuple):
     """A card left the stub (``deal.kind``: hole, community, burn or indicator)."""
 
-    kind: ClassVar[str] = "card_dealt"
     deal: Deal
 
+    @property
+    def kind(self) -> str:
+        """Always ``"card_dealt"``."""
+        return "card_dealt"
 
-@dataclass(frozen=True, slots=True)
-class BurnsScrambled:
-    """Seventh-street shortage with burns on: the burned ``cards`` went back into the stub (TDA RP-10H)."""
 
-    kind: ClassVar[str] = "burns_scrambled"
+class BurnsScrambled(NamedTuple):
+    """Seventh-street shortage with burns on: the burned ``cards`` went back into the stub
+    (TDA RP-10H)."""
+
     cards: tuple[Card, ...]
 
+    @property
+    def kind(self) -> str:
+        """Always ``"burns_scrambled"``."""
+        return "burns_scrambled"
 
-@dataclass(frozen=True, slots=True)
-class CommunityCardNeeded:
-    """Seventh-street shortage: ``stub`` cards left for ``live`` players, so one community card is dealt."""
 
-    kind: ClassVar[str] = "community_card_needed"
+class CommunityCardNeeded(NamedTuple):
+    """Seventh-street shortage: ``stub`` cards left for ``live`` players, so one community card is
+    dealt face up for everyone (SPEC §2)."""
+
     stub: int
     live: int
 
+    @property
+    def kind(self) -> str:
+        """Always ``"community_card_needed"``."""
+        return "community_card_needed"
 
-@dataclass(frozen=True, slots=True)
-class WildRankAdded:
+
+class WildRankAdded(NamedTuple):
     """A follow card made a new rank wild; ``wild_ranks`` is the whole list now."""
 
-    kind: ClassVar[str] = "wild_rank_added"
     event: WildEvent
     wild_ranks: tuple[Rank, ...]
 
+    @property
+    def kind(self) -> str:
+        """Always ``"wild_rank_added"``."""
+        return "wild_rank_added"
 
-@dataclass(frozen=True, slots=True)
-class FollowNoted:
+
+class FollowNoted(NamedTuple):
     """Any other change of the follow: armed, already-wild, void or lapsed (``note.kind``)."""
 
-    kind: ClassVar[str] = "follow"
     note: FollowNote
 
+    @property
+    def kind(self) -> str:
+        """Always ``"follow"``."""
+        return "follow"
 
-@dataclass(frozen=True, slots=True)
-class BringInSeat:
-    """``seat`` must bring in; ``door`` is its door card. ``passed_from`` is the low card's seat when
+
+class BringInSeat(NamedTuple):
+    """``seat`` must bring in; ``door`` is the low door card. ``passed_from`` is the low card's seat when
     that player is all-in and the obligation passed on (then ``seat`` may also fold, TDA RP-10E)."""
 
-    kind: ClassVar[str] = "bring_in_seat"
     seat: int
     door: Card
     passed_from: int | None = None
 
+    @property
+    def kind(self) -> str:
+        """Always ``"bring_in_seat"``."""
+        return "bring_in_seat"
 
-@dataclass(frozen=True, slots=True)
-class FirstToAct:
-    """On ``street`` (4..7), ``high_hand`` shows the best hand and ``seat`` acts first
-    (``seat`` differs when the high hand is all-in). ``same_as_sixth``: seventh street is a community
-    card, so the order of sixth street stands (TDA RP-10H)."""
 
-    kind: ClassVar[str] = "first_to_act"
+class FirstToAct(NamedTuple):
+    """On ``street`` (4..7) ``high_hand`` shows the best hand and ``seat`` acts first (``seat`` differs
+    when the high hand is all-in). ``same_as_sixth``: seventh street is a community card, so the order
+    of sixth street stands (TDA RP-10H)."""
+
     street: int
     high_hand: int
     seat: int | None
     same_as_sixth: bool = False
 
+    @property
+    def kind(self) -> str:
+        """Always ``"first_to_act"``."""
+        return "first_to_act"
 
-@dataclass(frozen=True, slots=True)
-class ActionTaken:
+
+class ActionTaken(NamedTuple):
     """A seat acted (antes included)."""
 
-    kind: ClassVar[str] = "action"
     action: Action
 
+    @property
+    def kind(self) -> str:
+        """Always ``"action"``."""
+        return "action"
 
-@dataclass(frozen=True, slots=True)
-class BettingClosed:
-    """At most one player can still bet: no more betting, hands are turned face up, the remaining
+
+class BettingClosed(NamedTuple):
+    """At most one player can still bet: no more betting, hands are turned face up and the remaining
     streets are dealt without betting (SPEC §6)."""
 
-    kind: ClassVar[str] = "betting_closed"
     street: int
 
+    @property
+    def kind(self) -> str:
+        """Always ``"betting_closed"``."""
+        return "betting_closed"
 
-@dataclass(frozen=True, slots=True)
-class UncalledReturned:
+
+class UncalledReturned(NamedTuple):
     """``amount`` chips nobody called went back to ``seat`` (not winnings)."""
 
-    kind: ClassVar[str] = "uncalled_returned"
     seat: int
     amount: int
 
+    @property
+    def kind(self) -> str:
+        """Always ``"uncalled_returned"``."""
+        return "uncalled_returned"
 
-@dataclass(frozen=True, slots=True)
-class ShowdownStarted:
-    """Showdown; hands are shown in ``order``."""
 
-    kind: ClassVar[str] = "showdown_started"
+class ShowdownStarted(NamedTuple):
+    """Showdown; hands are shown in ``order`` (SPEC §6)."""
+
     order: tuple[int, ...]
 
+    @property
+    def kind(self) -> str:
+        """Always ``"showdown_started"``."""
+        return "showdown_started"
 
-@dataclass(frozen=True, slots=True)
-class HandShown:
-    """``seat`` showed ``cards`` (as dealt, own cards only) worth ``value``."""
 
-    kind: ClassVar[str] = "hand_shown"
+class HandShown(NamedTuple):
+    """``seat`` showed ``cards`` (its own, as dealt) worth ``value``."""
+
     seat: int
     cards: tuple[Card, ...]
     value: HandValue
 
+    @property
+    def kind(self) -> str:
+        """Always ``"hand_shown"``."""
+        return "hand_shown"
 
-@dataclass(frozen=True, slots=True)
-class HandMucked:
+
+class HandMucked(NamedTuple):
     """``seat`` mucked (gave up the pot unseen)."""
 
-    kind: ClassVar[str] = "hand_mucked"
     seat: int
 
+    @property
+    def kind(self) -> str:
+        """Always ``"hand_mucked"``."""
+        return "hand_mucked"
 
-@dataclass(frozen=True, slots=True)
-class PotAwarded:
-    """Pot ``index`` (0 = main pot) of ``amount`` went to ``shares`` (``(seat, chips)`` pairs)."""
 
-    kind: ClassVar[str] = "pot_awarded"
-    index: int
+class PotAwarded(NamedTuple):
+    """Pot ``pot_index`` (0 = main pot) of ``amount`` went to ``shares`` (``(seat, chips)`` pairs);
+    ``by_fold``: everyone else folded."""
+
+    pot_index: int
     amount: int
     shares: tuple[tuple[int, int], ...]
     by_fold: bool
 
+    @property
+    def kind(self) -> str:
+        """Always ``"pot_awarded"``."""
+        return "pot_awarded"
 
-@dataclass(frozen=True, slots=True)
-class HandEnded:
+
+class HandEnded(NamedTuple):
     """The hand is over; ``final_stacks`` per seat."""
 
-    kind: ClassVar[str] = "hand_ended"
     final_stacks: tuple[int, ...]
+
+    @property
+    def kind(self) -> str:
+        """Always ``"hand_ended"``."""
+        return "hand_ended"
 
 
 Event = (
@@ -166,3 +217,4 @@ Event = (
     | BringInSeat | FirstToAct | ActionTaken | BettingClosed | UncalledReturned | ShowdownStarted
     | HandShown | HandMucked | PotAwarded | HandEnded
 )
+"""Any narration event."""

@@ -99,6 +99,10 @@ class HandResult:
     wild_ranks: tuple[Rank, ...]
 
 
+_DOOR_CACHE: dict[tuple[str, Card, bool], tuple[int, int, int]] = {}
+_SHOWING_CACHE: dict[tuple[str, tuple[Rank, ...], tuple[Rank, ...]], ShowingValue] = {}
+
+
 def _as_source(source: CardSource | Deck | Sequence[Card] | None) -> CardSource:
     if source is None:
         return DeckSource(Deck())
@@ -172,6 +176,8 @@ class StudHand:
         self._shown: dict[int, HandValue] = {}
         self._mucked: list[int] = []
         self._result: HandResult | None = None
+        self._legal: LegalActions | None = None   # cache for the actor; cleared by every command
+        self._live = n
         self._post_antes()
         self._proceed_from(3)
 
@@ -235,12 +241,17 @@ class StudHand:
             seat = self._actor
         if seat is None or seat != self._actor:
             return NO_ACTIONS
-        if self._phase == "betting":
-            assert self._round is not None
-            return self._round.legal(seat)
-        if self._phase == "showdown":
-            return LegalActions(seat, show=True, muck=self._may_muck(seat))
-        return NO_ACTIONS
+        legal = self._legal
+        if legal is None:
+            if self._phase == "betting":
+                assert self._round is not None
+                legal = self._round.legal(seat)
+            elif self._phase == "showdown":
+                legal = LegalActions(seat, show=True, muck=self._may_muck(seat))
+            else:
+                legal = NO_ACTIONS
+            self._legal = legal
+        return legal
 
     def cards(self, seat: int) -> tuple[Card, ...]:
         """``seat``'s own cards in the order dealt (down and up; not the community card)."""
@@ -271,7 +282,19 @@ class StudHand:
 
     def showing(self, seat: int) -> ShowingValue:
         """``seat``'s showing hand: its up cards ranked with the current wilds (SPEC §5, ``showing_hand``)."""
-        return showing_value(self._up[seat], self._follow.wild_set, showing_hand=self.rulings.showing_hand)
+        return self._showing(self._up[seat])
+
+    def _showing(self, up: Sequence[Card]) -> ShowingValue:
+        """``showing_value`` memoised on what it depends on: the up ranks and which of them are wild."""
+        wild = self._follow.wild_set
+        ranks = sorted(c.rank for c in up)
+        key = (self.rulings.showing_hand, tuple(ranks), tuple(r for r in ranks if r in wild))
+        value = _SHOWING_CACHE.get(key)
+        if value is None:
+            if len(_SHOWING_CACHE) > 200_000:
+                _SHOWING_CACHE.clear()
+            value = _SHOWING_CACHE[key] = showing_value(up, wild, showing_hand=self.rulings.showing_hand)
+        return value
 
     def stack(self, seat: int) -> int:
         """Chips ``seat`` has behind (not in the pot)."""
@@ -561,6 +584,7 @@ class StudHand:
     # ------------------------------------------------------------------ execution
     def _execute(self, seat: int, command: str, amount: int | None, declared: str | None = None) -> None:
         kind, to, timed_out = self._plan(seat, command, amount, declared)
+        self._legal = None
         if kind in ("show", "muck"):
             self._showdown_step(seat, kind == "show", timed_out)
             return
@@ -569,6 +593,7 @@ class StudHand:
         street = self._street
         if kind == "fold":
             rnd.fold(seat)
+            self._live -= 1
             self._record(Action(street, seat, "fold", 0, to, False, timed_out))
         elif kind == "check":
             rnd.call(seat)
@@ -593,9 +618,8 @@ class StudHand:
         self._events.append(ActionTaken(action))
 
     def _after_action(self, seat: int) -> None:
-        live = [i for i in range(self._n) if not self._folded[i]]
-        if len(live) == 1:
-            self._win_by_fold(live[0])
+        if self._live == 1:
+            self._win_by_fold(self._folded.index(False))
             return
         rnd = self._round
         assert rnd is not None
@@ -697,11 +721,34 @@ class StudHand:
         spec = STREETS[street - 3]
         if spec.burn and self.rulings.burn_cards == "on":
             self._draw(street, None, False, "burn")
-        folded = self._folded
         for face_up in spec.passes:
-            for seat in range(self._n):
-                if not folded[seat]:
-                    self._draw(street, seat, face_up, "hole")
+            self._deal_pass(street, face_up)
+
+    def _deal_pass(self, street: int, face_up: bool) -> None:
+        """One card to each live seat in seat order (the hot path of ``_draw``, inlined)."""
+        draw = self._source.draw
+        seen, log, events = self._seen, self._log, self._events
+        cards, pile, folded = self._cards, (self._up if face_up else self._down), self._folded
+        on_deal = self._follow.on_deal
+        seq = self._deal_seq
+        for seat in range(self._n):
+            if folded[seat]:
+                continue
+            card = draw(seat, face_up)
+            size = len(seen)
+            seen.add(card)
+            if len(seen) == size:
+                raise ValueError(f"the card source dealt {card.code} twice")
+            deal = Deal(seq, street, seat, card, face_up, "hole")
+            seq += 1
+            log.append(deal)
+            events.append(CardDealt(deal))
+            cards[seat].append(card)
+            pile[seat].append(card)
+            notes = on_deal(deal)
+            if notes:
+                self._note(notes)
+        self._deal_seq = seq
 
     def _deal_seventh(self) -> None:
         """Seventh street: down cards, or one community card in a shortage (SPEC §2, TDA RP-10H)."""
@@ -726,8 +773,7 @@ class StudHand:
             self._indicators_while_pending(0)
             return
         self._indicators_while_pending(len(live))
-        for seat in live:
-            self._draw(7, seat, False, "hole")
+        self._deal_pass(7, False)
 
     def _indicators_while_pending(self, keep: int) -> None:
         """``indicator-card``: no up card will follow, so turn stub cards in the centre while a follow
@@ -793,12 +839,20 @@ class StudHand:
         """The bring-in: lowest door card with the wild set now (SPEC §5, ``showing_hand``)."""
         wild = self._follow.wild_set
         how = self.rulings.showing_hand
-        return min(range(self._n), key=lambda s: door_card_key(self._up[s][0], wild, showing_hand=how))
+        up = self._up
+
+        def key(seat: int) -> tuple[int, int, int]:
+            card = up[seat][0]
+            memo = (how, card, card.rank in wild)
+            value = _DOOR_CACHE.get(memo)
+            if value is None:
+                value = _DOOR_CACHE[memo] = door_card_key(card, wild, showing_hand=how)
+            return value
+
+        return min(range(self._n), key=key)
 
     def _high_hand_seat(self) -> int:
         """The live seat with the best showing hand; ties by position or by the highest card by suit."""
-        wild = self._follow.wild_set
-        how = self.rulings.showing_hand
         by_suit = self.rulings.high_hand_tiebreak == "suit"
         best_seat = -1
         best_key: tuple[int, tuple[Card, ...]] | None = None
@@ -806,7 +860,7 @@ class StudHand:
             if self._folded[seat]:
                 continue
             up = self._up[seat]
-            value = showing_value(up, wild, showing_hand=how).strength
+            value = self._showing(up).strength
             key = (value, tuple(sorted(up, reverse=True)) if by_suit else ())
             if best_key is None or key > best_key:
                 best_key, best_seat = key, seat

@@ -1,12 +1,13 @@
 """The hand's append-only log: every card dealt and every action, in order.
 
 Everything else about a hand (the wild set, pots, whose turn) can be derived from this log and the
-stakes and rulings. ``Deal`` and ``Action`` are frozen records; ``LogEntry`` is either.
+stakes and rulings. ``Deal`` and ``Action`` are immutable records (named tuples: cheap to make, as a
+hand makes dozens); ``LogEntry`` is either. Tell them apart with ``isinstance``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.engine.cards import Card
 
@@ -19,8 +20,7 @@ ACTIONS = ("ante", "bring_in", "complete", "bet", "raise", "call", "check", "fol
 """Action names in the log (and accepted by ``StudHand.act``, except ``ante``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Deal:
+class Deal(NamedTuple):
     """One card leaving the stub.
 
     ``seq``: position in the deal order (0 = first card off the stub, burns included). ``street``:
@@ -36,8 +36,7 @@ class Deal:
     kind: str = "hole"
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One action by a seat, in chips.
 
     ``action``: one of ``ACTIONS``. ``amount``: chips the seat put in with this action (0 for check,
