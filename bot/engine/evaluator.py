@@ -39,7 +39,7 @@ entry at a time as rank patterns are first met (``build_tables()`` fills it all 
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import FrozenInstanceError
 from types import MappingProxyType
 from typing import Any, Final
@@ -251,10 +251,20 @@ def _flush_value(mask: int, wilds: int, wild_in_flush: str) -> int:
 # Tables and the hot path.
 # ---------------------------------------------------------------------------------------------
 
-_BIT: Final = tuple(1 << (r - 2) if r >= 2 else 0 for r in range(15))  # rank value -> mask bit
+_BIT: Final = tuple(1 << (r - 2) if r >= 2 else 0 for r in range(15))  # rank value -> rank bit
 _P5: Final = tuple(5 ** (r - 2) if r >= 2 else 0 for r in range(15))  # rank value -> base-5 digit
 _K_OFFSET: Final = tuple(k * 5**13 for k in range(8))  # wild count -> key offset
-_RANK_BIT: Final[dict[Any, int]] = {r: _BIT[r] for r in range(2, 15)}  # Rank or int -> bit
+_RANK_BIT: Final[dict[Any, int]] = {r: _BIT[r] for r in Rank}  # Rank (or int 2..14) -> rank bit
+
+# A hand as a 52-bit card mask: card (rank r, suit s) is bit 13 * s + r - 2, so each suit's
+# 13-bit rank mask sits in its own band and a rank mask times _EVERY_SUIT covers all four suits.
+_CARD_BIT: Final = tuple(tuple(1 << (13 * s + r - 2) for s in range(4)) if r >= 2 else () for r in range(15))
+_SUIT_MASK: Final = 0x1FFF
+_EVERY_SUIT: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
+_ALL_CARDS: Final = (1 << 52) - 1
+# Base-5 key of a rank mask (one suit's naturals): the sum of the four suits' keys is the key
+# of the naturals' rank multiset.
+_MASK_KEY: Final = tuple(sum(_P5[r] for r in range(2, 15) if mask >> (r - 2) & 1) for mask in range(1 << 13))
 
 _NONFLUSH: dict[int, int] = {}
 """Key ``sum(5 ** (rank - 2) for each natural) + k * 5 ** 13`` -> best non-flush strength."""
@@ -323,23 +333,43 @@ def build_tables() -> int:
 
 
 def _wild_mask(wild_ranks: Collection[Rank]) -> int:
-    """Rank mask (bit ``r - 2``) of the wild ranks; accepts ``Rank``, ints 2..14 and rank codes."""
+    """Rank mask (bit ``r - 2``) of the wild ranks; accepts ``Rank``, ints 2..14 and rank codes.
+
+    Raises ``ValueError`` naming an unknown rank.
+    """
     mask = 0
-    try:
-        for r in wild_ranks:
-            mask |= _RANK_BIT[r]
-    except (KeyError, TypeError):
-        mask = 0
-        for r in wild_ranks:
-            if isinstance(r, str):
-                mask |= _BIT[Rank.parse(r)]
-            elif isinstance(r, int) and not isinstance(r, bool) and r in _RANK_BIT:
-                mask |= _RANK_BIT[r]
-            else:
-                raise ValueError(
-                    f"unknown wild rank {r!r}: use 2-9, T (or 10), J, Q, K or A"
-                ) from None
+    for r in wild_ranks:
+        if isinstance(r, str):
+            mask |= _BIT[Rank.parse(r)]
+        elif isinstance(r, int) and not isinstance(r, bool) and 2 <= r <= 14:
+            mask |= _BIT[r]
+        else:
+            raise ValueError(f"unknown wild rank {r!r}: use 2-9, T (or 10), J, Q, K or A")
     return mask
+
+
+_NATURALS_CACHE: dict[Any, int] = {}
+
+
+def _natural_cards(wild_ranks: Collection[Rank]) -> int:
+    """The 52-bit mask of every card whose rank is not wild. Cached for hashable collections
+    (``frozenset``, ``tuple``), so passing a frozenset is the fast way to call ``strength``."""
+    try:
+        return _NATURALS_CACHE[wild_ranks]
+    except KeyError:
+        keep = _ALL_CARDS & ~(_wild_mask(wild_ranks) * _EVERY_SUIT)
+        if len(_NATURALS_CACHE) > 4096:
+            _NATURALS_CACHE.clear()
+        _NATURALS_CACHE[wild_ranks] = keep
+        return keep
+    except TypeError:  # unhashable (a set or a list)
+        mask = 0
+        try:
+            for r in wild_ranks:
+                mask |= _RANK_BIT[r]
+        except (KeyError, TypeError):
+            mask = _wild_mask(wild_ranks)
+        return _ALL_CARDS & ~(mask * _EVERY_SUIT)
 
 
 def _check_count(n: int) -> None:
@@ -357,15 +387,18 @@ def _duplicate(cards: Sequence[Card]) -> ValueError:
 
 
 def _as_cards(cards: Sequence[Any]) -> list[Card]:
-    """Slow path for inputs that are not ``Card`` values: card codes are parsed, else TypeError."""
+    """Slow path for inputs that are not ``Card`` values: card codes are parsed, a ``Card``
+    with an impossible rank or suit is a ``ValueError``, anything else a ``TypeError``."""
     out: list[Card] = []
     for card in cards:
-        if isinstance(card, Card):
-            out.append(card)
-        elif isinstance(card, str):
-            out.append(Card.parse(card))
-        else:
+        if isinstance(card, str):
+            card = Card.parse(card)
+        elif not isinstance(card, Card):
             raise TypeError(f"expected Card values (or codes like 'Ah'), got {card!r}")
+        elif not (isinstance(card.rank, int) and 2 <= card.rank <= 14 and isinstance(card.suit, int)
+                  and 0 <= card.suit <= 3):
+            raise ValueError(f"{card!r} is not a playing card")
+        out.append(card)
     return out
 
 
@@ -373,56 +406,55 @@ def strength(cards: Sequence[Card], wild_ranks: Collection[Rank], *, wild_in_flu
     """The strength of the best five-card hand of 5 to 7 ``cards``: an int, higher wins, equal
     splits (SPEC §4). Same rules and errors as ``evaluate``, without building a ``HandValue``.
 
+    The fast path: pass the wild ranks as a ``frozenset`` (its mask is cached) and the cards as
+    a tuple or list of ``Card``. Card codes such as ``"Ah"`` are accepted too, slowly.
+
     Raises ``ValueError`` for fewer than 5 or more than 7 cards, a card given twice, an unknown
     wild rank or an unknown ``wild_in_flush`` value.
 
     >>> from bot.engine.cards import parse_cards
-    >>> five = {Rank.FIVE}
+    >>> five = frozenset({Rank.FIVE})
     >>> strength(parse_cards("9h Th Jh Qh 5c 2d 3s"), five) > strength(parse_cards("As Ad Ah Ac Kd"), five)
     True
     """
-    n = len(cards)
-    if n < 5 or n > 7:
-        _check_count(n)
     table = _FLUSH_TABLES.get(wild_in_flush)
     if table is None:
         table = _flush_table(wild_in_flush)
-    wm = 0
     try:
-        for r in wild_ranks:
-            wm |= _RANK_BIT[r]
+        keep = _NATURALS_CACHE[wild_ranks]
     except (KeyError, TypeError):
-        wm = _wild_mask(wild_ranks)
-    key = 0
-    k = 0
-    sm = [0, 0, 0, 0]
-    wild_seen = 0
-    bits = _BIT
+        keep = _natural_cards(wild_ranks)
+    n = len(cards)
+    bit = _CARD_BIT
     try:
-        for c in cards:
-            r = c.rank
-            b = bits[r]
-            if wm & b:
-                k += 1
-                b <<= 13 * c.suit
-                if wild_seen & b:
-                    raise _duplicate(cards)
-                wild_seen |= b
-            else:
-                s = c.suit
-                m = sm[s]
-                if m & b:
-                    raise _duplicate(cards)
-                sm[s] = m | b
-                key += _P5[r]
-    except AttributeError:
+        if n == 7:
+            c0, c1, c2, c3, c4, c5, c6 = cards
+            hand = (
+                bit[c0.rank][c0.suit] | bit[c1.rank][c1.suit] | bit[c2.rank][c2.suit] | bit[c3.rank][c3.suit]
+                | bit[c4.rank][c4.suit] | bit[c5.rank][c5.suit] | bit[c6.rank][c6.suit]
+            )
+        else:
+            if n < 5 or n > 7:
+                _check_count(n)
+            hand = 0
+            for c in cards:
+                hand |= bit[c.rank][c.suit]
+    except (AttributeError, IndexError, TypeError):
         return strength(_as_cards(cards), wild_ranks, wild_in_flush=wild_in_flush)
+    if hand.bit_count() != n:
+        raise _duplicate(cards)
+    naturals = hand & keep
+    k = n - naturals.bit_count()
+    m0 = naturals & _SUIT_MASK
+    m1 = naturals >> 13 & _SUIT_MASK
+    m2 = naturals >> 26 & _SUIT_MASK
+    m3 = naturals >> 39
+    key = _MASK_KEY[m0] + _MASK_KEY[m1] + _MASK_KEY[m2] + _MASK_KEY[m3] + _K_OFFSET[k]
     try:
-        value = _NONFLUSH[key + _K_OFFSET[k]]
+        value = _NONFLUSH[key]
     except KeyError:
-        value = _fill_nonflush(key + _K_OFFSET[k])
+        value = _fill_nonflush(key)
     flush = table[k]
-    m0, m1, m2, m3 = sm
     return max(value, flush[m0], flush[m1], flush[m2], flush[m3])
 
 
@@ -550,41 +582,32 @@ class HandValue:
     naturalness never matter unless the ``natural_wins_ties`` ruling is on -- see
     ``showdown_key``).
 
-    Attributes:
+    Attributes (read-only):
         strength: int, higher wins.
         category: the ``Category`` (royal flush is the ace-high straight flush).
         best: the five actual cards played, in display order (groups first, then kickers;
             straights from the top card down, the wheel as 5-4-3-2-A).
         wilds_as: each wild card in ``best`` -> the card it stands for.
         wilds_used: how many wild cards ``best`` uses; the fewest any hand of this value needs.
+        ranks: the tie-break ranks in SPEC §4 order.
         cards: the cards evaluated, as given.
         wild_ranks: the wild ranks it was evaluated with.
         wild_in_flush: the ruling it was evaluated under.
 
     ``best``, ``wilds_as`` and ``wilds_used`` are worked out on first use, so building a
-    ``HandValue`` costs little more than ``strength``.
+    ``HandValue`` costs little more than ``strength``. Build one with ``evaluate``.
     """
 
-    __slots__ = ("_detail", "_wild_mask", "cards", "strength", "wild_in_flush")
+    __slots__ = ("_cards", "_detail", "_naturals", "_strength", "_wild_in_flush")
 
-    strength: int
-    cards: tuple[Card, ...]
-    wild_in_flush: str
-    _wild_mask: int
+    _strength: int
+    _cards: tuple[Card, ...]
+    _naturals: int
+    _wild_in_flush: str
     _detail: tuple[tuple[Card, ...], Mapping[Card, Card], int] | None
 
-    def __init__(
-        self,
-        strength: int,
-        cards: Iterable[Card],
-        wild_ranks: Collection[Rank],
-        wild_in_flush: str = "any-card",
-    ) -> None:
-        _set_strength(self, strength)
-        _set_cards(self, tuple(cards))
-        _set_mask(self, _wild_mask(wild_ranks))
-        _set_ruling(self, wild_in_flush)
-        _set_detail(self, None)
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("build a HandValue with evaluate(cards, wild_ranks)")
 
     def __setattr__(self, name: str, value: object) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}: HandValue is immutable")
@@ -595,47 +618,64 @@ class HandValue:
     # -- ordering by strength ------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
         if isinstance(other, HandValue):
-            return self.strength == other.strength
+            return self._strength == other._strength
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self.strength)
+        return hash(self._strength)
 
     def __lt__(self, other: HandValue) -> bool:
         if isinstance(other, HandValue):
-            return self.strength < other.strength
+            return self._strength < other._strength
         return NotImplemented
 
     def __le__(self, other: HandValue) -> bool:
         if isinstance(other, HandValue):
-            return self.strength <= other.strength
+            return self._strength <= other._strength
         return NotImplemented
 
     def __gt__(self, other: HandValue) -> bool:
         if isinstance(other, HandValue):
-            return self.strength > other.strength
+            return self._strength > other._strength
         return NotImplemented
 
     def __ge__(self, other: HandValue) -> bool:
         if isinstance(other, HandValue):
-            return self.strength >= other.strength
+            return self._strength >= other._strength
         return NotImplemented
 
-    # -- derived fields --------------------------------------------------------------------------
+    # -- fields ----------------------------------------------------------------------------------
+    @property
+    def strength(self) -> int:
+        """The strength: higher wins, equal splits."""
+        return self._strength
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards evaluated, as given."""
+        return self._cards
+
+    @property
+    def wild_in_flush(self) -> str:
+        """The ``wild_in_flush`` ruling the hand was evaluated under."""
+        return self._wild_in_flush
+
     @property
     def category(self) -> Category:
         """The hand's category."""
-        return category_of(self.strength)
+        return category_of(self._strength)
 
     @property
     def wild_ranks(self) -> frozenset[Rank]:
         """The wild ranks this hand was evaluated with."""
-        return frozenset(Rank(r) for r in range(2, 15) if self._wild_mask & _BIT[r])
+        wild = (_ALL_CARDS ^ self._naturals) & _SUIT_MASK
+        return frozenset(Rank(r) for r in range(2, 15) if wild & _BIT[r])
 
     def _details(self) -> tuple[tuple[Card, ...], Mapping[Card, Card], int]:
         detail = self._detail
         if detail is None:
-            best, wilds_as, used = _explain(self.cards, self._wild_mask, self.strength)
+            wild = (_ALL_CARDS ^ self._naturals) & _SUIT_MASK
+            best, wilds_as, used = _explain(self._cards, wild, self._strength)
             detail = (best, MappingProxyType(wilds_as), used)
             _set_detail(self, detail)
         return detail
@@ -658,7 +698,7 @@ class HandValue:
     @property
     def ranks(self) -> tuple[Rank, ...]:
         """The tie-break ranks in SPEC §4 order, e.g. (KING, TEN) for kings over tens."""
-        return tuple(Rank(r) for r in _decode(self.strength)[1])
+        return tuple(Rank(r) for r in _decode(self._strength)[1])
 
     def showdown_key(self, *, natural_wins_ties: bool = False) -> tuple[int, int]:
         """A key for ``max``/``sort`` at showdown: higher wins, equal keys split the pot.
@@ -666,29 +706,29 @@ class HandValue:
         With the ``natural_wins_ties`` ruling on (SPEC §4), equal strengths go to the hand that
         uses fewer wild cards.
         """
-        return (self.strength, -self.wilds_used if natural_wins_ties else 0)
+        return (self._strength, -self.wilds_used if natural_wins_ties else 0)
 
     def describe(self, *, kickers: bool = False) -> str:
         """A player-facing phrase for the hand, e.g. ``"Full house, kings over tens"``,
         ``"Flush, ace-ace-nine-seven-two"``, ``"Royal flush"``. With ``kickers=True`` the
         kickers of quads, trips, pairs and high card are added (``"One pair, aces,
         king-ten-four kickers"``)."""
-        return _describe(self.strength, kickers)
+        return _describe(self._strength, kickers)
 
     def __str__(self) -> str:
         return self.describe()
 
     def __repr__(self) -> str:
         return (
-            f"HandValue({self.describe(kickers=True)!r}, strength={self.strength}, "
-            f"cards={' '.join(c.code for c in self.cards)!r})"
+            f"<HandValue {self.describe(kickers=True)!r} strength={self._strength} "
+            f"cards={' '.join(c.code for c in self._cards)!r}>"
         )
 
 
-_set_strength = HandValue.__dict__["strength"].__set__
-_set_cards = HandValue.__dict__["cards"].__set__
-_set_mask = HandValue.__dict__["_wild_mask"].__set__
-_set_ruling = HandValue.__dict__["wild_in_flush"].__set__
+_set_strength = HandValue.__dict__["_strength"].__set__
+_set_cards = HandValue.__dict__["_cards"].__set__
+_set_naturals = HandValue.__dict__["_naturals"].__set__
+_set_ruling = HandValue.__dict__["_wild_in_flush"].__set__
 _set_detail = HandValue.__dict__["_detail"].__set__
 _new_hand_value = object.__new__
 
@@ -716,7 +756,10 @@ def evaluate(
     hand: HandValue = _new_hand_value(HandValue)
     _set_strength(hand, value)
     _set_cards(hand, tuple(cards) if isinstance(cards[0], Card) else tuple(_as_cards(cards)))
-    _set_mask(hand, _wild_mask(wild_ranks))
+    try:
+        _set_naturals(hand, _NATURALS_CACHE[wild_ranks])
+    except (KeyError, TypeError):
+        _set_naturals(hand, _natural_cards(wild_ranks))
     _set_ruling(hand, wild_in_flush)
     _set_detail(hand, None)
     return hand
