@@ -86,6 +86,12 @@ class PickView(discord.ui.View):
     async def pick(self, interaction: discord.Interaction[Any], select: discord.ui.Select[PickView]) -> None:
         await interaction.response.edit_message(content=f"game: {select.values[0]}")
 
+    @discord.ui.select(cls=discord.ui.UserSelect, custom_id="demo:who", placeholder="Pick a player")
+    async def who(
+        self, interaction: discord.Interaction[Any], select: discord.ui.UserSelect[PickView]
+    ) -> None:
+        await interaction.response.edit_message(content=f"player: {select.values[0].name}")
+
 
 RULINGS = ["wild-fives", "wild-followers", "bring-in"]
 
@@ -199,6 +205,12 @@ class DemoBot(commands.Bot):
 @commands.command()
 async def ping(ctx: commands.Context[DemoBot]) -> None:
     await ctx.send(f"pong {ctx.author.name}")
+
+
+@commands.command()
+@commands.is_owner()
+async def whoami(ctx: commands.Context[DemoBot]) -> None:
+    await ctx.send(f"{ctx.author.name} owns this bot")
 
 
 @pytest.fixture
@@ -320,6 +332,12 @@ async def test_button_click_edits_the_message(fake_discord: FakeDiscord, bot: De
     assert table.text == "table 7: bob pressed fold (bot one)"
     assert [h[0] for h in table.history] == ["table 7"]
     assert fake.find_message(guild.channel("poker"), with_button="Call 7") is table
+    # A double click: two interactions reach the bot before it answers either; both are answered.
+    first = await fake.click(alice, table, label="Call 7", wait=False)
+    second = await fake.click(alice, table, label="Call 7", wait=False)
+    await fake.settle()
+    assert first.response_type == second.response_type == 7
+    assert len(table.history) == 3
 
 
 async def test_select_menu(fake_discord: FakeDiscord, bot: DemoBot) -> None:
@@ -330,6 +348,9 @@ async def test_select_menu(fake_discord: FakeDiscord, bot: DemoBot) -> None:
     assert res.original.text == "game: razz"
     with pytest.raises(ValueError):
         await fake_discord.select(alice, res.original, ["poker"], custom_id="demo:pick")
+    bob = fake_discord.guild().member("bob")
+    await fake_discord.select(alice, res.original, [bob], placeholder="Pick a player")
+    assert res.original.text == "player: bob"
 
 
 async def test_modal_round_trip_both_layouts(fake_discord: FakeDiscord, bot: DemoBot) -> None:
@@ -364,6 +385,9 @@ async def test_dm_delivered_only_to_its_owner(fake_discord: FakeDiscord, bot: De
     assert res.text == "dealt" and res.ephemeral
     assert [m.text for m in fake.dms_for(bob)] == ["your down cards: Ah Kd"]
     assert fake.dms_for(alice) == []
+    # Across the guild and DMs, bob sees his DM but not the ephemeral "dealt" shown to alice.
+    assert [m.text for m in fake.visible_to(bob)] == ["your down cards: Ah Kd"]
+    assert [m.text for m in fake.visible_to(alice)] == ["dealt"]
 
 
 async def test_closed_dms_fail_with_50007_on_send(fake_discord: FakeDiscord, bot: DemoBot) -> None:
@@ -458,12 +482,15 @@ async def test_message_limits_are_enforced(fake_discord: FakeDiscord, bot: DemoB
 
 async def test_mention_prefix_command(fake_discord: FakeDiscord, bot: DemoBot) -> None:
     bot.add_command(ping)
+    bot.add_command(whoami)
     guild = fake_discord.guild()
     poker = guild.channel("poker")
-    await fake_discord.send_user_message(
-        guild.member("bob"), poker, f"<@{bot.user.id if bot.user else 0}> ping"
-    )
+    mention = f"<@{fake_discord.bot_user.id}>"
+    await fake_discord.send_user_message(guild.member("bob"), poker, f"{mention} ping")
     assert fake_discord.last_message(poker).text == "pong bob"
+    # The application's owner (GET /oauth2/applications/@me) passes commands.is_owner().
+    await fake_discord.send_user_message(guild.member("owner"), poker, f"{mention} whoami")
+    assert fake_discord.last_message(poker).text == "owner owns this bot"
 
 
 # -- restart ------------------------------------------------------------------------------------
@@ -570,5 +597,38 @@ async def test_second_guild_and_custom_spec() -> None:
         assert member is not None and member.guild_permissions.manage_guild
         res = await fake.slash(dave, "demo hello", {"who": dave})
         assert res.channel.name == "tables"
+        late = fake.guild("Club").add_role("Late")
+        await fake.refresh_guild(fake.guild("Club"))  # GUILD_CREATE again for changes after READY
+        await fake.settle()
+        assert seen.get_role(late.id) is not None
         await stop_bot(b, fake)
         fake.assert_clean()
+
+
+async def test_autosharded_bot_finds_the_gateway_through_gateway_bot(fake_discord: FakeDiscord) -> None:
+    b = commands.AutoShardedBot(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+    await start_bot(b, fake_discord)
+    # AutoShardedBot asks GET /gateway/bot for the URL and shard count, then IDENTIFYs shard [0, 1].
+    assert fake_discord.requests_matching("GET", "/gateway/bot")
+    assert fake_discord.identifies[-1]["shard"] == [0, 1]
+    assert b.get_guild(fake_discord.guild().id) is not None
+    # settle() cannot read this bot's websocket (one per shard), so it asks for a heartbeat (op 1).
+    before = fake_discord.sessions[-1].conn.heartbeats if fake_discord.sessions[-1].conn else 0
+    await fake_discord.settle()
+    conn = fake_discord.sessions[-1].conn
+    assert conn is not None and conn.heartbeats == before + 1
+    await stop_bot(b, fake_discord)
+
+
+async def test_many_interactions_stay_under_the_gateway_send_limit(
+    fake_discord: FakeDiscord, bot: DemoBot
+) -> None:
+    # discord.py allows itself 110 gateway sends per minute and then sleeps for the rest of the
+    # minute; waiting for the bot must not cost gateway sends, or a long hand would stall.
+    guild = fake_discord.guild()
+    res = await fake_discord.slash(guild.member("alice"), "demo table", {"table_id": 5})
+    assert res.original is not None
+    for _ in range(120):
+        await fake_discord.click(guild.member("bob"), res.original, label="Call 5")
+    # Each click waited for the bot (settle, 5 s limit): a stalled client would have failed here.
+    assert len(res.original.history) == 120

@@ -144,7 +144,7 @@ class FakeChannel:
         """The ``<#id>`` mention string."""
         return f"<#{self.id}>"
 
-    def payload(self, *, me: FakeUser | None = None) -> JSON:
+    def payload(self) -> JSON:
         """The API channel object (guild text channel or DM channel)."""
         if self.is_dm:
             recipients = [self.recipient.payload()] if self.recipient is not None else []

@@ -209,6 +209,7 @@ class GatewaySession:
         self.events: list[tuple[int, str]] = []
         self.conn: _Connection | None = None
         self.resumes = 0
+        self.processed = 0
 
     @property
     def live(self) -> bool:
@@ -250,11 +251,14 @@ class FakeDiscord:
 
     Attributes:
         bot_user: the bot's user (its ID is also the application ID).
+        app_owner: the application's owner (``Bot.is_owner``); by default the user "owner", who is
+            also the owner of guilds made by ``add_guild``.
         requests: every REST request received, in order (``RecordedRequest``).
         unhandled: ``"METHOD /path"`` of requests for routes the fake does not implement (404).
         internal_errors: fake bugs hit while answering (answered 400).
-        bot_errors: ERROR records logged by discord.py while the fake ran (unhandled exceptions in
-            commands, views, modals, events).
+        bot_errors: ERROR records logged while the fake ran by the loggers in ``error_loggers``
+            (discord.py's unhandled exceptions in commands, views, modals and events; the
+            project's ``bot`` and ``cogs`` packages).
         identifies: every IDENTIFY payload (token removed).
         sync_calls: every bulk command sync as ``(guild_id or None, payload)``.
         interaction_deadline: seconds the bot has for the initial response (Discord: 3).
@@ -267,6 +271,8 @@ class FakeDiscord:
         *,
         token: str = "fake-token",
         bot_name: str = "Wildstud",
+        app_owner: str = "owner",
+        error_loggers: Sequence[str] = ("discord", "bot", "cogs"),
         interaction_deadline: float = 3.0,
         heartbeat_interval_ms: int = 45_000,
     ) -> None:
@@ -277,7 +283,7 @@ class FakeDiscord:
         self.users: dict[int, FakeUser] = {}
         self.bot_user = self._new_user(bot_name, bot=True)
         self.application_id = self.bot_user.id
-        self.app_owner = self._new_user("app-owner")
+        self.app_owner = self.user_named(app_owner)
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.dm_channels: dict[int, FakeChannel] = {}
@@ -303,6 +309,7 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self._connections: set[_Connection] = set()
         self._saved: tuple[str, yarl.URL] | None = None
+        self.error_loggers = tuple(error_loggers)
         self._log_handler = _ErrorLogHandler(self.bot_errors)
         self.bots: dict[discord.Client, asyncio.Task[None]] = {}
         self.strict = True
@@ -359,7 +366,8 @@ class FakeDiscord:
         self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
         discord.http.Route.BASE = self.api_base
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
-        logging.getLogger("discord").addHandler(self._log_handler)
+        for name in self.error_loggers:
+            logging.getLogger(name).addHandler(self._log_handler)
         FakeDiscord._active = self
 
     async def close(self) -> None:
@@ -374,7 +382,8 @@ class FakeDiscord:
             if self._runner is not None:
                 await self._runner.cleanup()
         finally:
-            logging.getLogger("discord").removeHandler(self._log_handler)
+            for name in self.error_loggers:
+                logging.getLogger(name).removeHandler(self._log_handler)
             if self._saved is not None:
                 discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
                 self._saved = None
@@ -622,14 +631,25 @@ class FakeDiscord:
             and (channel is None or m.channel_id == channel.id)
         ]
 
-    def visible_to(self, user: FakeUser | FakeMember, channel: FakeChannel) -> list[FakeMessage]:
-        """Everything ``user`` sees in ``channel``: public messages plus their own ephemerals."""
+    def visible_to(
+        self, user: FakeUser | FakeMember, channel: FakeChannel | None = None
+    ) -> list[FakeMessage]:
+        """Everything ``user`` sees in ``channel``: public messages plus their own ephemerals.
+
+        With no channel: every guild channel they are a member of, and their DMs, oldest first.
+        """
+        uid = user.id
+        if channel is not None:
+            where = {channel.id}
+        else:
+            where = {c for g in self.guilds.values() if uid in g.members for c in g.channels}
+            dm = self.dm_channels.get(uid)
+            if dm is not None:
+                where.add(dm.id)
         return [
             m
             for m in self.messages.values()
-            if m.channel_id == channel.id
-            and not m.deleted
-            and (not m.ephemeral or m.ephemeral_for == user.id)
+            if m.channel_id in where and not m.deleted and (not m.ephemeral or m.ephemeral_for == uid)
         ]
 
     def requests_matching(self, method: str, path: str) -> list[RecordedRequest]:
@@ -724,13 +744,39 @@ class FakeDiscord:
     def _live_sessions(self) -> list[GatewaySession]:
         return [s for s in self.sessions if s.live]
 
+    def _client_ws(self, session: GatewaySession) -> Any:
+        """The discord.py websocket object of a bot started here that owns ``session``, if any."""
+        for bot in self.bots:
+            ws = getattr(bot, "ws", None)
+            if ws is not None and getattr(ws, "session_id", None) == session.id:
+                return ws
+        return None
+
     async def _barrier(self, session: GatewaySession, within: float) -> None:
-        """Make sure the client processed every event sent so far: ask for a heartbeat (op 1)
-        and wait for one that reports our last sequence number."""
+        """Return once the client has processed every event sent on ``session`` so far.
+
+        For a bot started with ``start_bot`` this reads its websocket's ``sequence``: discord.py
+        sets it and parses the event (creating any command/view task) in one synchronous step,
+        so no gateway traffic is needed. Otherwise the fake asks for a heartbeat (op 1) and waits
+        for one reporting the last sequence number; that costs one of the client's 110 gateway
+        sends per minute, so it is skipped when nothing new was sent.
+        """
         conn = session.conn
-        if conn is None or conn.ws.closed:
-            return
         target = session.seq
+        if conn is None or conn.ws.closed or session.processed >= target:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        ws = self._client_ws(session)
+        if ws is not None:
+            while (getattr(ws, "sequence", None) or 0) < target:
+                if conn.ws.closed or self._client_ws(session) is not ws:
+                    return
+                if loop.time() > deadline:
+                    raise AssertionError(f"the bot did not process gateway event #{target} within {within}s")
+                await asyncio.sleep(0)
+            session.processed = max(session.processed, target)
+            return
         before = conn.heartbeats
         await conn.send_op(1, None)
         await self.wait_for(
@@ -738,6 +784,7 @@ class FakeDiscord:
             within,
             what="the bot to process gateway events",
         )
+        session.processed = max(session.processed, conn.heartbeat_seq or 0)
 
     def _bot_tasks(self) -> list[asyncio.Task[Any]]:
         me = asyncio.current_task()
