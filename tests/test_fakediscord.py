@@ -47,6 +47,14 @@ class TableButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         instance = getattr(interaction.client, "instance", "?")
+        if self.action == "raise":
+            await interaction.response.send_modal(RaiseModal())
+            return
+        if self.action == "think":  # type 6, then edit the button's message through @original
+            await interaction.response.defer()
+            await interaction.edit_original_response(content=f"table {self.table}: thought it over")
+            await interaction.followup.send("only you see this", ephemeral=True)
+            return
         await interaction.response.edit_message(
             content=f"table {self.table}: {interaction.user.name} pressed {self.action} (bot {instance})"
         )
@@ -166,6 +174,16 @@ class Demo(commands.GroupCog, group_name="demo", group_description="Demo command
         assert isinstance(interaction.channel, discord.TextChannel)
         await interaction.channel.send(text)
         await interaction.response.send_message("posted", ephemeral=True)
+
+    @app_commands.command(description="Edit, fetch and delete responses")
+    async def edits(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("v1")
+        await interaction.edit_original_response(content="v2")
+        fetched = await interaction.original_response()
+        first = await interaction.followup.send(f"fetched {fetched.content}", wait=True)
+        await first.edit(content="f1 edited")
+        doomed = await interaction.followup.send("doomed", wait=True)
+        await doomed.delete()
 
     @app_commands.command(description="Too slow on purpose")
     async def sleepy(self, interaction: discord.Interaction[Any]) -> None:
@@ -632,3 +650,54 @@ async def test_many_interactions_stay_under_the_gateway_send_limit(
         await fake_discord.click(guild.member("bob"), res.original, label="Call 5")
     # Each click waited for the bot (settle, 5 s limit): a stalled client would have failed here.
     assert len(res.original.history) == 120
+
+
+async def test_original_response_edit_get_delete_and_followup_edits(
+    fake_discord: FakeDiscord, bot: DemoBot
+) -> None:
+    res = await fake_discord.slash(fake_discord.guild().member("alice"), "demo edits")
+    assert res.original is not None and res.original.text == "v2"
+    assert [h[0] for h in res.original.history] == ["v1"]
+    # original_response() read "v2" back (GET @original), as the first followup's first version
+    # shows; the deleted followup is gone.
+    assert res.followups[0].history[0][0] == "fetched v2"
+    assert [m.text for m in res.followups if not m.deleted] == ["f1 edited"]
+    assert [m.text for m in res.messages] == ["v2", "f1 edited"]
+    paths = [
+        f"{r.method} {r.path.split('/')[-1]}"
+        for r in fake_discord.requests
+        if r.path.startswith("/webhooks/")
+    ]
+    assert paths == [
+        "PATCH @original",
+        "GET @original",
+        f"POST {res.token}",
+        f"PATCH {res.followups[0].id}",
+        f"POST {res.token}",
+        f"DELETE {res.followups[1].id}",
+    ]
+
+
+async def test_deferred_update_and_modal_from_a_button(fake_discord: FakeDiscord, bot: DemoBot) -> None:
+    fake = fake_discord
+    guild = fake.guild()
+    bob = guild.member("bob")
+    channel = bot.get_channel(guild.channel("poker").id)
+    assert isinstance(channel, discord.TextChannel)
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton(8, "think"))
+    view.add_item(TableButton(8, "raise"))
+    posted = await channel.send("table 8", view=view)
+    table = fake.message(posted.id)
+
+    thought = await fake.click(bob, table, label="Think 8")
+    # Type 6 acknowledges without a message; @original then means the button's own message.
+    assert thought.response_type == 6 and thought.original is table
+    assert table.text == "table 8: thought it over"
+    assert [m.text for m in thought.followups] == ["only you see this"] and thought.followups[0].ephemeral
+
+    opened = await fake.click(bob, table, label="Raise 8")
+    assert opened.modal is not None
+    submitted = await fake.submit_modal(opened, {"amount": "25"})
+    assert submitted.payload["message"]["id"] == str(table.id)  # the modal came from this message
+    assert submitted.text == "bob raised to 25"
