@@ -162,30 +162,41 @@ class HistorySource:
     Each seat's cards are queued in the order its ``d dh`` lines list them; ``d db`` cards (the
     community card, or an indicator card) are queued separately. The engine asks for a card for a
     given seat, in its own pass order, and gets that seat's next card; it also decides which cards
-    are face up. Burns (ruling ``burn_cards``) are not written in PHH: a burn is any card that the
-    history never deals. ``remaining()`` counts the 52-card stub as the engine would see it.
+    are face up. ``remaining()`` counts the 52-card stub as the engine would see it.
+
+    Burns (ruling ``burn_cards``) are not written in PHH, and which card was burned changes
+    nothing but the stub count: a burn is a card the history never deals. If the history deals
+    all of those (a seventh-street shortage scrambled the burns back and dealt them), a burn
+    borrows one of the last cards the history deals: those are dealt only after the burns went
+    back into the stub (TDA RP-10H), so no card is ever out twice.
     """
 
-    __slots__ = ("_burn_pool", "_center", "_out", "_queues", "_taken", "missing")
+    __slots__ = ("_burned", "_center", "_late", "_out", "_queues", "_spare", "_taken", "_used", "missing")
 
     def __init__(self, history: HandHistory) -> None:
         n = history.player_count
         self._queues: list[list[Card]] = [[] for _ in range(n)]
         self._center: list[Card] = []
+        order: list[Card] = []
         for action in history.actions:
             if action.kind == "dh":
                 assert action.player is not None
                 self._queues[action.player].extend(action.cards)
+                order.extend(action.cards)
             elif action.kind == "db":
                 self._center.extend(action.cards)
-        used = {c for q in self._queues for c in q} | set(self._center)
-        self._burn_pool = [c for c in FULL_DECK if c not in used]
+                order.extend(action.cards)
+        used = set(order)
+        self._spare = [c for c in FULL_DECK if c not in used]
+        self._late = order[::-1]
+        self._used: set[Card] = set()
+        self._burned: set[Card] = set()
         self._taken = [0] * n
         self._out = 0
         self.missing: tuple[int | None, bool] | None = None
 
     def draw(self, seat: int | None, face_up: bool) -> Card:
-        """The next card for ``seat`` (``None``: burn if face down, else the next ``d db`` card).
+        """The next card for ``seat`` (``None``: a burn if face down, else the next ``d db`` card).
 
         Raises ``LookupError`` when the history has no such card (``missing`` then says for whom).
         """
@@ -195,10 +206,9 @@ class HistorySource:
                     self.missing = (None, True)
                     raise LookupError("the history has no 'd db' line for the card dealt in the centre")
                 card = self._center.pop(0)
+                self._used.add(card)
             else:
-                if not self._burn_pool:
-                    raise LookupError("no card is left to burn")
-                card = self._burn_pool.pop(0)
+                card = self._burn()
         else:
             queue = self._queues[seat]
             if self._taken[seat] >= len(queue):
@@ -206,17 +216,30 @@ class HistorySource:
                 raise LookupError(f"the history does not say which card {player_label(seat)} was dealt")
             card = queue[self._taken[seat]]
             self._taken[seat] += 1
+            self._used.add(card)
         self._out += 1
         return card
+
+    def _burn(self) -> Card:
+        burned, used = self._burned, self._used
+        for card in self._spare:
+            if card not in burned:
+                burned.add(card)
+                return card
+        for card in self._late:
+            if card not in burned and card not in used:
+                burned.add(card)
+                return card
+        raise LookupError("no card is left to burn")
 
     def remaining(self) -> int:
         """Cards left in the stub: 52 minus the cards out (burns scrambled back count again)."""
         return 52 - self._out
 
     def scramble(self, cards: Sequence[Card]) -> None:
-        """Burned cards go back into the stub (and may be burned again)."""
+        """Burned cards go back into the stub (and may be burned, or dealt, again)."""
         self._out -= len(cards)
-        self._burn_pool.extend(cards)
+        self._burned.difference_update(cards)
 
 
 @dataclass
@@ -305,6 +328,10 @@ def replay(history: HandHistory, *, check_results: bool = True) -> ReplayReport:
     except ValueError as exc:
         report.error = ReplayError("format", str(exc))
         return report
+    duplicate = _first_duplicate(history)
+    if duplicate is not None:
+        report.error = duplicate
+        return report
     source = HistorySource(history)
     manual = any(a.kind == "sm" for a in history.actions)
     try:
@@ -327,6 +354,22 @@ def replay(history: HandHistory, *, check_results: bool = True) -> ReplayReport:
     if check_results:
         report.error = _compare(hand, history)
     return report
+
+
+def _first_duplicate(history: HandHistory) -> ReplayError | None:
+    """Each card exists once: the first deal line that deals a card a second time."""
+    seen: dict[Card, PhhAction] = {}
+    for action in history.actions:
+        if action.kind not in ("dh", "db"):
+            continue
+        for card in action.cards:
+            if card in seen:
+                first = seen[card]
+                where = f"line {first.line}" if first.line is not None else f"action {first.index + 1}"
+                return ReplayError("cards", f"{card.code} is dealt twice (first at {where}): each card "
+                                   "exists once in the deck", action.index, action.line, action.text)
+            seen[card] = action
+    return None
 
 
 def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: PhhAction,
@@ -368,6 +411,8 @@ def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: 
             from None
     except LookupError:
         raise _ReplayStop(_missing_card_error(source, action, history)) from None
+    except ValueError as exc:  # e.g. the engine saw a card twice
+        raise _ReplayStop(ReplayError("cards", str(exc), action.index, action.line, action.text)) from None
     report.spans.append((action.index, start, len(hand.events)))
 
 
@@ -729,7 +774,11 @@ class _Narrator:
         if isinstance(ev, StreetStarted):
             lines.append(f"— {_STREET_NAMES[ev.street]} —")
         elif isinstance(ev, BringInSeat):
-            lines.append(f"  {who(ev.seat)} has the low door card ({ev.door}) and must bring in")
+            if ev.passed_from is not None:
+                lines.append(f"  {who(ev.passed_from)} has the low door card ({ev.door}) but is all-in: "
+                             f"{who(ev.seat)} brings in, completes or folds")
+            else:
+                lines.append(f"  {who(ev.seat)} has the low door card ({ev.door}) and must bring in")
         elif isinstance(ev, FirstToAct):
             extra = " (as on sixth street: community card)" if ev.same_as_sixth else ""
             if ev.seat is not None and ev.seat != ev.high_hand:
@@ -759,7 +808,7 @@ class _Narrator:
         elif isinstance(ev, HandMucked):
             lines.append(f"  {who(ev.seat)} mucks")
         elif isinstance(ev, PotAwarded):
-            name = "main pot" if ev.index == 0 else f"side pot {ev.index}"
+            name = "main pot" if ev.pot_index == 0 else f"side pot {ev.pot_index}"
             shares = ", ".join(f"{who(s)} {c}" for s, c in ev.shares)
             folded = " (everyone else folded)" if ev.by_fold else ""
             lines.append(f"  {name} {ev.amount}: {shares}{folded}")
