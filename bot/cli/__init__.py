@@ -17,6 +17,8 @@ COMMANDS: tuple[str, ...] = (
     "evaluate",
     "audit",
     "ledger",
+    "replay",
+    "simulate",
 )
 
 
