@@ -956,7 +956,13 @@ class FakeDiscord:
         if wait:
             await self.settle(within)
             if expect_response and not inter._answered():
-                await inter.wait_response(within)
+                try:
+                    await inter.wait_response(within)
+                except AssertionError:
+                    raise AssertionError(
+                        f"{label}: the bot did not answer (callbacks {inter.callbacks},"
+                        f" rejected {inter.rejected}); errors logged: {self.bot_errors}"
+                    ) from None
         return inter
 
     def _interaction_session(self) -> GatewaySession:
