@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from bot.engine.cards import Card
 from bot.engine.hand import StudHand
 from bot.engine.phh import export_phh, parse_phh
-from bot.engine.replay import HistorySource, narrate, replay, replay_file, replay_text, report_json
+from bot.engine.replay import HistorySource, narrate, replay_file, replay_text, report_json
 from bot.engine.simulate import RandomPlayer, play_hand, random_rulings, random_stakes
 
 HANDS = Path(__file__).parent / "hands"
@@ -87,7 +87,9 @@ def test_hand_built_history(path: Path) -> None:
     assert hand is not None
     for shown in got["showdown"]:
         seat = int(shown["player"][1:]) - 1
-        own = {c.code for c in hand.cards(seat)} | ({hand.community_card.code} if hand.community_card else set())
+        own = {c.code for c in hand.cards(seat)}
+        if hand.community_card is not None:
+            own.add(hand.community_card.code)
         assert len(shown["best"]) == 5 and set(shown["best"]) <= own
     # Chips are conserved: stacks before = stacks after (winnings and returns included).
     assert sum(got["finishing_stacks"]) == sum(report.history.starting_stacks)  # type: ignore[union-attr]
@@ -162,7 +164,8 @@ def error_of(text: str) -> dict[str, Any]:
 def test_missing_deal_line_is_reported_at_the_next_action() -> None:
     # Without p3's fourth-street Jc the engine still deals p3 a fourth card (the next one the file
     # lists for p3), but p3 may not act before the file has dealt it.
-    text = edit_actions(load("03-chained-fives-last-up-five.toml"), lambda a: [x for x in a if x != "d dh p3 Jc"])
+    text = edit_actions(load("03-chained-fives-last-up-five.toml"),
+                        lambda a: [x for x in a if x != "d dh p3 Jc"])
     error = error_of(text)
     assert error["kind"] == "cards" and error["index"] == 8 and error["action"] == "p3 cbr 20"
     assert "p3's fourth street card must be dealt" in error["reason"]
@@ -188,7 +191,8 @@ def test_no_card_for_a_folded_player() -> None:
 
 
 def test_no_card_after_the_hand_is_over() -> None:
-    error = error_of(edit_actions(load("01-wild-aware-bring-in-folded-to.toml"), lambda a: [*a, "d dh p4 Ad"]))
+    text = edit_actions(load("01-wild-aware-bring-in-folded-to.toml"), lambda a: [*a, "d dh p4 Ad"])
+    error = error_of(text)
     assert error["kind"] == "cards" and error["index"] == 8 and "the hand is over" in error["reason"]
 
 
@@ -200,7 +204,8 @@ def test_a_card_dealt_twice() -> None:
 
 
 def test_missing_community_card() -> None:
-    text = edit_actions(load("10-eight-player-community-card.toml"), lambda a: [x for x in a if x != "d db 7d"])
+    text = edit_actions(load("10-eight-player-community-card.toml"),
+                        lambda a: [x for x in a if x != "d db 7d"])
     error = error_of(drop_results(text))
     # Sixth street's last check closes the round; the engine then needs the community card.
     assert error["kind"] == "cards" and error["action"] == "p7 cc" and "'d db'" in error["reason"]
@@ -260,7 +265,8 @@ def test_a_hand_in_progress() -> None:
     # Stopping right after the round closed, without the next street's cards, is reported.
     short = edit_actions(text, lambda a: a[: a.index("d dh p1 2c")])
     error = error_of(short)
-    assert error["kind"] == "cards" and error["action"] == "p2 cc" and "'d dh' line is missing" in error["reason"]
+    assert error["kind"] == "cards" and error["action"] == "p2 cc"
+    assert "'d dh' line is missing" in error["reason"]
 
 
 @pytest.mark.parametrize(
