@@ -63,7 +63,9 @@ def test_hand_value_is_frozen_and_ordered_by_strength() -> None:
     same = evaluate(parse_cards("2d 3h 4s 6c 8d"), FIVES)  # same ranks in other suits: a tie
     assert same == low and hash(same) == hash(low)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        low.strength = 5  # type: ignore[misc]
+        low.strength = 5
+    with pytest.raises(AttributeError):
+        low.colour = 'red'  # type: ignore[attr-defined]
     assert strength(low.cards, FIVES) == low.strength
 
 

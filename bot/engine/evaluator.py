@@ -575,6 +575,10 @@ def _describe(value: int, kickers: bool = False) -> str:
     return text
 
 
+def _frozen(name: str) -> FrozenInstanceError:
+    return FrozenInstanceError(f"cannot assign to field {name!r}: HandValue is immutable")
+
+
 class HandValue:
     """The value of a hand at showdown (SPEC §4). Immutable.
 
@@ -595,7 +599,8 @@ class HandValue:
         wild_in_flush: the ruling it was evaluated under.
 
     ``best``, ``wilds_as`` and ``wilds_used`` are worked out on first use, so building a
-    ``HandValue`` costs little more than ``strength``. Build one with ``evaluate``.
+    ``HandValue`` costs little more than ``strength``. Build one with ``evaluate`` (a bare
+    ``HandValue()`` is an empty shell for it to fill).
     """
 
     __slots__ = ("_cards", "_detail", "_naturals", "_strength", "_wild_in_flush")
@@ -604,16 +609,8 @@ class HandValue:
     _cards: tuple[Card, ...]
     _naturals: int
     _wild_in_flush: str
-    _detail: tuple[tuple[Card, ...], Mapping[Card, Card], int] | None
+    _detail: tuple[tuple[Card, ...], Mapping[Card, Card], int]
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        raise TypeError("build a HandValue with evaluate(cards, wild_ranks)")
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}: HandValue is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}: HandValue is immutable")
 
     # -- ordering by strength ------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -644,21 +641,33 @@ class HandValue:
             return self._strength >= other._strength
         return NotImplemented
 
-    # -- fields ----------------------------------------------------------------------------------
+    # -- fields (read-only: assigning one raises dataclasses.FrozenInstanceError) ---------------
     @property
     def strength(self) -> int:
         """The strength: higher wins, equal splits."""
         return self._strength
+
+    @strength.setter
+    def strength(self, value: int) -> None:
+        raise _frozen("strength")
 
     @property
     def cards(self) -> tuple[Card, ...]:
         """The cards evaluated, as given."""
         return self._cards
 
+    @cards.setter
+    def cards(self, value: tuple[Card, ...]) -> None:
+        raise _frozen("cards")
+
     @property
     def wild_in_flush(self) -> str:
         """The ``wild_in_flush`` ruling the hand was evaluated under."""
         return self._wild_in_flush
+
+    @wild_in_flush.setter
+    def wild_in_flush(self, value: str) -> None:
+        raise _frozen("wild_in_flush")
 
     @property
     def category(self) -> Category:
@@ -672,13 +681,13 @@ class HandValue:
         return frozenset(Rank(r) for r in range(2, 15) if wild & _BIT[r])
 
     def _details(self) -> tuple[tuple[Card, ...], Mapping[Card, Card], int]:
-        detail = self._detail
-        if detail is None:
+        try:
+            return self._detail
+        except AttributeError:  # first use: work it out once
             wild = (_ALL_CARDS ^ self._naturals) & _SUIT_MASK
             best, wilds_as, used = _explain(self._cards, wild, self._strength)
-            detail = (best, MappingProxyType(wilds_as), used)
-            _set_detail(self, detail)
-        return detail
+            self._detail = (best, MappingProxyType(wilds_as), used)
+            return self._detail
 
     @property
     def best(self) -> tuple[Card, ...]:
@@ -725,14 +734,6 @@ class HandValue:
         )
 
 
-_set_strength = HandValue.__dict__["_strength"].__set__
-_set_cards = HandValue.__dict__["_cards"].__set__
-_set_naturals = HandValue.__dict__["_naturals"].__set__
-_set_ruling = HandValue.__dict__["_wild_in_flush"].__set__
-_set_detail = HandValue.__dict__["_detail"].__set__
-_new_hand_value = object.__new__
-
-
 def evaluate(
     cards: Sequence[Card], wild_ranks: Collection[Rank], *, wild_in_flush: str = "any-card"
 ) -> HandValue:
@@ -753,13 +754,12 @@ def evaluate(
     'Flush, ace-king-nine-seven-two'
     """
     value = strength(cards, wild_ranks, wild_in_flush=wild_in_flush)
-    hand: HandValue = _new_hand_value(HandValue)
-    _set_strength(hand, value)
-    _set_cards(hand, tuple(cards) if isinstance(cards[0], Card) else tuple(_as_cards(cards)))
+    hand = HandValue()
+    hand._strength = value
+    hand._cards = tuple(cards) if isinstance(cards[0], Card) else tuple(_as_cards(cards))
     try:
-        _set_naturals(hand, _NATURALS_CACHE[wild_ranks])
+        hand._naturals = _NATURALS_CACHE[wild_ranks]
     except (KeyError, TypeError):
-        _set_naturals(hand, _natural_cards(wild_ranks))
-    _set_ruling(hand, wild_in_flush)
-    _set_detail(hand, None)
+        hand._naturals = _natural_cards(wild_ranks)
+    hand._wild_in_flush = wild_in_flush
     return hand
