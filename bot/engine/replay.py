@@ -719,8 +719,18 @@ class _Narrator:
         self.lines = lines
         self.deals: dict[int | None, list[str]] = {}
         self.notes: list[str] = []
+        self.antes: list[tuple[int, int, bool]] = []
 
     def flush(self) -> None:
+        if self.antes:
+            amounts = {amount for _, amount, _ in self.antes}
+            if len(amounts) == 1 and not any(all_in for _, _, all_in in self.antes):
+                self.lines.append(f"  antes: {amounts.pop()} each")
+            else:
+                for ante_seat, amount, all_in in self.antes:
+                    short = " (all-in)" if all_in else ""
+                    self.lines.append(f"  {self.who(ante_seat)} antes {amount}{short}")
+            self.antes = []
         for seat, cards in self.deals.items():
             self.lines.append(f"  {self.who(seat)}: {' '.join(cards)}")
         self.lines.extend(self.notes)
@@ -769,6 +779,9 @@ class _Narrator:
             else:
                 self.notes.append(f"  the {len(ev.cards)} burned cards go back into the stub")
             return
+        if isinstance(ev, ActionTaken) and ev.action.action == "ante":
+            self.antes.append((ev.action.seat, ev.action.amount, ev.action.all_in))
+            return
         self.flush()
         lines = self.lines
         if isinstance(ev, StreetStarted):
@@ -787,14 +800,11 @@ class _Narrator:
                 lines.append(f"  {who(ev.high_hand)} shows the high hand and acts first{extra}")
         elif isinstance(ev, ActionTaken):
             a = ev.action
-            if a.action == "ante":
-                lines.append(f"  {who(a.seat)} antes {a.amount}" + (" (all-in)" if a.all_in else ""))
-            else:
-                verb = {"bring_in": f"brings in for {a.amount}", "complete": f"completes to {a.to}",
-                        "bet": f"bets {a.to}", "raise": f"raises to {a.to}", "call": f"calls {a.amount}",
-                        "check": "checks", "fold": "folds"}.get(a.action, a.action)
-                timed = " (timed out)" if a.timed_out else ""
-                lines.append(f"  {who(a.seat)} {verb}" + (" and is all-in" if a.all_in else "") + timed)
+            verb = {"bring_in": f"brings in for {a.amount}", "complete": f"completes to {a.to}",
+                    "bet": f"bets {a.to}", "raise": f"raises to {a.to}", "call": f"calls {a.amount}",
+                    "check": "checks", "fold": "folds"}.get(a.action, a.action)
+            timed = " (timed out)" if a.timed_out else ""
+            lines.append(f"  {who(a.seat)} {verb}" + (" and is all-in" if a.all_in else "") + timed)
         elif isinstance(ev, BettingClosed):
             lines.append("  betting is closed: the hands are turned up and the rest is dealt without betting")
         elif isinstance(ev, UncalledReturned):

@@ -303,7 +303,7 @@ def _count(stats: SimulationStats, hand: StudHand) -> None:
     result = hand.result
     assert result is not None
     stats.wild_rank_counts[len(result.wild_ranks)] += 1
-    stats.actions += sum(1 for e in hand.log if not hasattr(e, "card"))
+    stats.actions += sum(1 for e in hand.log if getattr(e, "action", "ante") != "ante")
     stats.chips_won += sum(result.winnings)
     if hand.community_card is not None:
         stats.community_cards += 1
