@@ -219,7 +219,7 @@ class BettingRound:
         to_call = self.current - bet
         call = min(to_call, stack) if to_call > 0 else None
         check = to_call <= 0
-        fold = not check
+        fold = True     # even when a check is free: a player leaving mid-hand is folded (SPEC §7)
         all_in_to: int | None = None
         all_in_kind: str | None = None
         if call is not None and stack <= to_call:
