@@ -231,6 +231,29 @@ def test_show_down_cards_alone_and_muck() -> None:
     assert [s["player"] for s in got["showdown"]] == ["p3"] and got["mucked"] == ["p2"]
 
 
+def test_show_lines_may_come_before_the_remaining_deal_lines() -> None:
+    # Case 05: betting closes on fifth street; the show lines come right after the last betting
+    # action and list the cards written so far (p4 all five, p2 its down cards, p3 all five).
+    def edit(actions: list[str]) -> list[str]:
+        i = actions.index("p1 f") + 1
+        return [*actions[:i], "p4 sm 8c4d9dJdJs", "p2 sm KdKs", "p3 sm ThQh2c8h4h", *actions[i:]]
+
+    got = report_json(replay_text(edit_actions(load("05-all-in-side-pots.toml"), edit)))
+    assert got["error"] is None
+    assert got["winnings"] == [0, 400, 600, 200]
+    assert [s["player"] for s in got["showdown"]] == ["p4", "p2", "p3"]
+
+
+def test_the_bring_in_may_complete_instead() -> None:
+    # Case 01 with p4 completing to 20 instead of posting 10; everyone folds: p4's 20 is uncalled
+    # (nobody else put in more than the ante) and comes back; p4 wins the antes, 20.
+    text = drop_results(load("01-wild-aware-bring-in-folded-to.toml"))
+    got = report_json(replay_text(edit_actions(text, lambda a: [x.replace("p4 pb", "p4 cbr 20") for x in a])))
+    assert got["error"] is None
+    assert got["returned"] == [0, 0, 0, 20] and got["winnings"] == [0, 0, 0, 20]
+    assert got["finishing_stacks"] == [995, 995, 995, 1015]
+
+
 def test_an_open_showdown_is_finished_with_every_hand_shown() -> None:
     report = replay_text(edit_actions(load("03-chained-fives-last-up-five.toml"), lambda a: a[:-1]))
     assert report.ok and report.auto_shown == [1]

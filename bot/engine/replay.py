@@ -388,7 +388,7 @@ def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: 
         _check_cards_written(hand, history, action)
     elif hand.is_over:
         # A player may show after everyone else folded; it changes nothing.
-        _check_shown_cards(hand, action, seat)
+        _check_shown_cards(hand, history, action, seat)
         report.spans.append((action.index, start, start))
         return
     try:
@@ -404,7 +404,7 @@ def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: 
         elif action.is_muck:
             hand.muck(seat)
         else:
-            _check_shown_cards(hand, action, seat)
+            _check_shown_cards(hand, history, action, seat)
             hand.show(seat)
     except IllegalAction as exc:
         raise _ReplayStop(ReplayError("illegal-action", exc.reason, action.index, action.line, action.text)) \
@@ -483,19 +483,25 @@ def _street_of_card(position: int) -> str:
     return _STREET_NAMES[3 if position < 3 else min(position + 1, 7)]
 
 
-def _check_shown_cards(hand: StudHand, action: PhhAction, seat: int) -> None:
+def _check_shown_cards(hand: StudHand, history: HandHistory, action: PhhAction, seat: int) -> None:
+    """A show line lists the player's cards as dealt -- all of them, or the down cards alone. When
+    betting closed early, the line may come before the remaining deal lines (SPEC §9): then the
+    cards written so far (or their down cards) are accepted too."""
     if not action.cards:
         return
     shown = sorted(action.cards)
-    own = sorted(hand.cards(seat))
-    down = sorted(hand.down_cards(seat))
-    if shown != own and shown != down:
-        dealt = "".join(c.code for c in hand.cards(seat))
-        raise _ReplayStop(ReplayError(
-            "cards",
-            f"{player_label(seat)} shows {''.join(c.code for c in action.cards)} but was dealt {dealt} "
-            "(list all the cards as dealt, or the down cards alone)",
-            action.index, action.line, action.text))
+    own = hand.cards(seat)
+    down = set(hand.down_cards(seat))
+    written = own[: _deal_counts(history, action.index)[0][seat]]
+    accepted = (own, tuple(c for c in own if c in down), written, tuple(c for c in written if c in down))
+    if any(shown == sorted(cards) for cards in accepted):
+        return
+    dealt = "".join(c.code for c in own)
+    raise _ReplayStop(ReplayError(
+        "cards",
+        f"{player_label(seat)} shows {''.join(c.code for c in action.cards)} but was dealt {dealt} "
+        "(list all the cards as dealt, or the down cards alone)",
+        action.index, action.line, action.text))
 
 
 def _missing_card_error(source: HistorySource, action: PhhAction | None, history: HandHistory) -> ReplayError:
