@@ -417,8 +417,9 @@ def strength(cards: Sequence[Card], wild_ranks: Collection[Rank], *, wild_in_flu
     >>> strength(parse_cards("9h Th Jh Qh 5c 2d 3s"), five) > strength(parse_cards("As Ad Ah Ac Kd"), five)
     True
     """
-    table = _FLUSH_TABLES.get(wild_in_flush)
-    if table is None:
+    try:
+        table = _FLUSH_TABLES[wild_in_flush]
+    except KeyError:
         table = _flush_table(wild_in_flush)
     try:
         keep = _NATURALS_CACHE[wild_ranks]
@@ -449,13 +450,26 @@ def strength(cards: Sequence[Card], wild_ranks: Collection[Rank], *, wild_in_flu
     m1 = naturals >> 13 & _SUIT_MASK
     m2 = naturals >> 26 & _SUIT_MASK
     m3 = naturals >> 39
-    key = _MASK_KEY[m0] + _MASK_KEY[m1] + _MASK_KEY[m2] + _MASK_KEY[m3] + _K_OFFSET[k]
+    mask_key = _MASK_KEY
+    key = mask_key[m0] + mask_key[m1] + mask_key[m2] + mask_key[m3] + _K_OFFSET[k]
     try:
         value = _NONFLUSH[key]
     except KeyError:
         value = _fill_nonflush(key)
-    flush = table[k]
-    return max(value, flush[m0], flush[m1], flush[m2], flush[m3])
+    flush = table[k]  # 0 for a suit that cannot make five cards
+    best = flush[m0]
+    if best > value:
+        value = best
+    best = flush[m1]
+    if best > value:
+        value = best
+    best = flush[m2]
+    if best > value:
+        value = best
+    best = flush[m3]
+    if best > value:
+        value = best
+    return value
 
 
 # ---------------------------------------------------------------------------------------------
