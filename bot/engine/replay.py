@@ -12,15 +12,19 @@ What is checked:
 * the deal lines agree with the engine's dealing: each seat's cards come from its ``d dh`` lines
   in file order, and the community card from ``d db`` -- the lines of one street may come in
   any player order, but the engine deals in the pass order of SPEC §2, which alone decides which
-  card is "next" for the follow rule. A deal line must come after the betting round before it is
-  over, a player must not act before the cards already dealt are written, no card may be missing
-  or left over, and nobody is dealt a card after folding;
-* ``sm`` lines show the cards the player was dealt (all of them, or the down cards alone);
+  card is "next" for the follow rule. A street's deal lines may not come before the betting round
+  of the street before it is over, a player may not act before every card already dealt is
+  written, no card may be missing, left over or dealt twice, and nobody is dealt a card after
+  folding;
+* ``sm`` lines show the cards the player was dealt (all of them, or the down cards alone; when
+  betting closed early, also just the cards written so far);
 * the recorded ``finishing_stacks``, ``winnings``, ``_wild_ranks`` and ``_wild_events`` (any that
   are present) equal the engine's.
 
 Show and muck lines are optional: a showdown the history leaves open is finished with every
-remaining hand shown (cards speak). A history that stops mid-hand replays as a hand in progress.
+remaining hand shown (cards speak). A history that stops mid-hand replays as a hand in progress
+(it must still list the cards of any street the engine has dealt, since the engine deals a street
+the moment the round before it closes). Burns are not written in PHH: see :class:`HistorySource`.
 
 >>> from bot.engine.phh import parse_phh
 >>> text = '''
