@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import tomli_w
 
-from bot.engine.cards import Card, Rank, parse_cards
+from bot.engine.cards import FULL_DECK, Card, Rank, parse_cards
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only (hand.py does not import this module)
     from bot.engine.hand import StudHand
@@ -386,7 +386,14 @@ def _parse_player(token: str, n: int, index: int, line: int | None) -> int:
     return seat
 
 
+_CARD_BY_CODE: dict[str, Card] = {c.code: c for c in FULL_DECK}
+
+
 def _parse_cards(token: str, index: int, line: int | None) -> tuple[Card, ...]:
+    if len(token) % 2 == 0:  # fast path: canonical codes such as "7c2dQc"
+        fast = [_CARD_BY_CODE.get(token[i : i + 2]) for i in range(0, len(token), 2)]
+        if all(c is not None for c in fast):
+            return tuple(c for c in fast if c is not None)
     if "?" in token:
         raise PhhError(f"unknown cards ({token!r}) cannot be replayed: every card must be known",
                        index=index, line=line)

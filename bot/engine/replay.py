@@ -348,8 +348,9 @@ def replay(history: HandHistory, *, check_results: bool = True) -> ReplayReport:
         return report
     report.hand = hand
     try:
+        written = _cumulative_deal_counts(history)
         for action in history.actions:
-            _apply(hand, history, source, action, report)
+            _apply(hand, history, source, action, report, written)
             report.applied += 1
         _finish(hand, report)
     except _ReplayStop as stop:
@@ -377,22 +378,22 @@ def _first_duplicate(history: HandHistory) -> ReplayError | None:
 
 
 def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: PhhAction,
-           report: ReplayReport) -> None:
+           report: ReplayReport, written: list[tuple[tuple[int, ...], int]]) -> None:
     start = len(hand.events)
     if action.kind == "noop":
         report.spans.append((action.index, start, start))
         return
     if action.kind in ("dh", "db"):
-        _check_deal_line(hand, history, action)
+        _check_deal_line(hand, action, written[action.index])
         report.spans.append((action.index, start, start))
         return
     seat = action.player
     assert seat is not None
     if action.kind != "sm":
-        _check_cards_written(hand, history, action)
+        _check_cards_written(hand, history, action, written[action.index])
     elif hand.is_over:
         # A player may show after everyone else folded; it changes nothing.
-        _check_shown_cards(hand, history, action, seat)
+        _check_shown_cards(hand, action, seat, written[action.index][0][seat])
         report.spans.append((action.index, start, start))
         return
     try:
@@ -408,7 +409,7 @@ def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: 
         elif action.is_muck:
             hand.muck(seat)
         else:
-            _check_shown_cards(hand, history, action, seat)
+            _check_shown_cards(hand, action, seat, written[action.index][0][seat])
             hand.show(seat)
     except IllegalAction as exc:
         raise _ReplayStop(ReplayError("illegal-action", exc.reason, action.index, action.line, action.text)) \
@@ -420,25 +421,28 @@ def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: 
     report.spans.append((action.index, start, len(hand.events)))
 
 
-def _deal_counts(history: HandHistory, upto: int) -> tuple[list[int], int]:
-    """Cards each seat got in the file's deal lines up to and including ``upto``, and ``d db`` cards."""
+def _cumulative_deal_counts(history: HandHistory) -> list[tuple[tuple[int, ...], int]]:
+    """For each action index: the cards each seat got in the file's deal lines up to and including
+    that action, and the number of ``d db`` cards so far."""
     counts = [0] * history.player_count
     center = 0
-    for a in history.actions[: upto + 1]:
+    out: list[tuple[tuple[int, ...], int]] = []
+    for a in history.actions:
         if a.kind == "dh":
             assert a.player is not None
             counts[a.player] += len(a.cards)
         elif a.kind == "db":
             center += 1
-    return counts, center
+        out.append((tuple(counts), center))
+    return out
 
 
 def _center_cards(hand: StudHand) -> int:
     return (1 if hand.community_card is not None else 0) + len(hand.indicator_cards)
 
 
-def _check_deal_line(hand: StudHand, history: HandHistory, action: PhhAction) -> None:
-    counts, center = _deal_counts(history, action.index)
+def _check_deal_line(hand: StudHand, action: PhhAction, written: tuple[tuple[int, ...], int]) -> None:
+    counts, center = written
 
     def stop(reason: str) -> _ReplayStop:
         return _ReplayStop(ReplayError("cards", reason, action.index, action.line, action.text))
@@ -464,9 +468,10 @@ def _check_deal_line(hand: StudHand, history: HandHistory, action: PhhAction) ->
                    "is over")
 
 
-def _check_cards_written(hand: StudHand, history: HandHistory, action: PhhAction) -> None:
+def _check_cards_written(hand: StudHand, history: HandHistory, action: PhhAction,
+                         written: tuple[tuple[int, ...], int]) -> None:
     """Before a player acts, every card the engine has dealt must already be in a deal line."""
-    counts, center = _deal_counts(history, action.index)
+    counts, center = written
     for seat in range(history.player_count):
         dealt = len(hand.cards(seat))
         if dealt > counts[seat]:
@@ -487,7 +492,7 @@ def _street_of_card(position: int) -> str:
     return _STREET_NAMES[3 if position < 3 else min(position + 1, 7)]
 
 
-def _check_shown_cards(hand: StudHand, history: HandHistory, action: PhhAction, seat: int) -> None:
+def _check_shown_cards(hand: StudHand, action: PhhAction, seat: int, written_count: int) -> None:
     """A show line lists the player's cards as dealt -- all of them, or the down cards alone. When
     betting closed early, the line may come before the remaining deal lines (SPEC §9): then the
     cards written so far (or their down cards) are accepted too."""
@@ -496,7 +501,7 @@ def _check_shown_cards(hand: StudHand, history: HandHistory, action: PhhAction, 
     shown = sorted(action.cards)
     own = hand.cards(seat)
     down = set(hand.down_cards(seat))
-    written = own[: _deal_counts(history, action.index)[0][seat]]
+    written = own[:written_count]
     accepted = (own, tuple(c for c in own if c in down), written, tuple(c for c in written if c in down))
     if any(shown == sorted(cards) for cards in accepted):
         return
