@@ -159,10 +159,11 @@ class Tx:
         return [tuple(row) for row in rows]
 
     async def one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
-        """The first row of a query, or None."""
-        async with self._db.execute(sql, tuple(params)) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else tuple(row)
+        """The first row of a query, or None (for queries that return at most a few rows)."""
+        rows = await self._db.execute_fetchall(sql, tuple(params))
+        for row in rows:
+            return tuple(row)
+        return None
 
     async def value(self, sql: str, params: Iterable[Any] = ()) -> Any:
         """The first column of the first row (None when there is no row)."""
@@ -170,9 +171,13 @@ class Tx:
         return None if row is None else row[0]
 
     async def run(self, sql: str, params: Iterable[Any] = ()) -> tuple[int, int | None]:
-        """Execute a statement; returns ``(rowcount, lastrowid)``."""
-        async with self._db.execute(sql, tuple(params)) as cursor:
-            return cursor.rowcount, cursor.lastrowid
+        """Execute a statement; returns ``(rowcount, lastrowid)``.
+
+        One round trip to the connection's thread: the cursor is left to the garbage collector
+        rather than closed with a second round trip (it holds no rows).
+        """
+        cursor = await self._db.execute(sql, tuple(params))
+        return cursor.rowcount, cursor.lastrowid
 
 
 class StoreBase:

@@ -174,15 +174,15 @@ def split_statements(script: str) -> list[str]:
     ``executescript`` cannot be used inside our transaction: it commits any open transaction first.
     """
     statements: list[str] = []
-    buffer = ""
-    for line in script.splitlines(keepends=True):
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            if buffer.strip():
-                statements.append(buffer.strip())
-            buffer = ""
-    if buffer.strip():
-        raise ValueError(f"incomplete SQL statement at the end of a migration: {buffer.strip()[:60]!r}")
+    start = 0
+    for end, char in enumerate(script):
+        if char == ";" and sqlite3.complete_statement(script[start : end + 1]):
+            statements.append(script[start : end + 1].strip())
+            start = end + 1
+    if script[start:].strip():
+        raise ValueError(
+            f"incomplete SQL statement at the end of a migration: {script[start:].strip()[:60]!r}"
+        )
     return statements
 
 

@@ -32,8 +32,7 @@ def square_up(net: Mapping[int, int]) -> list[Payment]:
     """The payments that bring every member's ``net`` to zero, fewest possible for up to
     :data:`EXACT_LIMIT` members with a non-zero result.
 
-    Payments are listed group by group, largest first within a group; ties break by member id, so
-    the answer is deterministic. Raises ``ValueError`` if the results do not sum to zero.
+    Payments are listed largest first (ties by payer, then payee), so the answer is deterministic. Raises ``ValueError`` if the results do not sum to zero.
     """
     if sum(net.values()) != 0:
         raise ValueError("net results must sum to zero")
@@ -46,7 +45,7 @@ def square_up(net: Mapping[int, int]) -> list[Payment]:
     payments: list[Payment] = []
     for group in groups:
         payments.extend(_greedy({members[i]: net[members[i]] for i in group}))
-    return payments
+    return sorted(payments, key=lambda p: (-p.amount, p.payer, p.payee))
 
 
 def _zero_sum_groups(values: Sequence[int]) -> list[list[int]]:
