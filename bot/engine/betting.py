@@ -194,6 +194,18 @@ class BettingRound:
     def next_actor(self, after: int) -> int | None:
         """The first seat clockwise after ``after`` that must act, or ``None`` (round over)."""
         n = self.n
+        if self.bring_in_seat is None and self.able > 1:
+            # The common case, inlined: live, with chips, and not yet acted or owing chips.
+            stacks, folded, acted = self.stacks, self.folded, self.acted
+            bets, current = self.street_bets, self.current
+            seat = after
+            for _ in range(n):
+                seat = seat + 1 if seat + 1 < n else 0
+                if stacks[seat] > 0 and not folded[seat] and (
+                    acted[seat] == NOT_ACTED or bets[seat] < current
+                ):
+                    return seat
+            return None
         for step in range(1, n + 1):
             seat = (after + step) % n
             if self.needs_action(seat):
@@ -217,26 +229,28 @@ class BettingRound:
         if self.bring_in_seat is not None:
             return self._legal_bring_in(seat, stack)
         to_call = self.current - bet
-        call = min(to_call, stack) if to_call > 0 else None
-        check = to_call <= 0
-        fold = True     # even when a check is free: a player leaving mid-hand is folded (SPEC §7)
+        # Fold is legal even when a check is free: a player leaving mid-hand is folded (SPEC §7).
+        if to_call > 0:
+            if stack <= to_call:                              # all-in to call (or for less)
+                return LegalActions(seat, True, False, stack, None, None, None, None, None, (),
+                                    bet + stack, "call")
+            call: int | None = to_call
+            check = False
+        else:
+            call = None
+            check = True
+        if not self._may_raise(seat, self.able > 1):
+            return LegalActions(seat, True, check, call)
         all_in_to: int | None = None
         all_in_kind: str | None = None
-        if call is not None and stack <= to_call:
-            all_in_to, all_in_kind = bet + stack, "call"
-        wager: str | None = None
-        min_to: int | None = None
-        max_to: int | None = None
-        options: tuple[int, ...] = ()
-        if stack > max(to_call, 0) and self._may_raise(seat, self.able > 1):
-            wager = self.wager_name()
-            min_to, max_to, options = self._wager_range(seat, bet, stack)
-            top = bet + stack
-            if min_to is None:
-                all_in_to, all_in_kind = top, wager          # all-in for less than a full wager
-            elif (options and top in options) or (not options and max_to is not None and top <= max_to):
-                all_in_to, all_in_kind = top, wager
-        return LegalActions(seat, fold, check, call, None, min_to if wager == "complete" else None, wager,
+        wager = self.wager_name()
+        min_to, max_to, options = self._wager_range(seat, bet, stack)
+        top = bet + stack
+        if min_to is None:
+            all_in_to, all_in_kind = top, wager              # all-in for less than a full wager
+        elif (options and top in options) or (not options and max_to is not None and top <= max_to):
+            all_in_to, all_in_kind = top, wager
+        return LegalActions(seat, True, check, call, None, min_to if wager == "complete" else None, wager,
                             min_to, max_to, options, all_in_to, all_in_kind)
 
     def _legal_bring_in(self, seat: int, stack: int) -> LegalActions:
@@ -275,16 +289,14 @@ class BettingRound:
         """``(min_to, max_to, exact options)`` of a full wager; ``(None, None, ())`` if the stack is short."""
         top = bet + stack
         if self.fixed:
-            if self.big_in_force:
-                units: tuple[int, ...] = (self.big,)
-            elif self.open_pair and self.big != self.small:
-                units = (self.small, self.big)
-            else:
-                units = (self.small,)
-            options = tuple(self.full_level + u for u in units if self.full_level + u <= top)
-            if not options:
+            low = self.full_level + (self.big if self.big_in_force else self.small)
+            if low > top:
                 return None, None, ()
-            return options[0], options[-1], options
+            if self.open_pair and not self.big_in_force and self.big != self.small:
+                high = self.full_level + self.big
+                if high <= top:
+                    return low, high, (low, high)
+            return low, low, (low,)
         if self.full_level == 0:
             low = self.min_bet if self.current < self.min_bet else self.current + self.min_bet
         else:

@@ -99,6 +99,18 @@ class HandResult:
     wild_ranks: tuple[Rank, ...]
 
 
+FIVE = Rank.FIVE
+
+
+def _wrap_event(entry: Event | Deal | Action) -> Event:
+    """Stored Deal/Action records become their narration events."""
+    if type(entry) is Deal:
+        return CardDealt(entry)
+    if type(entry) is Action:
+        return ActionTaken(entry)
+    return entry  # type: ignore[return-value]
+
+
 _DOOR_CACHE: dict[tuple[str, Card, bool], tuple[int, int, int]] = {}
 _SHOWING_CACHE: dict[tuple[str, tuple[Rank, ...], tuple[Rank, ...]], ShowingValue] = {}
 
@@ -158,7 +170,9 @@ class StudHand:
         self._seen: set[Card] = set()
         self._deal_seq = 0
         self._log: list[LogEntry] = []
-        self._events: list[Event] = []
+        # Narration events; Deal and Action records are stored bare and wrapped in CardDealt /
+        # ActionTaken when read (``events``), which keeps the dealing and betting paths cheap.
+        self._events: list[Event | Deal | Action] = []
         self._follow = FollowTracker(rulings)
         self._wild_tuple: tuple[Rank, ...] = (Rank.FIVE,)
         self._street = 3
@@ -356,11 +370,11 @@ class StudHand:
     @property
     def events(self) -> tuple[Event, ...]:
         """Narration events, in order."""
-        return tuple(self._events)
+        return tuple(map(_wrap_event, self._events))
 
     def events_since(self, index: int) -> tuple[Event, ...]:
         """Events from position ``index`` on (for a front end that narrates incrementally)."""
-        return tuple(self._events[index:])
+        return tuple(map(_wrap_event, self._events[index:]))
 
     @property
     def result(self) -> HandResult | None:
@@ -615,7 +629,7 @@ class StudHand:
 
     def _record(self, action: Action) -> None:
         self._log.append(action)
-        self._events.append(ActionTaken(action))
+        self._events.append(action)
 
     def _after_action(self, seat: int) -> None:
         if self._live == 1:
@@ -670,8 +684,7 @@ class StudHand:
         deal = Deal(self._deal_seq, street, seat, card, face_up, kind)
         self._deal_seq += 1
         self._log.append(deal)
-        events = self._events
-        events.append(CardDealt(deal))
+        self._events.append(deal)
         if kind == "burn":
             self._burns.append(card)
             return card
@@ -729,7 +742,7 @@ class StudHand:
         draw = self._source.draw
         seen, log, events = self._seen, self._log, self._events
         cards, pile, folded = self._cards, (self._up if face_up else self._down), self._folded
-        on_deal = self._follow.on_deal
+        follow = self._follow
         seq = self._deal_seq
         for seat in range(self._n):
             if folded[seat]:
@@ -742,12 +755,13 @@ class StudHand:
             deal = Deal(seq, street, seat, card, face_up, "hole")
             seq += 1
             log.append(deal)
-            events.append(CardDealt(deal))
+            events.append(deal)
             cards[seat].append(card)
             pile[seat].append(card)
-            notes = on_deal(deal)
-            if notes:
-                self._note(notes)
+            if (face_up and card.rank is FIVE) or follow.pending is not None:
+                notes = follow.on_deal(deal)
+                if notes:
+                    self._note(notes)
         self._deal_seq = seq
 
     def _deal_seventh(self) -> None:
