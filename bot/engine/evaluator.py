@@ -355,24 +355,25 @@ _NATURALS_CACHE: dict[Any, int] = {}
 
 
 def _natural_cards(wild_ranks: Collection[Rank]) -> int:
-    """The 52-bit mask of every card whose rank is not wild. Cached for hashable collections
-    (``frozenset``, ``tuple``), so passing a frozenset is the fast way to call ``strength``."""
+    """The 52-bit mask of every card whose rank is not wild. Cached for frozensets, so passing
+    a frozenset is the fast way to call ``strength`` (a set or list costs a short loop)."""
+    frozen = type(wild_ranks) is frozenset
+    if frozen:
+        cached = _NATURALS_CACHE.get(wild_ranks)
+        if cached is not None:
+            return cached
+    mask = 0
     try:
-        return _NATURALS_CACHE[wild_ranks]
-    except KeyError:
-        keep = _ALL_CARDS & ~(_wild_mask(wild_ranks) * _EVERY_SUIT)
+        for r in wild_ranks:
+            mask |= _RANK_BIT[r]
+    except (KeyError, TypeError):  # not a Rank: a code such as "5", or a bad value
+        mask = _wild_mask(wild_ranks)
+    keep = _ALL_CARDS & ~(mask * _EVERY_SUIT)
+    if frozen:
         if len(_NATURALS_CACHE) > 4096:
             _NATURALS_CACHE.clear()
         _NATURALS_CACHE[wild_ranks] = keep
-        return keep
-    except TypeError:  # unhashable (a set or a list)
-        mask = 0
-        try:
-            for r in wild_ranks:
-                mask |= _RANK_BIT[r]
-        except (KeyError, TypeError):
-            mask = _wild_mask(wild_ranks)
-        return _ALL_CARDS & ~(mask * _EVERY_SUIT)
+    return keep
 
 
 def _check_count(n: int) -> None:
@@ -428,9 +429,12 @@ def strength(cards: Sequence[Card], wild_ranks: Collection[Rank], *, wild_in_flu
         table = _FLUSH_TABLES[wild_in_flush]
     except KeyError:
         table = _flush_table(wild_in_flush)
-    try:
-        keep = _NATURALS_CACHE[wild_ranks]
-    except (KeyError, TypeError):
+    if type(wild_ranks) is frozenset:
+        try:
+            keep = _NATURALS_CACHE[wild_ranks]
+        except KeyError:
+            keep = _natural_cards(wild_ranks)
+    else:
         keep = _natural_cards(wild_ranks)
     n = len(cards)
     bit = _CARD_BIT
@@ -781,9 +785,6 @@ def evaluate(
     hand = HandValue()
     hand._strength = value
     hand._cards = tuple(cards) if isinstance(cards[0], Card) else tuple(_as_cards(cards))
-    try:
-        hand._naturals = _NATURALS_CACHE[wild_ranks]
-    except (KeyError, TypeError):
-        hand._naturals = _natural_cards(wild_ranks)
+    hand._naturals = _natural_cards(wild_ranks)
     hand._wild_in_flush = wild_in_flush
     return hand
