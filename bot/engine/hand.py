@@ -869,13 +869,21 @@ class StudHand:
         """The live seat with the best showing hand; ties by position or by the highest card by suit."""
         by_suit = self.rulings.high_hand_tiebreak == "suit"
         best_seat = -1
+        folded, ups = self._folded, self._up
+        if not by_suit:                       # position: the first seat clockwise wins a tie
+            best = -1
+            for seat in range(self._n):
+                if not folded[seat]:
+                    value = self._showing(ups[seat]).strength
+                    if value > best:
+                        best, best_seat = value, seat
+            return best_seat
         best_key: tuple[int, tuple[Card, ...]] | None = None
         for seat in range(self._n):
             if self._folded[seat]:
                 continue
-            up = self._up[seat]
-            value = self._showing(up).strength
-            key = (value, tuple(sorted(up, reverse=True)) if by_suit else ())
+            up = ups[seat]
+            key = (self._showing(up).strength, tuple(sorted(up, reverse=True)))
             if best_key is None or key > best_key:
                 best_key, best_seat = key, seat
         return best_seat
