@@ -214,15 +214,16 @@ class StoreBase:
             db = self._db
             if db is None:
                 raise RuntimeError("the store is closed")
-            await db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
+                await db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 yield Tx(db, self._clock())
                 await db.execute("COMMIT")
             except BaseException:
-                # aiosqlite runs statements in order on one thread, so this ROLLBACK follows any
-                # statement still running for a cancelled caller.
-                if db.in_transaction:
-                    await db.execute("ROLLBACK")
+                # Also on cancellation: a cancelled caller's statement (even its BEGIN or COMMIT)
+                # may still be queued on the connection's thread. aiosqlite runs calls in order,
+                # and sqlite3's rollback() does nothing outside a transaction, so this always
+                # leaves the connection with no transaction open before the lock is released.
+                await db.rollback()
                 raise
 
     # -- members and the ledger -------------------------------------------------------------

@@ -212,8 +212,8 @@ async def migrate(db: aiosqlite.Connection, upto: int | None = None) -> int:
             f"the database is at schema version {current}, but this Wildstud knows only up to {LATEST}"
         )
     for version in range(current + 1, target + 1):
-        await db.execute("BEGIN IMMEDIATE")
         try:
+            await db.execute("BEGIN IMMEDIATE")
             if await schema_version(db) >= version:  # another process got there first
                 await db.execute("ROLLBACK")
                 continue
@@ -222,7 +222,6 @@ async def migrate(db: aiosqlite.Connection, upto: int | None = None) -> int:
             await db.execute(f"PRAGMA user_version = {version:d}")
             await db.execute("COMMIT")
         except BaseException:
-            if db.in_transaction:
-                await db.execute("ROLLBACK")
+            await db.rollback()  # a no-op if no transaction is open; runs after any queued statement
             raise
     return await schema_version(db)

@@ -95,3 +95,31 @@ async def test_concurrent_movements_keep_totals_exact(store: Store, db_path: Pat
     assert balances + in_play == ledger == 20 * 11_000  # no chip created or destroyed
     report = await store.audit()
     assert report.ok, report.all_problems()
+
+
+async def test_cancelled_callers_leave_no_transaction_open(store: Store, db_path: Path, totals) -> None:
+    """Callers cancelled at random moments (as Discord interactions time out) may or may not have
+    moved their chips, but each movement is whole, the store keeps working, and nothing is lost."""
+    rng = random.Random(7)
+    for member in MEMBERS[:6]:
+        await store.balance(G, member)
+    table = (await store.create_table(G, 7100, 1)).id
+    for round_ in range(8):
+        tasks = [
+            asyncio.create_task(store.transfer(G, *rng.sample(MEMBERS[:6], 2), rng.randint(1, 20)))
+            for _ in range(20)
+        ]
+        tasks.append(asyncio.create_task(store.buy_in(G, table, MEMBERS[round_ % 6], 10)))
+        tasks.append(asyncio.create_task(store.cash_out(G, table, MEMBERS[(round_ + 3) % 6])))
+        for _ in range(rng.randint(0, 30)):
+            await asyncio.sleep(0)
+        for task in tasks:
+            if rng.random() < 0.5:
+                task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    # The lock is free and no transaction was left open: a plain write still works.
+    assert (await store.grant(G, MEMBERS[0], 1, reason="still alive")).applied
+    balances, in_play, ledger = totals(db_path)
+    assert balances + in_play == ledger == 6 * 1000 + 1
+    report = await store.audit()
+    assert report.ok, report.all_problems()
