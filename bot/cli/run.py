@@ -1,0 +1,82 @@
+"""``wildstud run`` (also ``wildstud`` and ``python -m bot`` with no arguments): start the Discord bot.
+
+Settings come from the environment and a ``.env`` file (``bot.settings``): ``DISCORD_TOKEN``
+(required), ``DATABASE_PATH``, ``DEV_GUILD_ID``, ``LOG_LEVEL``. Without a token the command exits
+with status 2 and says how to get one; ``wildstud play`` works without Discord. The token is never
+printed or logged. Exit status 0 after a clean stop (Ctrl-C), 1 when Discord refuses the token or
+the bot cannot start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from typing import Any
+
+NO_TOKEN = """\
+wildstud run: no Discord bot token. Set DISCORD_TOKEN in the environment or in a .env file.
+
+To get a token: open https://discord.com/developers/applications, create an application (or pick
+yours), open "Bot", press "Reset Token" and copy it into .env as DISCORD_TOKEN=... (see
+.env.example and the README section "Run it on Discord"). Never share or commit the token.
+
+No Discord at hand? `wildstud play` deals a table in this terminal, no token needed."""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``run`` sub-command."""
+    parser = subparsers.add_parser(
+        "run",
+        help="start the Discord bot (the default command; needs DISCORD_TOKEN)",
+        description=(
+            "Start the Discord bot. Reads DISCORD_TOKEN, DATABASE_PATH, DEV_GUILD_ID and LOG_LEVEL from the "
+            "environment or a .env file. Register the slash commands once with `wildstud sync`."
+        ),
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the bot and block until it stops; returns the exit status."""
+    from bot.settings import load_settings
+
+    try:
+        settings = load_settings()
+    except ValueError as error:
+        print(f"wildstud run: {error}", file=sys.stderr)
+        return 2
+    if settings.discord_token is None:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    import discord
+
+    level = logging.getLevelNamesMapping().get(settings.log_level, logging.INFO)
+    discord.utils.setup_logging(level=level)
+    try:
+        return asyncio.run(_run(settings.discord_token))
+    except KeyboardInterrupt:
+        return 0
+
+
+async def _run(token: str) -> int:
+    import discord
+
+    from bot.discord_bot import WildstudBot
+
+    log = logging.getLogger("bot.cli.run")
+    async with WildstudBot() as bot:
+        try:
+            await bot.start(token)
+        except discord.LoginFailure:
+            log.error(
+                "Discord refused the token: check DISCORD_TOKEN (Developer Portal -> Bot -> Reset Token)."
+            )
+            return 1
+        except discord.PrivilegedIntentsRequired:
+            log.error(
+                "Discord refused the connection: this bot needs no privileged intents; check the portal."
+            )
+            return 1
+    return 0

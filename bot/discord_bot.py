@@ -1,0 +1,178 @@
+"""The Discord bot: ``WildstudBot``, a ``commands.Bot`` that deals Wildstud tables.
+
+Start-up (``setup_hook``, which runs once, after login and before any gateway event):
+
+1. load the cogs (``cogs.table``, ``cogs.betting``, ``cogs.rulings``, ``cogs.chips``,
+   ``cogs.hand``); each registers its persistent ``DynamicItem`` buttons, so clicks on messages
+   posted before a restart still reach them;
+2. open the store (``DATABASE_PATH``), build the Discord presenter and the table service;
+3. restore every open table and resume its unfinished hand (replayed from the stored deck and
+   action log; the player to act is prompted again and the timers re-armed);
+4. with ``DEV_GUILD_ID`` set, copy the global commands to that guild and sync it (guild commands
+   update at once; global ones are only synced by ``wildstud sync`` or the owner's
+   ``@Wildstud sync``, never on every start: Discord rate-limits command registration).
+
+``close()`` stops the gateway, cancels the table timers and closes the store (aiosqlite's worker
+thread would otherwise keep the process alive). Default intents only: interactions carry the
+member, their roles and permissions, so no privileged intent is needed.
+
+Every slash-command error reaches ``WildstudTree.on_error``, which answers with a short ephemeral
+reason (``cogs.common.answer_error``); buttons and modals do the same in their callbacks.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord_presenter import DiscordPresenter
+from bot.settings import Settings, load_settings
+from bot.store import Store
+from bot.tables.clock import Clock
+from bot.tables.options import TableOptions
+from bot.tables.service import TableService
+from cogs.common import answer_error
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS: tuple[str, ...] = ("cogs.table", "cogs.betting", "cogs.rulings", "cogs.chips", "cogs.hand")
+"""The cogs loaded at start-up, in order."""
+
+ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+"""Never ping @everyone or roles, whatever a display name says."""
+
+
+class WildstudTree(app_commands.CommandTree[Any]):
+    """The command tree: one error handler for every slash command (see ``cogs.common``)."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
+    ) -> None:
+        await answer_error(interaction, error)
+
+
+class WildstudBot(commands.Bot):
+    """The Wildstud Discord bot (see the module docstring).
+
+    ``settings``: token, database path, dev guild (default: ``load_settings()``). ``database_path``
+    overrides the settings' path. ``clock`` and ``rng`` go to the table service (a ``FakeClock``
+    and a seeded ``random.Random`` in tests; the defaults are the event loop's clock and the OS
+    CSPRNG). ``table_options``: timers for new tables. ``commands_only``: load the cogs and
+    nothing else (for ``wildstud sync``, which only registers the commands).
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        database_path: str | Path | None = None,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+        table_options: TableOptions | None = None,
+        commands_only: bool = False,
+        **options: Any,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            tree_cls=WildstudTree,
+            allowed_mentions=ALLOWED_MENTIONS,
+            help_command=None,
+            **options,
+        )
+        self.settings = settings if settings is not None else load_settings()
+        self.database_path = Path(database_path) if database_path is not None else self.settings.database_path
+        self.clock = clock
+        self.rng = rng
+        self.table_options = table_options
+        self.commands_only = commands_only
+        self._store: Store | None = None
+        self._service: TableService | None = None
+        self._presenter: DiscordPresenter | None = None
+        self.names: dict[int, str] = {}
+        """Display names of members seen in interactions, by member id (for leaderboards)."""
+        self.add_command(sync_command)
+
+    # ------------------------------------------------------------------ the parts
+    @property
+    def store(self) -> Store:
+        """The open store (after ``setup_hook``)."""
+        if self._store is None:
+            raise RuntimeError("the bot has not opened its store yet")
+        return self._store
+
+    @property
+    def service(self) -> TableService:
+        """The table service (after ``setup_hook``)."""
+        if self._service is None:
+            raise RuntimeError("the bot has not started its table service yet")
+        return self._service
+
+    @property
+    def presenter(self) -> DiscordPresenter:
+        """The Discord presenter of the table service (after ``setup_hook``)."""
+        if self._presenter is None:
+            raise RuntimeError("the bot has not started its presenter yet")
+        return self._presenter
+
+    # ------------------------------------------------------------------ life cycle
+    async def setup_hook(self) -> None:
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        if self.commands_only:
+            return
+        self._store = await Store.open(self.database_path)
+        self._presenter = DiscordPresenter(self)
+        self._service = TableService(
+            self._store, self._presenter, clock=self.clock, rng=self.rng, default_options=self.table_options
+        )
+        self._presenter.service = self._service
+        tables = await self._service.start()
+        await self._presenter.flush_all()
+        log.info("store %s open; %d table(s) restored", self.database_path, len(tables))
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d command(s) to the dev guild %s", len(synced), self.settings.dev_guild_id)
+
+    async def close(self) -> None:
+        """Stop the gateway, cancel the table timers, close the store."""
+        try:
+            await super().close()
+        finally:
+            if self._service is not None:
+                await self._service.close()
+            if self._store is not None:
+                store, self._store = self._store, None
+                await store.close()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        self.names[interaction.user.id] = interaction.user.display_name
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s in %d server(s)", self.user, len(self.guilds))
+
+
+@commands.command(name="sync")
+@commands.is_owner()
+async def sync_command(ctx: commands.Context[WildstudBot], where: str = "here") -> None:
+    """``@Wildstud sync [here|global]``: the application owner registers the slash commands,
+    in this server (instant) or globally (may take a while to show)."""
+    bot = ctx.bot
+    if where == "global":
+        synced = await bot.tree.sync()
+        await ctx.send(f"Synced {len(synced)} command(s) globally.")
+        return
+    if ctx.guild is None:
+        await ctx.send("Use `sync global` in a DM, or `sync` in a server.")
+        return
+    bot.tree.copy_global_to(guild=ctx.guild)
+    synced = await bot.tree.sync(guild=ctx.guild)
+    await ctx.send(f"Synced {len(synced)} command(s) to this server.")

@@ -1,0 +1,107 @@
+"""``/hand``: the record of finished hands at this channel's table.
+
+``/hand history [number]`` attaches a finished hand's PHH file (SPEC §9; the last finished hand by
+default), which ``wildstud replay`` plays back through the engine. ``/hand verify [number]`` shows
+a hand's deck commitment, announced before its first card, and, once the hand is over, the
+revealed deck order and salt, checked against it (DESIGN "Fairness and secrecy"). A hand still
+being played shows only its commitment: its deck stays secret until it ends.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.store.records import HandRecord
+from bot.tables.errors import TableError
+from bot.tables.fairness import verify
+from cogs.common import Interaction, reply, table_key
+
+if TYPE_CHECKING:
+    from bot.discord_bot import WildstudBot
+
+SEARCH_DEPTH = 200
+"""How many recent hands of the table ``/hand`` looks through for a hand number."""
+
+
+@app_commands.guild_only()
+class Hand(
+    commands.GroupCog, group_name="hand", group_description="Finished hands: history files and the fair deal"
+):
+    """``/hand history``, ``/hand verify``."""
+
+    def __init__(self, bot: WildstudBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def _hand(self, interaction: Interaction, number: int | None, *, finished: bool) -> HandRecord:
+        key = table_key(interaction)
+        table = self.bot.service.table(key)
+        hands = await self.bot.store.table_hands(table.table_id, limit=SEARCH_DEPTH)
+        for hand in hands:
+            if number is not None and hand.hand_no != number:
+                continue
+            if finished and hand.status != "finished":
+                if number is not None:
+                    raise TableError(f"Hand #{number} is not finished ({hand.status.replace('_', ' ')}).")
+                continue
+            return hand
+        if number is not None:
+            raise TableError(f"There is no hand #{number} at this table.")
+        raise TableError("No hand has finished at this table yet.")
+
+    @app_commands.command(
+        name="history", description="A finished hand's history file (PHH), the last one by default"
+    )
+    @app_commands.describe(number="The hand number (default: the last finished hand)")
+    async def history(
+        self, interaction: Interaction, number: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        hand = await self._hand(interaction, number, finished=True)
+        if not hand.phh:
+            raise TableError(f"Hand #{hand.hand_no} has no history file.")
+        file = discord.File(
+            io.BytesIO(hand.phh.encode("utf-8")), filename=f"wildstud-hand-{hand.hand_no}.phh"
+        )
+        await reply(
+            interaction,
+            f"Hand #{hand.hand_no} as a PHH hand history (replay it with `wildstud replay`).",
+            file=file,
+        )
+
+    @app_commands.command(
+        name="verify", description="A hand's deck commitment and, once it is over, its deck"
+    )
+    @app_commands.describe(number="The hand number (default: the last hand dealt)")
+    async def verify_(
+        self, interaction: Interaction, number: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        hand = await self._hand(interaction, number, finished=False)
+        lines = [f"Hand #{hand.hand_no}", f"Commitment (announced before the deal): {hand.commitment}"]
+        if hand.status == "in_progress":
+            lines.append("The deck and the salt are revealed when the hand is over.")
+        else:
+            deck = "".join(hand.deck)
+            ok = verify(hand.commitment, hand.salt, deck)
+            lines += [
+                f"Deck (top card first): {deck}",
+                f"Salt: {hand.salt}",
+                "SHA-256(deck:salt) matches the commitment."
+                if ok
+                else "The deck does NOT match the commitment!",
+                f"Check it yourself: `wildstud verify {hand.commitment} {hand.salt} {deck}`",
+            ]
+            if hand.status == "voided":
+                lines.append(f"This hand was voided: {hand.void_reason or 'no reason recorded'}.")
+        await reply(interaction, "\n".join(lines))
+
+
+async def setup(bot: WildstudBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Hand(bot))

@@ -1,0 +1,110 @@
+"""``/ruling``: the dealer's rulings for this channel's table (SPEC §3-§6, §8).
+
+``/ruling list`` shows every ruling in force (and changes waiting for the next deal);
+``/ruling set NAME VALUE`` (autocomplete offers the valid names, then that ruling's options) and
+``/ruling reset`` queue a change. Only the dealer may change rulings: the table's creator, members
+with the server's dealer role, or Manage Server; everyone else is refused. A change made now is
+announced in the channel just before the next deal and applies from that deal on; the hand in
+progress keeps the rulings it was dealt under.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.rulings import RULING_HELP, RULINGS
+from bot.render.settings import rulings_changes, rulings_table
+from cogs.common import Interaction, has_dealer_rights, reply, table_key
+
+if TYPE_CHECKING:
+    from bot.discord_bot import WildstudBot
+
+
+def _normalise(name: str) -> str:
+    return name.strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def name_choices(current: str) -> list[app_commands.Choice[str]]:
+    """Ruling names containing what was typed (``-`` or ``_`` alike), with their meaning.
+
+    >>> [c.value for c in name_choices("wild")]
+    ['wild_in_flush']
+    """
+    typed = _normalise(current)
+    return [
+        app_commands.Choice(name=f"{name}: {RULING_HELP.get(name, '')}"[:100], value=name)
+        for name in RULINGS
+        if typed in name
+    ][:25]
+
+
+def value_choices(name: str, current: str) -> list[app_commands.Choice[str]]:
+    """The options of ruling ``name`` containing what was typed; the default is marked.
+
+    >>> [c.value for c in value_choices("raise-cap", "")]
+    ['3', '4', 'none']
+    """
+    options = RULINGS.get(_normalise(name))
+    if options is None:
+        return []
+    typed = current.strip().lower()
+    return [
+        app_commands.Choice(name=f"{option} (default)" if i == 0 else option, value=option)
+        for i, option in enumerate(options)
+        if typed in option
+    ][:25]
+
+
+@app_commands.guild_only()
+class Ruling(commands.GroupCog, group_name="ruling", group_description="The dealer's rulings at this table"):
+    """``/ruling list``, ``/ruling set``, ``/ruling reset``."""
+
+    def __init__(self, bot: WildstudBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(
+        name="list", description="Every ruling at this table, and changes waiting for the next deal"
+    )
+    async def list_(self, interaction: Interaction) -> None:
+        table = self.bot.service.table(table_key(interaction))
+        lines = ["Rulings in force:", *(f"• {line}" for line in rulings_table(table.rulings))]
+        if table.pending_rulings is not None:
+            changes = rulings_changes(table.rulings, table.pending_rulings)
+            if changes:
+                lines += ["From the next deal:", changes]
+        await reply(interaction, "\n".join(lines))
+
+    @app_commands.command(name="set", description="Change a ruling from the next deal on (the dealer only)")
+    @app_commands.describe(name="The ruling (start typing to see them)", value="Its new option")
+    async def set_(self, interaction: Interaction, name: str, value: str) -> None:
+        key = table_key(interaction)
+        rights = await has_dealer_rights(interaction)
+        text = await self.bot.service.set_ruling(key, interaction.user.id, name, value, dealer_rights=rights)
+        await reply(interaction, text)
+
+    @set_.autocomplete("name")
+    async def _name(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return name_choices(current)
+
+    @set_.autocomplete("value")
+    async def _value(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        name = getattr(interaction.namespace, "name", None) or ""
+        return value_choices(str(name), current)
+
+    @app_commands.command(
+        name="reset", description="Back to the default rulings from the next deal (the dealer only)"
+    )
+    async def reset(self, interaction: Interaction) -> None:
+        key = table_key(interaction)
+        rights = await has_dealer_rights(interaction)
+        text = await self.bot.service.reset_rulings(key, interaction.user.id, dealer_rights=rights)
+        await reply(interaction, text)
+
+
+async def setup(bot: WildstudBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Ruling(bot))

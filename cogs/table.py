@@ -1,0 +1,354 @@
+"""``/table``: open a table in a channel, take and leave seats, deal, look at it, close it.
+
+``/table create`` answers with the table message itself (public), carrying "Join" and "Deal"
+buttons; the presenter keeps editing that message until the first deal. Stakes come from a preset
+(``micro small medium pot-limit no-limit``) or explicit amounts, optionally starting from a preset.
+``seats`` caps the table (2-8); ``timer`` is the seconds each player has to act (0: no timer).
+
+Only the dealer deals and closes: the table's creator, members with the server's dealer role, or
+Manage Server (SPEC §8). The table service decides everything else; this cog only parses, checks
+who is asking, calls it and answers.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.stakes import PRESETS, STRUCTURES, TableStakes
+from bot.render.cards import chips
+from bot.render.settings import stakes_line
+from bot.tables.errors import StaleAction
+from bot.tables.options import TableOptions
+from cogs.common import (
+    Interaction,
+    answer_error,
+    code_block,
+    display_name,
+    has_dealer_rights,
+    reply,
+    table_key,
+    wildstud,
+)
+
+if TYPE_CHECKING:
+    from bot.discord_bot import WildstudBot
+
+DEFAULT_TIMER = 60
+"""Seconds to act at a new Discord table (SPEC §7)."""
+
+
+def build_stakes(
+    preset: str | None,
+    structure: str | None,
+    amounts: dict[str, int | None],
+) -> TableStakes:
+    """Stakes from a preset and/or explicit amounts (``ante bring_in small_bet big_bet min_bet
+    min_buy_in max_buy_in``; None means "not given").
+
+    The preset (default ``small``, or the preset of that name for pot and no limit) gives every
+    amount not stated. When bet sizes are stated but buy-ins are not, the buy-ins are recomputed
+    from the new bet sizes (``TableStakes.fixed_limit``/``pot_limit``/``no_limit`` defaults).
+    Raises ``StakesError`` (a ``ValueError``) for stakes that do not make sense.
+
+    >>> build_stakes("micro", None, {}).describe()
+    'fixed limit 2/4, ante 1 and bring-in 1'
+    >>> build_stakes(None, "no-limit", {"min_bet": 50, "bring_in": 25}).max_buy_in
+    10000
+    """
+    given = {k: v for k, v in amounts.items() if v is not None}
+    if preset is not None:
+        base = PRESETS[preset]
+    elif structure in ("pot-limit", "no-limit"):
+        base = PRESETS[structure]
+    else:
+        base = PRESETS["small"]
+    values: dict[str, Any] = base.to_dict()
+    if structure is not None and structure != base.structure:
+        other = PRESETS["small"] if structure == "fixed-limit" else PRESETS[structure]
+        values = other.to_dict()
+    values.update(given)
+    if "min_buy_in" in given or "max_buy_in" in given or not set(given) & {"small_bet", "big_bet", "min_bet"}:
+        return TableStakes.from_dict(values)
+    if values["structure"] == "fixed-limit":
+        big = values["big_bet"] if "big_bet" in given else max(values["big_bet"], 2 * values["small_bet"])
+        return TableStakes.fixed_limit(
+            ante=values["ante"], bring_in=values["bring_in"], small_bet=values["small_bet"], big_bet=big
+        )
+    make = TableStakes.pot_limit if values["structure"] == "pot-limit" else TableStakes.no_limit
+    return make(ante=values["ante"], bring_in=values["bring_in"], min_bet=values["min_bet"])
+
+
+def timer_options(timer: int | None) -> TableOptions:
+    """Table options for ``timer`` seconds to act (None: the default, 0: no timer).
+
+    The reminder comes at half the time.
+
+    >>> timer_options(40).reminder_after
+    20.0
+    >>> timer_options(0).turn_timeout is None
+    True
+    """
+    seconds = DEFAULT_TIMER if timer is None else timer
+    if seconds <= 0:
+        return TableOptions(turn_timeout=None, reminder_after=None)
+    return TableOptions(turn_timeout=float(seconds), reminder_after=seconds / 2)
+
+
+class JoinButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"ws:join:(?P<table>\d+)",
+):
+    """Take a seat with the default buy-in (as much as the balance and the table allow)."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Join", custom_id=f"ws:join:{table_id}", style=discord.ButtonStyle.success
+            )
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> JoinButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        try:
+            bot = wildstud(interaction)
+            key = table_key(interaction)
+            if bot.service.table(key).table_id != self.table_id:
+                raise StaleAction("That table has been closed.")
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            try:
+                seat = await bot.service.join(key, interaction.user.id, display_name(interaction))
+            finally:
+                await bot.presenter.flush(key)
+            await reply(interaction, f"You sit in seat {seat.seat_no} with {chips(seat.stack)} chips.")
+        except Exception as exc:
+            await answer_error(interaction, exc)
+
+
+class DealButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"ws:deal:(?P<table>\d+)",
+):
+    """Deal the next hand (the dealer only)."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Deal", custom_id=f"ws:deal:{table_id}", style=discord.ButtonStyle.primary
+            )
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DealButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        try:
+            bot = wildstud(interaction)
+            key = table_key(interaction)
+            if bot.service.table(key).table_id != self.table_id:
+                raise StaleAction("That table has been closed.")
+            rights = await has_dealer_rights(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await _deal(interaction, rights)
+        except Exception as exc:
+            await answer_error(interaction, exc)
+
+
+async def _deal(interaction: Interaction, rights: bool) -> None:
+    bot = wildstud(interaction)
+    key = table_key(interaction)
+    try:
+        await bot.service.deal(key, interaction.user.id, dealer_rights=rights)
+    finally:
+        await bot.presenter.flush(key)
+    live = bot.service.table(key).hand
+    done = f"Hand #{live.hand_no} is dealt." if live is not None else "The hand is dealt and already over."
+    await reply(interaction, done)
+
+
+def lobby_items(table_id: int) -> list[discord.ui.Item[Any]]:
+    """The between-hands buttons: Join and Deal."""
+    return [JoinButton(table_id), DealButton(table_id)]
+
+
+@app_commands.guild_only()
+class Table(commands.GroupCog, group_name="table", group_description="Open, join and deal a Wildstud table"):
+    """``/table create join leave sit-out back deal status close dealer-role``."""
+
+    def __init__(self, bot: WildstudBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="create", description="Open a table in this channel (you become its dealer)")
+    @app_commands.describe(
+        stakes="A stakes preset (default: small, fixed limit 20/40)",
+        structure="Betting structure, when giving amounts yourself",
+        ante="Ante in chips (0 for none)",
+        bring_in="Bring-in in chips",
+        small_bet="Fixed limit: the small bet (3rd and 4th street)",
+        big_bet="Fixed limit: the big bet (5th to 7th street)",
+        min_bet="Pot and no limit: the minimum bet",
+        min_buy_in="Smallest buy-in",
+        max_buy_in="Largest buy-in",
+        seats="Most players at the table (2 to 8)",
+        timer="Seconds each player has to act (0: no timer; default 60)",
+    )
+    @app_commands.choices(
+        stakes=[
+            app_commands.Choice(name=f"{name}: {s.describe()}"[:100], value=name)
+            for name, s in PRESETS.items()
+        ],
+        structure=[app_commands.Choice(name=s, value=s) for s in STRUCTURES],
+    )
+    async def create(
+        self,
+        interaction: Interaction,
+        stakes: str | None = None,
+        structure: str | None = None,
+        ante: app_commands.Range[int, 0] | None = None,
+        bring_in: app_commands.Range[int, 1] | None = None,
+        small_bet: app_commands.Range[int, 1] | None = None,
+        big_bet: app_commands.Range[int, 1] | None = None,
+        min_bet: app_commands.Range[int, 1] | None = None,
+        min_buy_in: app_commands.Range[int, 1] | None = None,
+        max_buy_in: app_commands.Range[int, 1] | None = None,
+        seats: app_commands.Range[int, 2, 8] | None = None,
+        timer: app_commands.Range[int, 0, 3600] | None = None,
+    ) -> None:
+        key = table_key(interaction)
+        chosen = build_stakes(
+            stakes,
+            structure,
+            {
+                "ante": ante,
+                "bring_in": bring_in,
+                "small_bet": small_bet,
+                "big_bet": big_bet,
+                "min_bet": min_bet,
+                "min_buy_in": min_buy_in,
+                "max_buy_in": max_buy_in,
+            },
+        )
+        options = timer_options(timer)
+        service = self.bot.service
+        kwargs: dict[str, Any] = {"stakes": chosen, "options": options}
+        if seats is not None:
+            kwargs["max_seats"] = seats
+        table = await service.create_table(key, interaction.user.id, **kwargs)
+        await self.bot.presenter.flush(key)
+        content, view = self.bot.presenter.lobby_message(key)
+        response = await interaction.response.send_message(content, view=view)
+        if response.message_id is not None:
+            self.bot.presenter.adopt_lobby(key, table.table_id, response.message_id)
+
+    @app_commands.command(name="join", description="Take a seat, buying in from your chip balance")
+    @app_commands.describe(buy_in="Chips to bring (default: as many as you have, up to the table's maximum)")
+    async def join(self, interaction: Interaction, buy_in: app_commands.Range[int, 1] | None = None) -> None:
+        key = table_key(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            seat = await self.bot.service.join(
+                key, interaction.user.id, display_name(interaction), buy_in=buy_in
+            )
+        finally:
+            await self.bot.presenter.flush(key)
+        await reply(interaction, f"You sit in seat {seat.seat_no} with {chips(seat.stack)} chips.")
+
+    @app_commands.command(name="leave", description="Leave the table (your chips go back to your balance)")
+    async def leave(self, interaction: Interaction) -> None:
+        key = table_key(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            text = await self.bot.service.leave(key, interaction.user.id)
+        finally:
+            await self.bot.presenter.refresh(key)
+        await reply(interaction, text)
+
+    @app_commands.command(name="sit-out", description="Sit out from the next hand (keep your seat)")
+    async def sit_out(self, interaction: Interaction) -> None:
+        key = table_key(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            text = await self.bot.service.sit_out(key, interaction.user.id)
+        finally:
+            await self.bot.presenter.refresh(key)
+        await reply(interaction, text)
+
+    @app_commands.command(name="back", description="Play again after sitting out or being away")
+    async def back(self, interaction: Interaction) -> None:
+        key = table_key(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            text = await self.bot.service.back(key, interaction.user.id)
+        finally:
+            await self.bot.presenter.refresh(key)
+        await reply(interaction, text)
+
+    @app_commands.command(name="deal", description="Deal the next hand (the dealer only)")
+    async def deal(self, interaction: Interaction) -> None:
+        table_key(interaction)
+        rights = await has_dealer_rights(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await _deal(interaction, rights)
+
+    @app_commands.command(
+        name="status", description="Show the table: seats, stacks, pot, wild cards, whose turn"
+    )
+    async def status(self, interaction: Interaction) -> None:
+        key = table_key(interaction)
+        service = self.bot.service
+        table = service.table(key)
+        text = service.status_text(key)
+        extra: list[str] = [f"Stakes: {stakes_line(table.stakes)}"]
+        if table.pending_stakes is not None or table.pending_rulings is not None:
+            extra.append("Changes are waiting for the next deal (see /ruling list).")
+        if table.options.turn_timeout is not None:
+            extra.append(f"Timer: {table.options.turn_timeout:g} seconds to act.")
+        await reply(interaction, code_block(text) + "\n" + "\n".join(extra))
+
+    @app_commands.command(name="close", description="Close the table between hands (the dealer only)")
+    async def close(self, interaction: Interaction) -> None:
+        key = table_key(interaction)
+        rights = await has_dealer_rights(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        table_id = self.bot.service.table(key).table_id
+        try:
+            returned = await self.bot.service.close_table(key, interaction.user.id, dealer_rights=rights)
+        finally:
+            await self.bot.presenter.flush(key)
+        await self.bot.presenter.closed(key, table_id)
+        total = sum(returned.values())
+        await reply(
+            interaction, f"Table closed; {chips(total)} chips went back to {len(returned)} player(s)."
+        )
+
+    @app_commands.command(name="dealer-role", description="Set the server's dealer role (Manage Server)")
+    @app_commands.describe(role="Members with this role may deal and set rulings at any table (empty: clear)")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def dealer_role(self, interaction: Interaction, role: discord.Role | None = None) -> None:
+        key = table_key(interaction)
+        await self.bot.store.update_guild_settings(key.guild, dealer_role_id=role.id if role else None)
+        if role is None:
+            await reply(interaction, "No dealer role now (a role named Dealer still counts).")
+        else:
+            await reply(interaction, f"Members with the {role.name} role are dealers at every table here.")
+
+
+async def setup(bot: WildstudBot) -> None:
+    """Extension entry point: the cog and its persistent (dynamic) buttons."""
+    await bot.add_cog(Table(bot))
+    bot.add_dynamic_items(JoinButton, DealButton)

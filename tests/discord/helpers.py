@@ -1,0 +1,117 @@
+"""Helpers for the Discord end-to-end tests: build the real bot, and act as members do (slash
+commands and button clicks through the fake Discord), reading only what members can see."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from bot.discord_bot import WildstudBot
+from bot.engine.cards import Card
+from bot.settings import Settings
+from bot.tables.clock import FakeClock
+from bot.tables.options import TableOptions
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeMessage
+
+STARTING_CHIPS = 1000
+"""A member's first balance in a server (the store's default guild setting)."""
+
+
+def new_bot(db: Path, *, clock: FakeClock | None = None, seed: int = 7) -> WildstudBot:
+    """The real bot on a temp database; time only moves when the test advances ``clock``, and the
+    deck comes from a seeded generator (the production default is the OS CSPRNG)."""
+    settings = Settings(discord_token=None, dev_guild_id=None, database_path=db, log_level="INFO")
+    return WildstudBot(
+        settings,
+        clock=clock if clock is not None else FakeClock(),
+        rng=random.Random(seed),
+        table_options=TableOptions(),
+    )
+
+
+async def open_table(
+    fake: FakeDiscord, dealer: FakeMember, channel: FakeChannel, players: list[FakeMember], **options: object
+) -> FakeMessage:
+    """``dealer`` runs ``/table create`` and every player clicks "Join" on the table message."""
+    res = await fake.slash(dealer, "table create", dict(options), channel=channel)
+    assert res.response_type == 4 and not res.ephemeral, res.text
+    lobby = res.original
+    assert lobby is not None
+    for player in players:
+        click = await fake.click(player, lobby, label="Join")
+        assert "You sit in seat" in click.text, click.text
+    return lobby
+
+
+def prompts(fake: FakeDiscord, channel: FakeChannel) -> list[FakeMessage]:
+    """The prompt messages of a channel (``@player your turn``), oldest first."""
+    return [m for m in fake.channel_messages(channel) if "your turn" in m.content and m.buttons]
+
+
+def current_prompt(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
+    """The newest prompt in the channel."""
+    found = prompts(fake, channel)
+    assert found, "no prompt in the channel"
+    return found[-1]
+
+
+def prompted_member(guild: FakeGuild, prompt: FakeMessage) -> FakeMember:
+    """The member a prompt mentions (``<@id> your turn``)."""
+    match = re.search(r"<@(\d+)> (?:reminder: )?your turn", prompt.content)
+    assert match, prompt.content
+    return guild.member(int(match.group(1)))
+
+
+def label_starting(message: FakeMessage, *heads: str) -> str | None:
+    """The first button label starting with one of ``heads`` (in the order given)."""
+    for head in heads:
+        for label in message.button_labels:
+            if label.startswith(head):
+                return label
+    return None
+
+
+def hand_over(fake: FakeDiscord, channel: FakeChannel, hand_no: int) -> bool:
+    """True once the channel shows the deck reveal of hand ``hand_no`` (posted after every hand)."""
+    return any(f"Hand #{hand_no} deck (top card first)" in m.text for m in fake.channel_messages(channel))
+
+
+async def play_passively(fake: FakeDiscord, guild: FakeGuild, channel: FakeChannel, hand_no: int) -> int:
+    """Every prompted player checks, else calls, else posts the bring-in, by clicking buttons,
+    until the hand is over; returns the number of clicks."""
+    clicks = 0
+    while not hand_over(fake, channel, hand_no):
+        prompt = current_prompt(fake, channel)
+        label = label_starting(prompt, "Check", "Call", "Bring-in")
+        assert label is not None, prompt.button_labels
+        res = await fake.click(prompted_member(guild, prompt), prompt, label=label)
+        assert not res.rejected and res.response_type == 6, (res.response_type, res.text)
+        clicks += 1
+        assert clicks < 100
+    return clicks
+
+
+def revealed_deck(fake: FakeDiscord, channel: FakeChannel, hand_no: int) -> list[Card]:
+    """The deck order revealed after hand ``hand_no`` (top card first)."""
+    for message in fake.channel_messages(channel):
+        match = re.search(rf"Hand #{hand_no} deck \(top card first\): (\S+)", message.text)
+        if match:
+            codes = match.group(1)
+            return [Card.parse(codes[i : i + 2]) for i in range(0, len(codes), 2)]
+    raise AssertionError(f"no deck reveal for hand #{hand_no}")
+
+
+def deal_order(fake: FakeDiscord, channel: FakeChannel, hand_no: int) -> list[str]:
+    """Names in deal order, from the hand's first line (``Hand #1: carol deals to alice, bob and carol.``)."""
+    for message in fake.channel_messages(channel):
+        match = re.search(rf"Hand #{hand_no}: \S+ deals to ([^.]+)\.", message.text)
+        if match:
+            return re.split(r", | and ", match.group(1))
+    raise AssertionError(f"no start line for hand #{hand_no}")
+
+
+async def total_chips(bot: WildstudBot, guild_id: int) -> int:
+    """Chips in the guild: balances plus chips in play at tables (from the leaderboard)."""
+    rows = await bot.store.leaderboard(guild_id, limit=1000)
+    return sum(r.total for r in rows)

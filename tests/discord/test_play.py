@@ -1,0 +1,73 @@
+"""A whole hand on Discord, through the real discord.py client against the fake Discord: three
+members open a table, join with the button, deal, and play to showdown with buttons; each DM holds
+exactly its owner's cards."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot.engine.cards import Card
+from tests.discord.helpers import (
+    STARTING_CHIPS,
+    deal_order,
+    new_bot,
+    open_table,
+    play_passively,
+    revealed_deck,
+    total_chips,
+)
+from tests.fakediscord import FakeDiscord, start_bot
+
+
+async def test_three_members_play_a_hand_to_showdown(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob, carol = (guild.member(n) for n in ("alice", "bob", "carol"))
+    poker = guild.channel("poker")
+
+    lobby = await open_table(fake, alice, poker, [alice, bob, carol])
+    # The table message is edited as players sit down (one message, not one per join).
+    assert all(name in lobby.text for name in ("alice", "bob", "carol"))
+
+    dealt = await fake.slash(alice, "table deal", channel=poker)
+    assert dealt.ephemeral and "Hand #1" in dealt.text
+    table_message = fake.find_message(poker, containing="Hand #1 ·")
+    assert "Pot" in table_message.text and "My cards" in table_message.button_labels
+
+    clicks = await play_passively(fake, guild, poker, 1)
+    assert clicks >= 3 * 5  # at least one decision per player on each of the five streets
+
+    showdown = fake.find_message(poker, containing="Showdown")
+    assert "wins" in showdown.text
+    # The hand's table message shows its final state and no longer offers actions.
+    assert "Hand over." in table_message.text and not table_message.buttons
+
+    # Each DM holds exactly its owner's cards. The independent reference is the revealed deck and
+    # SPEC §2: with three players and nobody folding, pass k (0..6) gives player i deck[3k + i];
+    # passes 0, 1 and 6 are down cards.
+    deck = revealed_deck(fake, poker, 1)
+    order = deal_order(fake, poker, 1)
+    members = {"alice": alice, "bob": bob, "carol": carol}
+    dealt_cards = {name: [deck[3 * k + i] for k in range(7)] for i, name in enumerate(order)}
+    down = {name: {cards[0], cards[1], cards[6]} for name, cards in dealt_cards.items()}
+    for name, member in members.items():
+        dms = [m.text for m in fake.dms_for(member)]
+        assert len(dms) == 5, dms  # one private message per street, 3rd to 7th
+        last = re.search(r"Your cards: (.*)", dms[-1])
+        assert last is not None
+        shown = [Card.parse(tok) for tok in re.findall(r"[2-9TJQKA][♣♦♥♠]", last.group(1))]
+        assert shown == dealt_cards[name]
+        others = set().union(*(d for n, d in down.items() if n != name))
+        for text in dms:
+            your_line = re.search(r"Your cards: (.*)", text)
+            assert your_line is not None
+            assert not any(str(card) in your_line.group(1) for card in others)
+
+    # Every chip is accounted for: the ledger matches balances and stacks, and the total is what
+    # the three members started with.
+    report = await bot.store.audit()
+    assert report.ok, report.all_problems()
+    assert await total_chips(bot, guild.id) == 3 * STARTING_CHIPS
