@@ -32,7 +32,8 @@ def square_up(net: Mapping[int, int]) -> list[Payment]:
     """The payments that bring every member's ``net`` to zero, fewest possible for up to
     :data:`EXACT_LIMIT` members with a non-zero result.
 
-    Payments are listed largest first (ties by payer, then payee), so the answer is deterministic. Raises ``ValueError`` if the results do not sum to zero.
+    Payments are listed largest first (ties by payer, then payee), so the answer is
+    deterministic. Raises ``ValueError`` if the results do not sum to zero.
     """
     if sum(net.values()) != 0:
         raise ValueError("net results must sum to zero")
