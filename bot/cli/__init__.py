@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 # Sub-commands, in the order ``wildstud --help`` lists them. ``run`` is the default.
 COMMANDS: tuple[str, ...] = (
+    "run",
+    "sync",
     "evaluate",
     "audit",
     "ledger",
