@@ -143,34 +143,47 @@ class HandStore(StoreBase):
         holds a different action, :class:`StoreError` if the hand is over or ``seq`` is not the next
         number. ``action`` is opaque text (the engine's notation); the store never parses it.
         """
+        return await self.append_actions(hand_id, seq, [action]) == 1
+
+    async def append_actions(self, hand_id: int, first_seq: int, actions: Sequence[str]) -> int:
+        """Store several consecutive actions (``first_seq``, ``first_seq + 1``, ...) in one
+        transaction, e.g. a street's deal lines; returns how many were new. All or nothing: the
+        rules and errors of :meth:`append_action` apply to each, and any error stores none."""
         check_id(hand_id, "hand")
-        if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
+        if isinstance(first_seq, bool) or not isinstance(first_seq, int) or first_seq < 1:
             raise StoreError("Action numbers start at 1.")
-        if not isinstance(action, str) or not action or len(action) > _MAX_ACTION_LENGTH:
-            raise StoreError(f"An action is a non-empty text of at most {_MAX_ACTION_LENGTH} characters.")
+        for action in actions:
+            if not isinstance(action, str) or not action or len(action) > _MAX_ACTION_LENGTH:
+                raise StoreError(f"An action is a non-empty text of at most {_MAX_ACTION_LENGTH} characters.")
         async with self._transaction() as tx:
             status = await tx.value("SELECT status FROM hands WHERE id = ?", (hand_id,))
             if status is None:
                 raise StoreError("There is no such hand.")
-            stored = await tx.value(
-                "SELECT action FROM hand_actions WHERE hand_id = ? AND seq = ?", (hand_id, seq)
-            )
-            if stored is not None:
-                if stored != action:
-                    raise ActionConflict(f"Action {seq} of this hand is already {stored!r}, not {action!r}.")
-                return False
-            if status != "in_progress":
-                raise StoreError("That hand is over.")
             count = await tx.value("SELECT COUNT(*) FROM hand_actions WHERE hand_id = ?", (hand_id,))
-            if seq != count + 1:
-                raise StoreError(
-                    f"Action {seq} is out of order: the next action of this hand is {count + 1}."
+            added = 0
+            for seq, action in enumerate(actions, start=first_seq):
+                if seq <= count:
+                    stored = await tx.value(
+                        "SELECT action FROM hand_actions WHERE hand_id = ? AND seq = ?", (hand_id, seq)
+                    )
+                    if stored != action:
+                        raise ActionConflict(
+                            f"Action {seq} of this hand is already {stored!r}, not {action!r}."
+                        )
+                    continue
+                if status != "in_progress":
+                    raise StoreError("That hand is over.")
+                if seq != count + 1:
+                    raise StoreError(
+                        f"Action {seq} is out of order: the next action of this hand is {count + 1}."
+                    )
+                await tx.run(
+                    "INSERT INTO hand_actions (hand_id, seq, action, created) VALUES (?, ?, ?, ?)",
+                    (hand_id, seq, action, tx.now),
                 )
-            await tx.run(
-                "INSERT INTO hand_actions (hand_id, seq, action, created) VALUES (?, ?, ?, ?)",
-                (hand_id, seq, action, tx.now),
-            )
-            return True
+                count += 1
+                added += 1
+            return added
 
     async def settle_hand(self, hand_id: int, final_stacks: Mapping[int, int], phh: str) -> Settlement:
         """Settle a finished hand in one transaction: write each dealt seat's final stack, one ledger

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 from types import TracebackType
 
@@ -49,6 +50,10 @@ class Store(EconomyStore, TableStore, HandStore, AuditStore):
         schema; it exists to build old databases in tests, and the store's methods expect the
         latest schema. Raises :class:`bot.store.SchemaTooNew` for a database from a newer Wildstud.
         """
+        if sqlite3.sqlite_version_info < (3, 37, 0):  # STRICT tables
+            raise RuntimeError(
+                f"Wildstud needs SQLite 3.37 or newer; this Python has {sqlite3.sqlite_version}"
+            )
         if path is None:
             from bot.settings import load_settings
 

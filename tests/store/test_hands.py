@@ -71,6 +71,16 @@ async def test_actions_are_stored_in_order_and_idempotently(store: Store) -> Non
     assert (await store.get_hand(hand)).actions == ("d dh p1 7c2dQc", "p3 pb")
 
 
+async def test_a_batch_of_actions_is_all_or_nothing(store: Store) -> None:
+    hand = await new_hand(store, await seated_table(store))
+    assert await store.append_actions(hand, 1, ["d dh p1 7c2dQc", "d dh p2 8h9hTs"]) == 2
+    # A retry that overlaps what is stored adds only the new line.
+    assert await store.append_actions(hand, 2, ["d dh p2 8h9hTs", "d dh p3 2c3cKd"]) == 1
+    with pytest.raises(ActionConflict):  # the new 4th line is not stored when the 3rd conflicts
+        await store.append_actions(hand, 3, ["p3 f", "p1 pb"])
+    assert (await store.get_hand(hand)).actions == ("d dh p1 7c2dQc", "d dh p2 8h9hTs", "d dh p3 2c3cKd")
+
+
 async def test_settlement_moves_stacks_once(store: Store) -> None:
     table = await seated_table(store)
     hand = await new_hand(store, table)
