@@ -11,6 +11,7 @@ from bot.engine.events import BettingClosed, BurnsScrambled, FirstToAct
 from bot.engine.hand import StudHand
 from bot.engine.log import Deal
 from bot.engine.rulings import Rulings
+from bot.engine.stakes import TableStakes
 from tests.engine.helpers import FL, NL, new_hand, passive, play, ranks, state
 
 SHEET = ["Ah 3c Qc 9s 5s Ts 4d", "Kh 7c 5h Kd Jh 4c 9d", "8d Js 2d 8c 7h 8h 3d"]
@@ -339,3 +340,31 @@ def test_bad_setup_is_refused() -> None:
         StudHand([100] * 9, FL, source=Deck.seeded(1))
     with pytest.raises(ValueError, match="at least 1 chip"):
         StudHand([100, 0], FL, source=Deck.seeded(1))
+
+
+# Eight seats, burns on, p8 folds on third street: 7 live players need 7 cards + 1 burn but the stub
+# holds 4 (plus 3 burns) -> one community card, the A♠. p1 (K♣ Q♣ J♥ T♠ ...) and p2 (K♥ Q♥ J♦ T♦ ...)
+# both make the ace-high straight with it; the others hold trips at best (no five is live).
+ODD_EIGHT = [
+    "Kc Qc Jh Ts 4d 6d", "Kh Qh Jd Td 2d 3c", "9c 9d 9h 2c 3d 4c", "8c 8d 8h 2h 3h 4h",
+    "7c 7d 7h 6c 4s 2s", "Ac Ad Kd Qd Tc 6h", "Ah Jc Th 7s 6s 3s", "5c 5d Ks",
+]
+
+
+@pytest.mark.parametrize(("rule", "odd_to"), [("high-card-by-suit", 1), ("left-of-dealer", 0)])
+def test_odd_chip_ignores_the_community_card(rule: str, odd_to: int) -> None:
+    # Pot: 7 live x (ante 2 + bring-in 5) + p8's ante 2 = 51 -> 25 each and one odd chip.
+    # By suit, among their OWN cards: p2's K♥ beats p1's K♣ (the shared A♠ would tie them).
+    stakes = TableStakes.fixed_limit(ante=2, bring_in=5, small_bet=10, big_bet=20)
+    hand = new_hand(ODD_EIGHT, stakes=stakes, rulings=Rulings(burn_cards="on", odd_chip=rule),
+                    last_street={7: 3}, burns={4: "Qs", 5: "Js", 6: "9s"}, extra="5h As 5s 8s")
+    # Door cards J♥ J♦ 9♥ 8♥ 7♥ K♦ T♥ K♠: p5's 7♥ brings in.
+    play(hand, "p5 bring_in, p6 call, p7 call, p8 fold, p1 call, p2 call, p3 call, p4 call")
+    passive(hand)
+    r = hand.result
+    assert r is not None and hand.community_card == Card.parse("As")
+    assert r.pots[0].amount == 51 and r.pots[0].winners == (0, 1)
+    assert r.shown[0].category.value == r.shown[1].category.value == "straight"
+    expected = [25, 25, 0, 0, 0, 0, 0, 0]
+    expected[odd_to] += 1
+    assert list(r.winnings) == expected
