@@ -326,5 +326,5 @@ class EconomyMachine(RuleBasedStateMachine):
             assert {s.member_id: [s.seat_no, s.stack] for s in seats} == t["seats"]
 
 
-EconomyMachine.TestCase.settings = settings(max_examples=8, stateful_step_count=50, deadline=None)
+EconomyMachine.TestCase.settings = settings(max_examples=12, stateful_step_count=50, deadline=None)
 TestEconomyAgainstModel = EconomyMachine.TestCase
