@@ -1,0 +1,98 @@
+"""The table state as one block of text: the message Discord edits in place, and the terminal's
+table display.
+
+``TableView`` is a plain snapshot (names, chips, cards) built by the table service; ``format_table``
+lays it out. Other players' down cards appear only as card backs (``▒▒``).
+
+>>> from bot.engine.cards import parse_cards
+>>> view = TableView(
+...     title="Hand #3 · fourth street", stakes="fixed limit 20/40, ante 5 and bring-in 10",
+...     seats=(
+...         SeatView(1, "Ann", 480, "", tuple(parse_cards("Q♣ 9♦")), 2, 20, 0, False, True),
+...         SeatView(2, "Bea", 470, "", tuple(parse_cards("5♥ K♦")), 2, 30, 10, True, False),
+...         SeatView(3, "Cid", 495, "folded", (), 0, 5, 0, False, False),
+...     ),
+...     pot=55, wild_lines=("fives are wild",), footer="Bea to act: 10 to call")
+>>> print(format_table(view))
+Hand #3 · fourth street · fixed limit 20/40, ante 5 and bring-in 10
+  D Ann  ▒▒ ▒▒ Q♣ 9♦  480  in 20
+  ▶ Bea  ▒▒ ▒▒ 5♥ K♦  470  in 30, 10 this street
+    Cid               495  folded (5 in)
+Pot 55 · fives are wild
+Bea to act: 10 to call
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine.cards import Card
+from bot.render.cards import board, chips
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat as everyone may see it.
+
+    ``status``: "" (playing), ``folded``, ``all-in``, ``sitting out``, ``away``, ``out of chips``,
+    ``not dealt in``, ``leaving``. ``hidden``: how many face-down cards to draw as backs.
+    ``in_pot``: chips put in this hand; ``street_bet``: this street.
+    """
+
+    seat_no: int
+    name: str
+    stack: int
+    status: str
+    up: tuple[Card, ...]
+    hidden: int
+    in_pot: int
+    street_bet: int
+    to_act: bool
+    dealer: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The whole table at one moment (see ``format_table``)."""
+
+    title: str
+    stakes: str
+    seats: tuple[SeatView, ...]
+    pot: int
+    wild_lines: tuple[str, ...]
+    footer: str
+    community: Card | None = None
+
+
+def format_table(view: TableView) -> str:
+    """The table as lines of text: a title, one line per seat, the pot and wilds, a footer."""
+    lines = [f"{view.title} · {view.stakes}"]
+    name_w = max((len(s.name) for s in view.seats), default=0)
+    boards = [board(s.up, s.hidden) for s in view.seats]
+    board_w = max((len(b) for b in boards), default=0)
+    stack_w = max((len(chips(s.stack)) for s in view.seats), default=0)
+    for seat, cards in zip(view.seats, boards, strict=True):
+        mark = "▶" if seat.to_act else ("D" if seat.dealer else " ")
+        notes: list[str] = []
+        if seat.status:
+            notes.append(seat.status)
+        if seat.in_pot and seat.status not in ("sitting out", "away", "out of chips", "not dealt in"):
+            if seat.status == "folded":
+                notes = [f"folded ({chips(seat.in_pot)} in)"]
+            else:
+                part = f"in {chips(seat.in_pot)}"
+                if seat.street_bet:
+                    part += f", {chips(seat.street_bet)} this street"
+                notes.append(part)
+        row = f"  {mark} {seat.name:<{name_w}}  {cards:<{board_w}}  {chips(seat.stack):>{stack_w}}"
+        if notes:
+            row += "  " + "; ".join(notes)
+        lines.append(row.rstrip())
+    if view.community is not None:
+        lines.append(f"Community card: {view.community}")
+    wild = view.wild_lines[0] if view.wild_lines else ""
+    lines.append(f"Pot {chips(view.pot)}" + (f" · {wild}" if wild else ""))
+    lines.extend(view.wild_lines[1:])
+    if view.footer:
+        lines.append(view.footer)
+    return "\n".join(lines)

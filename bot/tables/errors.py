@@ -1,0 +1,27 @@
+"""Refusals from the table service.
+
+``TableError`` extends the engine's ``IllegalAction`` so a front end catches one exception family
+for everything a player may be told "no" about (SPEC house rule: one family, a readable
+``reason``, nothing changed). Store refusals (``StoreError``) reach callers as ``TableError`` with
+the store's reason.
+"""
+
+from __future__ import annotations
+
+from bot.engine.errors import IllegalAction
+
+
+class TableError(IllegalAction):
+    """A command the table refused; ``reason`` is meant for the player, and nothing changed."""
+
+
+class NoTable(TableError):
+    """There is no open table in that channel."""
+
+
+class StaleAction(TableError):
+    """The action was meant for an earlier hand or turn (an old button, a double click)."""
+
+
+class NotDealer(TableError):
+    """Only the table's dealer (or a member with dealer rights) may do this."""

@@ -1,0 +1,122 @@
+"""The table service's in-memory state: seats, the hand in progress, and each table.
+
+The store is the source of truth for chips and for the action log; these objects mirror it for one
+process and hold what only lives in memory (the engine object, the narrator, timers, the lock).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from bot.engine.hand import StudHand
+from bot.engine.rulings import Rulings
+from bot.engine.stakes import TableStakes
+from bot.render.narrate import Narrator
+from bot.tables.clock import TimerHandle
+from bot.tables.fairness import DealCommitment
+from bot.tables.notices import Prompt, TableKey
+from bot.tables.options import TableOptions
+
+SeatStatus = str
+"""``active``, ``sitting_out`` or ``away`` (the store's seat statuses)."""
+
+
+@dataclass
+class SeatState:
+    """A seat at the table. ``seat_no`` runs 1..8 clockwise; ``stack`` is the chips at the table as of
+    the last settled hand (the engine holds the live stack during a hand)."""
+
+    seat_no: int
+    member: int
+    name: str
+    stack: int
+    status: SeatStatus = "active"
+    leaving: bool = False
+
+    @property
+    def ready(self) -> bool:
+        """Would be dealt into the next hand: active, not leaving, with chips."""
+        return self.status == "active" and not self.leaving and self.stack > 0
+
+
+@dataclass
+class LiveHand:
+    """The hand in progress at a table.
+
+    ``seat_nos[i]``/``members[i]``/``names[i]`` describe engine seat ``i`` (deal order, PHH p{i+1}).
+    ``actions`` are the stored log entries (``actions[0]`` is the deal order); the next action is
+    number ``turn`` = ``len(actions) + 1``, the number a prompt's answer must carry.
+    """
+
+    hand_id: int
+    hand_no: int
+    engine: StudHand
+    deal: DealCommitment
+    seat_nos: tuple[int, ...]
+    members: tuple[int, ...]
+    names: tuple[str, ...]
+    stakes: TableStakes
+    rulings: Rulings
+    narrator: Narrator
+    actions: list[str] = field(default_factory=list)
+    narrated: int = 0
+    timed_out: set[int] = field(default_factory=set)
+
+    @property
+    def turn(self) -> int:
+        """The number the next action gets (and a prompt's answer must carry)."""
+        return len(self.actions) + 1
+
+    def seat_of(self, member: int) -> int | None:
+        """The member's engine seat in this hand, if dealt in."""
+        try:
+            return self.members.index(member)
+        except ValueError:
+            return None
+
+    @property
+    def button_seat_no(self) -> int:
+        """The dealer button's table seat (the last seat dealt)."""
+        return self.seat_nos[-1]
+
+
+@dataclass
+class Table:
+    """One table: keyed by (guild, channel), one lock for every change."""
+
+    key: TableKey
+    table_id: int
+    dealer: int
+    stakes: TableStakes
+    rulings: Rulings
+    options: TableOptions
+    seats: dict[int, SeatState] = field(default_factory=dict)
+    names: dict[int, str] = field(default_factory=dict)
+    pending_stakes: TableStakes | None = None
+    pending_rulings: Rulings | None = None
+    button: int | None = None
+    hand: LiveHand | None = None
+    hands_dealt: int = 0
+    last_prompt: Prompt | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timers: list[TimerHandle] = field(default_factory=list)
+    auto_deal: TimerHandle | None = None
+    undeliverable: set[int] = field(default_factory=set)
+
+    def seat_of(self, member: int) -> SeatState | None:
+        """The member's seat, if seated."""
+        for seat in self.seats.values():
+            if seat.member == member:
+                return seat
+        return None
+
+    def name(self, member: int) -> str:
+        """A member's display name (as given when they joined)."""
+        return self.names.get(member, f"player {member}")
+
+    def cancel_timers(self) -> None:
+        """Cancel the turn timers (reminder and expiry)."""
+        for handle in self.timers:
+            handle.cancel()
+        self.timers.clear()
