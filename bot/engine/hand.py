@@ -6,6 +6,12 @@ order of SPEC §2, from the card source it was given. Derived state comes from s
 the wild set from ``follow`` (SPEC §3), the betting arithmetic from ``betting`` (SPEC §5), the pots
 from ``pots`` (SPEC §6), hand values from ``evaluator`` and showing hands from ``showing``.
 
+When at most one player can still bet (the rest are all-in), betting is closed: the hands are
+turned face up (``BettingClosed``) and the remaining streets are dealt at once, then the showdown.
+The cards are still dealt as stud deals them -- seventh street face down -- so the follow rule gives
+the same wild ranks whether or not anyone is all-in. When all but one fold, the hand ends at once and
+no more cards are dealt.
+
 Commands validate first and raise ``IllegalAction`` (with a reason a player can read) without
 changing anything. Each query is cheap; the hand keeps only per-seat lists, the log, the current
 betting round and the follow tracker.
