@@ -125,6 +125,8 @@ def check_end(hand: StudHand) -> None:
                 assert own + (1 if hand.community_card else 0) == 7
                 if s in r.shown:
                     assert len(r.shown[s].cards) == 7
+                    # peers.md §3 #19: the showdown uses exactly the hand's wild set.
+                    assert r.shown[s].wild_ranks == frozenset(hand.wild_ranks)
     else:
         assert len(hand.live_seats) == 1 and not r.shown
     # The wild set follows from the deal log alone (SPEC §3).
