@@ -159,6 +159,7 @@ class TableService:
             rulings=Rulings.from_dict(record.rulings),
             options=TableOptions.from_dict(settings),
             names=names,
+            max_seats=int(settings.get("max_seats", MAX_SEATS)),
         )
         if settings.get("pending_stakes"):
             table.pending_stakes = TableStakes.from_dict(settings["pending_stakes"])
@@ -187,11 +188,15 @@ class TableService:
         stakes: TableStakes | None = None,
         rulings: Rulings | None = None,
         options: TableOptions | None = None,
+        max_seats: int = MAX_SEATS,
     ) -> Table:
-        """Open a table in a channel with ``dealer`` (its creator) as the dealer.
+        """Open a table in a channel with ``dealer`` (its creator) as the dealer; at most
+        ``max_seats`` (2..8) players may sit at it.
 
         Raises ``TableError`` if the channel already has one (or the store refuses).
         """
+        if isinstance(max_seats, bool) or not isinstance(max_seats, int) or not 2 <= max_seats <= MAX_SEATS:
+            raise TableError(f"A table has 2 to {MAX_SEATS} seats.")
         async with self._create_lock:
             if key in self._tables:
                 raise TableError("This channel already has a table.")
@@ -201,11 +206,12 @@ class TableService:
             try:
                 record = await self.store.create_table(
                     key.guild, key.channel, dealer,
-                    stakes=stakes.to_dict(), rulings=rulings.to_dict(), settings=options.to_dict(),
+                    stakes=stakes.to_dict(), rulings=rulings.to_dict(),
+                    settings={**options.to_dict(), "max_seats": max_seats},
                 )
             except StoreError as exc:
                 raise TableError(exc.reason) from None
-            table = Table(key, record.id, dealer, stakes, rulings, options)
+            table = Table(key, record.id, dealer, stakes, rulings, options, max_seats=max_seats)
             self._tables[key] = table
         await self._post(table, NoticeKind.INFO, f"Table open: {stakes_line(stakes)}. Join with a buy-in.")
         return table
@@ -260,7 +266,7 @@ class TableService:
                     )
             try:
                 receipt = await self.store.buy_in(
-                    key.guild, table.table_id, member, buy_in, seat_no=seat_no, max_seats=MAX_SEATS
+                    key.guild, table.table_id, member, buy_in, seat_no=seat_no, max_seats=table.max_seats
                 )
             except StoreError as exc:
                 raise TableError(exc.reason) from None
@@ -1048,6 +1054,7 @@ class TableService:
     def _settings(self, table: Table) -> dict[str, Any]:
         settings: dict[str, Any] = table.options.to_dict()
         settings["names"] = {str(m): n for m, n in table.names.items()}
+        settings["max_seats"] = table.max_seats
         if table.pending_stakes is not None:
             settings["pending_stakes"] = table.pending_stakes.to_dict()
         if table.pending_rulings is not None:

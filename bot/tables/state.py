@@ -103,6 +103,8 @@ class Table:
     timers: list[TimerHandle] = field(default_factory=list)
     auto_deal: TimerHandle | None = None
     undeliverable: set[int] = field(default_factory=set)
+    max_seats: int = 8
+    """The most players who may sit here (2..8; the store refuses a buy-in beyond it)."""
 
     def seat_of(self, member: int) -> SeatState | None:
         """The member's seat, if seated."""
