@@ -118,7 +118,9 @@ def _wrap_event(entry: Event | Deal | Action) -> Event:
 
 
 _DOOR_CACHE: dict[tuple[str, Card, bool], tuple[int, int, int]] = {}
-_SHOWING_CACHE: dict[tuple[str, tuple[Rank, ...], tuple[Rank, ...]], ShowingValue] = {}
+_SHOWING_CACHE: dict[tuple[str, tuple[Rank, ...], int], ShowingValue] = {}
+"""showing_value memoised on what it depends on: the ruling, the up ranks (sorted) and which of them
+are wild (a bit mask), shared by all hands (bounded)."""
 
 
 def _as_source(source: CardSource | Deck | Sequence[Card] | None) -> CardSource:
@@ -169,6 +171,9 @@ class StudHand:
         self._folded = [False] * n
         self._cards: list[list[Card]] = [[] for _ in range(n)]
         self._up: list[list[Card]] = [[] for _ in range(n)]
+        self._up_ranks: list[tuple[Rank, ...]] = [() for _ in range(n)]   # sorted, for the showing cache
+        self._up_mask = [0] * n                                            # bit 1 << rank per up card
+        self._wild_mask = 1 << Rank.FIVE
         self._down: list[list[Card]] = [[] for _ in range(n)]
         self._community: Card | None = None
         self._indicators: list[Card] = []
@@ -302,18 +307,18 @@ class StudHand:
 
     def showing(self, seat: int) -> ShowingValue:
         """``seat``'s showing hand: its up cards ranked with the current wilds (SPEC §5, ``showing_hand``)."""
-        return self._showing(self._up[seat])
+        return self._showing(seat)
 
-    def _showing(self, up: Sequence[Card]) -> ShowingValue:
-        """``showing_value`` memoised on what it depends on: the up ranks and which of them are wild."""
-        wild = self._follow.wild_set
-        ranks = sorted(c.rank for c in up)
-        key = (self.rulings.showing_hand, tuple(ranks), tuple(r for r in ranks if r in wild))
+    def _showing(self, seat: int) -> ShowingValue:
+        """``showing_value`` of ``seat``'s up cards, memoised (see ``_SHOWING_CACHE``)."""
+        how = self.rulings.showing_hand
+        key = (how, self._up_ranks[seat], self._up_mask[seat] & self._wild_mask)
         value = _SHOWING_CACHE.get(key)
         if value is None:
             if len(_SHOWING_CACHE) > 200_000:
                 _SHOWING_CACHE.clear()
-            value = _SHOWING_CACHE[key] = showing_value(up, wild, showing_hand=self.rulings.showing_hand)
+            value = showing_value(self._up[seat], self._follow.wild_set, showing_hand=how)
+            _SHOWING_CACHE[key] = value
         return value
 
     def stack(self, seat: int) -> int:
@@ -697,6 +702,8 @@ class StudHand:
         if seat is not None:
             self._cards[seat].append(card)
             (self._up if face_up else self._down)[seat].append(card)
+            if face_up:
+                self._add_up_rank(seat, card)
         elif kind == "community":
             self._community = card
         else:
@@ -706,11 +713,17 @@ class StudHand:
             self._note(notes)
         return card
 
+    def _add_up_rank(self, seat: int, card: Card) -> None:
+        rank = card.rank
+        self._up_ranks[seat] = tuple(sorted((*self._up_ranks[seat], rank)))
+        self._up_mask[seat] |= 1 << rank
+
     def _note(self, notes: tuple[FollowNote, ...]) -> None:
         follow = self._follow
         for note in notes:
             if note.kind == "added":
                 self._wild_tuple = tuple(follow.wild_ranks)
+                self._wild_mask |= 1 << follow.wild_ranks[-1]
                 self._events.append(WildRankAdded(follow.events[-1], self._wild_tuple))
             else:
                 self._events.append(FollowNoted(note))
@@ -764,6 +777,8 @@ class StudHand:
             events.append(deal)
             cards[seat].append(card)
             pile[seat].append(card)
+            if face_up:
+                self._add_up_rank(seat, card)
             if (face_up and card.rank is FIVE) or follow.pending is not None:
                 notes = follow.on_deal(deal)
                 if notes:
@@ -880,7 +895,7 @@ class StudHand:
             best = -1
             for seat in range(self._n):
                 if not folded[seat]:
-                    value = self._showing(ups[seat]).strength
+                    value = self._showing(seat).strength
                     if value > best:
                         best, best_seat = value, seat
             return best_seat
@@ -889,7 +904,7 @@ class StudHand:
             if self._folded[seat]:
                 continue
             up = ups[seat]
-            key = (self._showing(up).strength, tuple(sorted(up, reverse=True)))
+            key = (self._showing(seat).strength, tuple(sorted(up, reverse=True)))
             if best_key is None or key > best_key:
                 best_key, best_seat = key, seat
         return best_seat
