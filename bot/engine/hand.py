@@ -67,8 +67,8 @@ from bot.engine.stakes import TableStakes
 MIN_SEATS = 2
 MAX_SEATS = 8
 
-COMMANDS = ("bring_in", "complete", "bet", "raise", "call", "check", "fold", "all_in", "show", "muck",
-            "timeout")
+COMMANDS = ("bring_in", "complete", "bet", "raise", "call", "check", "check_or_call", "fold", "all_in",
+            "show", "muck", "timeout")
 """Command names accepted by ``StudHand.act``."""
 
 
@@ -444,14 +444,15 @@ class StudHand:
         self._execute(seat, "timeout", None)
 
     def act(self, seat: int, action: str, amount: int | None = None) -> None:
-        """Generic dispatch: ``action`` is one of ``COMMANDS``; ``bet``/``raise`` (and ``complete``
-        with an amount) need ``amount``, the street total. Raises ``IllegalAction``."""
+        """Generic dispatch: ``action`` is one of ``COMMANDS``. ``bet`` and ``raise`` need ``amount``,
+        the street total, and both mean ``bet_or_raise_to`` (so does ``complete`` with an amount: a
+        pot- or no-limit completion to that total). Raises ``IllegalAction``."""
         name = action.strip().lower().replace("-", "_")
         if name in ("bet", "raise") or (name == "complete" and amount is not None):
             if amount is None:
                 raise IllegalAction(f"say how much to {name} to")
             self._execute(seat, "to", amount, declared=name)
-        elif name in ("bring_in", "complete", "call", "check", "fold", "all_in", "show", "muck", "timeout"):
+        elif name in COMMANDS:
             self._execute(seat, name, None)
         else:
             raise IllegalAction(f"unknown action {action!r}: use {', '.join(COMMANDS)}")
