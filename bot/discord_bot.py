@@ -156,6 +156,20 @@ class WildstudBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         self.names[interaction.user.id] = interaction.user.display_name
 
+    async def on_command_error(
+        self, context: commands.Context[Any], exception: commands.CommandError, /
+    ) -> None:
+        """Mention commands (``@Wildstud sync``): unknown words are ignored, refusals answered."""
+        if isinstance(exception, commands.CommandNotFound):
+            return
+        if isinstance(exception, commands.NotOwner):
+            await context.reply("Only the bot's owner may do that.", mention_author=False)
+            return
+        if isinstance(exception, commands.UserInputError):
+            await context.reply(f"{exception} (try `sync` or `sync global`)", mention_author=False)
+            return
+        await super().on_command_error(context, exception)
+
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d server(s)", self.user, len(self.guilds))
 

@@ -24,6 +24,7 @@ from bot.render.cards import chips
 from bot.render.settings import stakes_line
 from bot.tables.errors import StaleAction
 from bot.tables.options import TableOptions
+from bot.tables.service import MAX_SEATS
 from cogs.common import (
     Interaction,
     answer_error,
@@ -244,11 +245,9 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
             },
         )
         options = timer_options(timer)
-        service = self.bot.service
-        kwargs: dict[str, Any] = {"stakes": chosen, "options": options}
-        if seats is not None:
-            kwargs["max_seats"] = seats
-        table = await service.create_table(key, interaction.user.id, **kwargs)
+        table = await self.bot.service.create_table(
+            key, interaction.user.id, stakes=chosen, options=options, max_seats=seats or MAX_SEATS
+        )
         await self.bot.presenter.flush(key)
         content, view = self.bot.presenter.lobby_message(key)
         response = await interaction.response.send_message(content, view=view)

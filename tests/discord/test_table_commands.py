@@ -1,0 +1,100 @@
+"""``/table``: create (presets, explicit stakes, seats, timer), join, leave, sit-out, back, deal,
+status and close, with the dealer's rights checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.discord.helpers import STARTING_CHIPS, new_bot, open_table
+from tests.fakediscord import FakeDiscord, start_bot
+
+
+async def test_create_join_and_seat_limits(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob, carol = (guild.member(n) for n in ("alice", "bob", "carol"))
+    poker = guild.channel("poker")
+
+    res = await fake.slash(alice, "table create", {"stakes": "micro", "seats": 2, "timer": 45}, channel=poker)
+    assert res.response_type == 4 and not res.ephemeral and res.original is not None
+    assert res.original.button_labels == ["Join", "Deal"]
+    assert "fixed limit 2/4, ante 1 and bring-in 1" in fake.find_message(poker, containing="Table open").text
+    again = await fake.slash(bob, "table create", channel=poker)
+    assert again.ephemeral and "already has a table" in again.text
+
+    joined = await fake.slash(alice, "table join", {"buy_in": 100}, channel=poker)
+    assert joined.ephemeral and joined.text == "You sit in seat 1 with 100 chips."
+    twice = await fake.slash(alice, "table join", channel=poker)
+    assert "already have a seat" in twice.text
+    balance = await fake.slash(alice, "chips balance", channel=poker)
+    assert balance.text == f"You have {STARTING_CHIPS - 100:,} chips, plus 100 at the tables."
+    await fake.click(bob, res.original, label="Join")
+    full = await fake.click(carol, res.original, label="Join")  # two seats only
+    assert full.ephemeral and "You sit" not in full.text
+    assert "alice" in res.original.text and "bob" in res.original.text and "carol" not in res.original.text
+
+    status = await fake.slash(carol, "table status", channel=poker)
+    assert status.ephemeral and "Timer: 45 seconds" in status.text and "alice" in status.text
+
+
+async def test_explicit_stakes_and_bad_stakes(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    await start_bot(new_bot(tmp_path / "ws.sqlite3"), fake)
+    guild = fake.guild()
+    alice = guild.member("alice")
+    poker, lobby = guild.channel("poker"), guild.channel("lobby")
+    bad = await fake.slash(alice, "table create", {"bring_in": 20, "small_bet": 20}, channel=poker)
+    # SPEC §5: the bring-in is below the small bet; nothing was created.
+    assert bad.ephemeral and "bring-in (20) must be less than the small bet (20)" in bad.text
+    res = await fake.slash(
+        alice,
+        "table create",
+        {"structure": "no-limit", "ante": 10, "bring_in": 25, "min_bet": 50},
+        channel=lobby,
+    )
+    assert not res.ephemeral
+    opened = fake.find_message(lobby, containing="Table open").text
+    assert "no limit, minimum bet 50, ante 10 and bring-in 25" in opened
+    # Buy-ins follow the new bet size (20 to 200 minimum bets) when not given.
+    assert "buy-in 1,000 to 10,000" in opened
+    status = await fake.slash(alice, "table status", channel=poker)
+    assert "no table" in status.text.lower()
+
+
+async def test_sit_out_back_leave_deal_and_close(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob, carol = (guild.member(n) for n in ("alice", "bob", "carol"))
+    poker = guild.channel("poker")
+    lobby = await open_table(fake, alice, poker, [alice, bob, carol])
+
+    out = await fake.slash(bob, "table sit-out", channel=poker)
+    assert out.ephemeral and "sitting out" in out.text
+    assert "sitting out" in lobby.text  # the table message shows it
+    left = await fake.slash(carol, "table leave", channel=poker)
+    assert "1,000 chips went back" in left.text and "carol" not in lobby.text
+    not_dealer = await fake.slash(bob, "table deal", channel=poker)
+    assert not_dealer.ephemeral and "Only the dealer" in not_dealer.text
+    lonely = await fake.slash(alice, "table deal", channel=poker)
+    assert lonely.ephemeral and "No deal" in lonely.text and "bob is sitting out" in lonely.text
+    await fake.slash(bob, "table back", channel=poker)
+    assert "sitting out" not in lobby.text
+
+    refused = await fake.slash(bob, "table close", channel=poker)
+    assert refused.ephemeral and "Only the dealer" in refused.text
+    closed = await fake.slash(alice, "table close", channel=poker)
+    assert closed.ephemeral and "2,000 chips went back to 2 player(s)" in closed.text
+    assert "Table closed." in lobby.text and not lobby.buttons
+    for member in (alice, bob):
+        balance = await fake.slash(member, "chips balance", channel=poker)
+        assert balance.text == "You have 1,000 chips."
+    report = await bot.store.audit()
+    assert report.ok, report.all_problems()
+    # A new table can open in the same channel, with a new table message.
+    await fake.slash(bob, "table create", channel=poker)
+    new_lobby = fake.find_message(poker, with_button="Join")
+    assert new_lobby is not lobby
