@@ -368,3 +368,42 @@ def test_odd_chip_ignores_the_community_card(rule: str, odd_to: int) -> None:
     expected = [25, 25, 0, 0, 0, 0, 0, 0]
     expected[odd_to] += 1
     assert list(r.winnings) == expected
+
+
+def test_closed_betting_still_deals_seventh_street_down_for_the_follow_rule() -> None:
+    # Both players are all-in on third street, so the hands are face up; p2's sixth-street 5♠ is the
+    # last up card and seventh street is still dealt "down": under next-up-card nothing follows it, the
+    # same as if nobody were all-in (the wild ranks never depend on who is all-in).
+    hands = ["Ac Kc Qc Jd Td 9h 7c", "Ad Kd Qd Js Ts 5s 8h"]
+    hand = new_hand(hands, [100, 100], stakes=NL)
+    play(hand, "p1 bring_in, p2 all_in, p1 call")
+    assert hand.is_over and hand.betting_closed
+    assert hand.wild_ranks == ranks("5")
+    seventh = [e for e in hand.log if isinstance(e, Deal) and e.street == 7]
+    assert [d.face_up for d in seventh] == [False, False]
+
+
+def test_verify_and_can_do_not_act() -> None:
+    hand = new_hand(SHEET)
+    before = state(hand)
+    assert hand.can(0, "bring_in") and hand.can(0, "complete") and not hand.can(0, "fold")
+    assert not hand.can(1, "call") and not hand.can(0, "raise", 40)
+    hand.verify(0, "bring_in")
+    with pytest.raises(IllegalAction, match="not your turn"):
+        hand.verify(2, "call")
+    with pytest.raises(IllegalAction, match="unknown action"):
+        hand.verify(0, "dance")
+    assert state(hand) == before
+
+
+def test_events_narrate_the_hand_in_order() -> None:
+    hand = new_hand(SHEET)
+    play(hand, SHEET_SCRIPT)
+    kinds = [e.kind for e in hand.events]
+    # Antes, then third street dealt (9 cards), the follow armed by 5♥ and resolved by 2♦, the
+    # bring-in, ... and at the end the showdown, the pot and the end of the hand.
+    assert kinds[:9] == ["action"] * 3 + ["street_started"] + ["card_dealt"] * 5
+    assert kinds.count("card_dealt") == 21 and kinds.count("wild_rank_added") == 2
+    assert kinds.index("follow") < kinds.index("wild_rank_added") < kinds.index("bring_in_seat")
+    assert kinds[-5:] == ["hand_shown", "hand_shown", "hand_shown", "pot_awarded", "hand_ended"]
+    assert hand.events_since(len(kinds) - 1)[0].kind == "hand_ended"
