@@ -483,6 +483,17 @@ class StudHand:
     ) -> tuple[str, int, bool]:
         """Check a command; return ``(kind, to, timed_out)`` with kind one of bring_in, wager, call,
         check, fold, show, muck. Raises ``IllegalAction``; changes nothing."""
+        if type(seat) is int and seat == self._actor and self._phase == "betting":
+            # Fast path for the commands of a betting round.
+            legal = self._legal or self.legal_actions(seat)
+            if command == "check_or_call":
+                command = "check" if legal.check else "call"
+            if command == "call" and legal.call is not None:
+                return "call", self._street_bets[seat] + legal.call, False
+            if command == "check" and legal.check:
+                return "check", self._street_bets[seat], False
+            if command == "fold" and legal.fold:
+                return "fold", self._street_bets[seat], False
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
             raise IllegalAction(f"there is no seat {seat!r} in this hand")
         if self._result is not None:
@@ -762,6 +773,7 @@ class StudHand:
         draw = self._source.draw
         seen, log, events = self._seen, self._log, self._events
         cards, pile, folded = self._cards, (self._up if face_up else self._down), self._folded
+        up_ranks, up_mask = self._up_ranks, self._up_mask
         follow = self._follow
         seq = self._deal_seq
         for seat in range(self._n):
@@ -779,7 +791,9 @@ class StudHand:
             cards[seat].append(card)
             pile[seat].append(card)
             if face_up:
-                self._add_up_rank(seat, card)
+                rank = card.rank
+                up_ranks[seat] = tuple(sorted((*up_ranks[seat], rank)))
+                up_mask[seat] |= 1 << rank
             if (face_up and card.rank is FIVE) or follow.pending is not None:
                 notes = follow.on_deal(deal)
                 if notes:
