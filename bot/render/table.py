@@ -91,7 +91,8 @@ def format_table(view: TableView) -> str:
     if view.community is not None:
         lines.append(f"Community card: {view.community}")
     wild = view.wild_lines[0] if view.wild_lines else ""
-    lines.append(f"Pot {chips(view.pot)}" + (f" · {wild}" if wild else ""))
+    if view.pot or wild:
+        lines.append(f"Pot {chips(view.pot)}" + (f" · {wild}" if wild else ""))
     lines.extend(view.wild_lines[1:])
     if view.footer:
         lines.append(view.footer)

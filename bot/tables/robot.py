@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from bot.engine.betting import LegalActions
 from bot.engine.cards import FULL_DECK, Card, Rank
 from bot.engine.evaluator import strength
+from bot.engine.hand import StudHand
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +155,30 @@ class Robot:
             return low
         target = low + (2 * s.pot) // 3
         return max(low, min(high, target))
+
+
+def situation(hand: StudHand, seat: int) -> Situation:
+    """What ``seat`` may know now in ``hand``: its own cards, every up card, the pot, the legal actions."""
+    live = hand.live_seats
+    street = hand.street
+    raises = sum(
+        1 for entry in hand.log
+        if getattr(entry, "seat", None) == seat and getattr(entry, "street", None) == street
+        and getattr(entry, "action", None) in ("complete", "bet", "raise")
+    )
+    return Situation(
+        down=hand.down_cards(seat),
+        up=hand.up_cards(seat),
+        opponents_up=tuple(hand.up_cards(s) for s in live if s != seat),
+        dead=tuple(c for s in range(hand.seat_count) if s not in live for c in hand.up_cards(s)),
+        community=hand.community_card,
+        wild_ranks=hand.wild_ranks,
+        wild_in_flush=hand.rulings.wild_in_flush,
+        street=street,
+        pot=hand.pot_total,
+        legal=hand.legal_actions(seat),
+        raises_made=raises,
+    )
 
 
 def robot_names(count: int, avoid: Sequence[str] = ()) -> list[str]:

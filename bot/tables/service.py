@@ -213,7 +213,7 @@ class TableService:
                 raise TableError(exc.reason) from None
             table = Table(key, record.id, dealer, stakes, rulings, options, max_seats=max_seats)
             self._tables[key] = table
-        await self._post(table, NoticeKind.INFO, f"Table open: {stakes_line(stakes)}. Join with a buy-in.")
+        await self._post(table, NoticeKind.INFO, f"Table open: {stakes_line(stakes)}.")
         return table
 
     async def close_table(self, key: TableKey, member: int, *, dealer_rights: bool = False) -> dict[int, int]:
@@ -473,8 +473,7 @@ class TableService:
             table, NoticeKind.HAND_START,
             f"Hand #{live.hand_no}: {names[-1]} deals to {_join(names)}."
             f" {table.stakes.describe().capitalize()}."
-            f"\nDeck commitment: {deal.digest} (the deck and salt are shown after the hand; "
-            "check them with wildstud verify)",
+            f"\nDeck commitment (SHA-256 of the deck and a salt, both shown after the hand): {deal.digest}",
             hand_id,
         )
         await self._after_change(table, street_dealt=True)
@@ -748,8 +747,8 @@ class TableService:
         deal = live.deal
         await self._post(
             table, NoticeKind.REVEAL,
-            f"Hand #{live.hand_no} deck (top card first): {deal.deck}\nSalt: {deal.salt}\n"
-            f"Check: wildstud verify {deal.digest} {deal.salt} {deal.deck}",
+            f"Hand #{live.hand_no} deck and salt, to check against the commitment:\n"
+            f"wildstud verify {deal.digest} {deal.salt} {deal.deck}",
             live.hand_id,
         )
         table.hand = None
@@ -885,7 +884,7 @@ class TableService:
         engine = live.engine
         legal = engine.legal_actions(seat)
         options = action_options(legal)
-        to_call = legal.call or (legal.bring_in or 0)
+        to_call = legal.call or 0
         deadline = None
         if table.options.turn_timeout is not None:
             deadline = self.clock.now() + table.options.turn_timeout
@@ -965,7 +964,7 @@ class TableService:
         live = table.hand
         seats: list[SeatView] = []
         if live is None:
-            title = f"Between hands (hands dealt: {table.hands_dealt})"
+            title = f"Between hands (next: hand #{table.hands_dealt + 1})"
             for seat in sorted(table.seats.values(), key=lambda s: s.seat_no):
                 status = {"sitting_out": "sitting out", "away": "away"}.get(seat.status, "")
                 if not status and seat.stack <= 0:

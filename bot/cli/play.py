@@ -1,0 +1,100 @@
+"""``wildstud play``: play Sex in the Middle East in the terminal (no Discord needed).
+
+Examples::
+
+    wildstud play --auto --hands 3 --seed 7     # watch computer players (nothing is saved)
+    wildstud play                               # you against 3 computer players
+    wildstud play --bots 5 --name Ann           # you (Ann) against 5
+    wildstud play --seats Ann Bob Cy            # three people at one keyboard (hot seat)
+
+Chips are kept in the SQLite file ``--db`` (default ``$DATABASE_PATH``, else
+``./data/wildstud.sqlite3``); ``--auto`` uses a throwaway in-memory database unless ``--db`` is
+given. Ctrl-C, ``q`` or end of input leaves cleanly; the next run resumes an unfinished hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def database_path(explicit: str | None) -> Path:
+    """``--db`` if given, else the ``DATABASE_PATH`` setting (``./data/wildstud.sqlite3``)."""
+    if explicit:
+        return Path(explicit)
+    from bot.settings import load_settings
+
+    return load_settings().database_path
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``play`` sub-command."""
+    parser = subparsers.add_parser(
+        "play",
+        help="play in the terminal: you against computer players, or several people at one keyboard",
+        description=(
+            "Play Sex in the Middle East (seven-card stud, fives and followers wild) in the terminal. "
+            "Chips are kept in the local database between runs."
+        ),
+    )
+    parser.add_argument("--bots", type=int, default=None, metavar="N",
+                        help="computer players (1-7; default 3, or 4 with --auto)")
+    parser.add_argument("--seats", nargs="+", metavar="NAME",
+                        help="hot seat: these people take turns at this keyboard")
+    parser.add_argument("--name", help="your name at the table (default: your login name)")
+    parser.add_argument("--auto", action="store_true",
+                        help="computer players only: play --hands hands and print the whole log")
+    parser.add_argument("--hands", type=int, default=3, metavar="N",
+                        help="hands to play with --auto (default 3)")
+    parser.add_argument("--seed", type=int,
+                        help="seed the shuffle and the computer players (reproducible runs)")
+    parser.add_argument("--stakes", default="small",
+                        help="stakes preset: micro, small (default), medium, pot-limit or no-limit")
+    parser.add_argument("--db", metavar="PATH", help="SQLite database (default: $DATABASE_PATH)")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                        help="colour output (default: only on a terminal, and not if NO_COLOR is set)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the arguments, run the game, and turn Ctrl-C into a clean exit."""
+    import asyncio
+
+    from bot.console.game import PlayConfig, names_for, play
+    from bot.console.terminal import wants_color
+    from bot.engine.stakes import PRESETS
+
+    humans = [] if args.auto else names_for(args.seats, args.name)
+    bots = args.bots if args.bots is not None else (4 if args.auto else (0 if args.seats else 3))
+    problems: list[str] = []
+    if args.auto and bots < 2:
+        problems.append("--auto needs at least 2 computer players")
+    if len(humans) + bots < 2:
+        problems.append("a game needs at least 2 players")
+    if len(humans) + bots > 8:
+        problems.append(f"at most 8 players fit at a table (asked for {len(humans) + bots})")
+    if bots < 0:
+        problems.append("--bots cannot be negative")
+    if len({h.lower() for h in humans}) != len(humans):
+        problems.append("each player needs a different name")
+    if args.hands < 1:
+        problems.append("--hands must be at least 1")
+    if args.stakes.lower() not in PRESETS:
+        problems.append(f"unknown --stakes {args.stakes!r}: choose one of {', '.join(PRESETS)}")
+    if problems:
+        for problem in problems:
+            print(f"wildstud play: {problem}", file=sys.stderr)
+        return 2
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="replace")
+    db = Path(args.db) if args.db else (None if args.auto else database_path(None))
+    color = {"always": True, "never": False}.get(args.color, wants_color(sys.stdout))
+    config = PlayConfig(db=db, humans=humans, bots=bots, auto=args.auto, hands=args.hands, seed=args.seed,
+                        stakes=args.stakes.lower(), color=color, tty=sys.stdout.isatty())
+    try:
+        return asyncio.run(play(config, sys.stdin, sys.stdout))
+    except KeyboardInterrupt:
+        print("\nStopped. Your chips are saved; run wildstud play again to continue.", file=sys.stdout)
+        return 130

@@ -1,0 +1,75 @@
+"""``wildstud verify``: check a revealed deck order against its fair-deal commitment.
+
+Two forms::
+
+    wildstud verify COMMITMENT SALT DECK...      # the three values a table reveals after a hand
+    wildstud verify --hand ID [--db PATH]        # a finished hand stored in the local database
+
+The commitment is SHA-256 of the deck order (card codes run together, top card first) followed by
+``:`` and the salt (see ``bot.tables.fairness``). Exit status 0 when it matches, 1 when it does not,
+2 when the input cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``verify`` sub-command."""
+    parser = subparsers.add_parser(
+        "verify",
+        help="check a revealed deck order against the commitment announced before the deal",
+        description=(
+            "Check that a hand's deck was fixed before the first card: SHA-256 of the deck order "
+            "and the salt must equal the commitment announced at the start of the hand."
+        ),
+    )
+    parser.add_argument("commitment", nargs="?", help="the 64-hex-digit commitment announced before the deal")
+    parser.add_argument("salt", nargs="?", help="the 32-hex-digit salt revealed after the hand")
+    parser.add_argument(
+        "deck", nargs="*", help="the revealed deck order, top card first (e.g. 7c2dQc... or 7c 2d Qc ...)"
+    )
+    parser.add_argument("--hand", type=int, metavar="ID", help="verify a stored hand instead (needs --db)")
+    parser.add_argument(
+        "--db", metavar="PATH", help="SQLite database (default: $DATABASE_PATH, then wildstud.sqlite3)"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Verify and print the verdict; returns the exit status."""
+    from bot.tables.fairness import commitment as compute
+    from bot.tables.fairness import parse_deck
+
+    if args.hand is not None:
+        from bot.cli.play import database_path
+        from bot.tables.stored import load_revealed_deck
+
+        try:
+            found = load_revealed_deck(database_path(args.db), args.hand)
+        except (LookupError, ValueError) as exc:
+            print(f"verify: {exc}", file=sys.stderr)
+            return 2
+        expected, salt, deck_text = found
+    else:
+        if not args.commitment or not args.salt or not args.deck:
+            print("verify: give COMMITMENT SALT DECK..., or --hand ID", file=sys.stderr)
+            return 2
+        expected, salt, deck_text = args.commitment, args.salt, " ".join(args.deck)
+    try:
+        order = parse_deck(deck_text)
+        actual = compute(order, salt)
+    except ValueError as exc:
+        print(f"verify: {exc}", file=sys.stderr)
+        return 2
+    if actual == expected.strip().lower():
+        print(f"OK: the deck matches commitment {actual}")
+        print("The deck order was fixed before the first card was dealt.")
+        return 0
+    print("MISMATCH: this deck and salt do not hash to the announced commitment.")
+    print(f"  announced: {expected.strip().lower()}")
+    print(f"  computed:  {actual}")
+    return 1

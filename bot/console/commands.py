@@ -1,0 +1,109 @@
+"""What a player may type at the terminal table, turned into a table-service action.
+
+Accepted: the number of an option, or words -- ``fold`` (``f``), ``check`` (``k``), ``call``
+(``c``), ``bring in`` (``bi``), ``complete``, ``bet 40`` / ``raise 80`` / ``raise to 80``
+(``b``/``r``; in fixed limit the amount may be left out), ``all in`` (``a``, ``allin``, ``shove``).
+"Bet", "raise" and "complete" all mean the one wager allowed now. Amounts are street totals ("to").
+
+>>> from bot.tables.notices import ActionOption, Prompt
+>>> p = Prompt(1, "Ann", 7, 3, (ActionOption("fold", label="fold"),
+...            ActionOption("call", 10, label="call 10"),
+...            ActionOption("raise", 40, 40, 40, label="raise to 40")), "")
+>>> parse_action("2", p), parse_action("r", p), parse_action("raise to 40", p), parse_action("c", p)
+(('call', None), ('raise', 40), ('raise', 40), ('call', None))
+>>> try:
+...     parse_action("dance", p)
+... except InputError as exc:
+...     print(exc)
+I don't understand 'dance'. Type a number (1-3) or one of: fold, call 10, raise to 40 (? for help).
+"""
+
+from __future__ import annotations
+
+from bot.tables.notices import ActionOption, Prompt
+
+WAGERS = ("complete", "bet", "raise")
+
+_WORDS = {
+    "f": "fold", "fold": "fold",
+    "k": "check", "x": "check", "check": "check",
+    "c": "call", "call": "call",
+    "bi": "bring_in", "bring": "bring_in", "bring_in": "bring_in", "bringin": "bring_in",
+    "complete": "complete", "comp": "complete",
+    "b": "bet", "bet": "bet", "r": "raise", "raise": "raise",
+    "a": "all_in", "allin": "all_in", "all_in": "all_in", "shove": "all_in", "jam": "all_in",
+    "show": "show", "muck": "muck",
+}
+
+HELP = (
+    "Type the number of an option, or: fold (f), check (k), call (c), bring in (bi), complete,\n"
+    "bet N / raise N (b N, r N: N is your total for this street), all in (a).\n"
+    "Other commands: cards (your cards again), table (the table), help (?), quit (q)."
+)
+
+
+class InputError(ValueError):
+    """The text is not an action; ``str(error)`` says why and what to type instead."""
+
+
+def _amount(text: str) -> int:
+    cleaned = text.replace(",", "").replace("_", "")
+    if not cleaned.isdigit():
+        raise InputError(f"{text!r} is not a number of chips.")
+    return int(cleaned)
+
+
+def _choices(prompt: Prompt) -> str:
+    return ", ".join(o.label for o in prompt.options)
+
+
+def parse_action(text: str, prompt: Prompt) -> tuple[str, int | None]:
+    """``(action, amount)`` for ``TableService.act``; raises ``InputError`` with what to type."""
+    words = text.strip().lower().replace("-", " ").split()
+    if words[:2] == ["all", "in"]:
+        words = ["all_in", *words[2:]]
+    if words[:2] == ["bring", "in"]:
+        words = ["bring_in", *words[2:]]
+    if not words:
+        raise InputError(f"Type your action: {_choices(prompt)} (? for help).")
+    head = words[0]
+    if head.isdigit():
+        index = int(head)
+        if not 1 <= index <= len(prompt.options):
+            raise InputError(f"Choose a number from 1 to {len(prompt.options)}.")
+        option = prompt.options[index - 1]
+        if option.needs_amount:
+            raise InputError(
+                f"Say how much: {option.action} to between {option.min_to} and {option.max_to},"
+                f" e.g. {option.action} {option.min_to}."
+            )
+        return option.action, option.amount if option.action in WAGERS else None
+    action = _WORDS.get(head)
+    if action is None:
+        raise InputError(
+            f"I don't understand {text.strip()!r}. Type a number (1-{len(prompt.options)}) or one of: "
+            f"{_choices(prompt)} (? for help)."
+        )
+    rest = [w for w in words[1:] if w != "to"]
+    if action == "call" and prompt.option("call") is None:
+        if prompt.option("check") is not None:
+            return "check", None
+        if prompt.option("bring_in") is not None:
+            return "bring_in", None
+    if action in WAGERS:
+        options = [o for o in prompt.options if o.action in WAGERS]
+        if not options:
+            raise InputError(f"You can't bet or raise now. Your options: {_choices(prompt)}.")
+        wager: ActionOption = options[0]
+        if rest:
+            return wager.action, _amount(rest[0])
+        if len(options) == 1 and not wager.needs_amount:
+            return wager.action, wager.amount
+        if wager.needs_amount:
+            raise InputError(
+                f"Say how much: {wager.action} to between {wager.min_to} and {wager.max_to},"
+                f" e.g. {wager.action} {wager.min_to}."
+            )
+        amounts = " or ".join(str(o.amount) for o in options)
+        raise InputError(f"Say how much: {wager.action} {amounts}.")
+    return action, None

@@ -1,0 +1,184 @@
+"""``wildstud play`` driven through stdin and stdout, end to end (issue 5, "Terminal table")."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.console.commands import InputError, parse_action
+from bot.console.game import PlayConfig, play
+from bot.store import Store
+from bot.tables.notices import ActionOption, Prompt
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_cli(
+    args: list[str], stdin: str, db: Path | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"}
+    if db is not None:
+        env["DATABASE_PATH"] = str(db)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "play", *args], input=stdin, capture_output=True, text=True,
+        cwd=ROOT, env=env, timeout=timeout, check=False,
+    )
+
+
+def audit_ok(db: Path) -> bool:
+    async def check() -> bool:
+        store = await Store.open(db)
+        try:
+            return (await store.audit()).ok
+        finally:
+            await store.close()
+    return asyncio.run(check())
+
+
+def test_a_full_hand_against_computer_players_then_resume_after_quitting(tmp_path: Path) -> None:
+    db = tmp_path / "play.sqlite3"
+    # Enter deals; "c" calls (checks when free, posts a forced bring-in) at every turn.
+    first = run_cli(["--bots", "2", "--name", "Ann", "--seed", "3"], "\n" + "c\n" * 3, db)
+    assert first.returncode == 0, first.stderr
+    out = first.stdout
+    assert "Hand #1: " in out and "Ann, your turn" in out
+    assert re.search(r"Your cards: \[.. ..\] ", out)               # Ann sees her own down cards
+    assert "is saved; run wildstud play again" in out            # input ran out mid-hand
+    assert "Traceback" not in first.stderr
+    # The next run resumes the same hand and plays it to the end.
+    second = run_cli(["--bots", "2", "--name", "Ann", "--seed", "3"], "c\n" * 12, db)
+    assert second.returncode == 0, second.stderr
+    assert "Hand #1 resumes after a restart" in second.stdout
+    assert re.search(r"wins (the|side|the main) pot", second.stdout)
+    assert "Between hands (next: hand #2)" in second.stdout
+    assert audit_ok(db)
+    with sqlite3.connect(db) as conn:
+        status = conn.execute("SELECT status FROM hands ORDER BY id LIMIT 1").fetchone()[0]
+        stacks = conn.execute("SELECT SUM(stack) FROM seats").fetchone()[0]
+    assert status == "finished" and stacks == 3000
+
+
+def test_bad_input_gets_the_reason_and_a_new_prompt(tmp_path: Path) -> None:
+    db = tmp_path / "play.sqlite3"
+    result = run_cli(["--bots", "1", "--name", "Ann", "--seed", "5"], "\nhello\n99\nraise 7\n?\nq\n", db)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "I don't understand 'hello'" in out
+    assert "Choose a number from 1 to" in out
+    assert "Not allowed:" in out                                 # the engine's reason for raise 7
+    assert "Type the number of an option" in out                # help
+    assert out.count("Ann, your turn") >= 4                     # a new prompt after each refusal
+
+
+def test_hot_seat_shows_down_cards_only_to_the_player_at_the_keyboard(tmp_path: Path) -> None:
+    db = tmp_path / "hot.sqlite3"
+    result = run_cli(["--seats", "Ann", "Bob", "--seed", "4"], "\n" + "c\n" * 40, db)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    owner: str | None = None
+    checked = 0
+    for i, line in enumerate(lines):
+        handed = re.match(r"Pass the keyboard to (\w+)", line)
+        if handed:
+            owner = handed.group(1)
+        if "Your cards:" in line:
+            # Cards are shown only right after that player took the keyboard, and the next prompt
+            # is theirs.
+            assert owner is not None and line.startswith(f"{owner}> ")
+            following = next(x for x in lines[i:] if ", your turn" in x)
+            assert following.startswith(f"{owner}, your turn")
+            checked += 1
+    assert checked >= 4
+    assert re.search(r"wins (the|side|the main) pot", result.stdout)
+
+
+def test_auto_is_reproducible_and_ends_with_everyones_chips() -> None:
+    args = ["--auto", "--hands", "2", "--seed", "7", "--bots", "3"]
+    one, two = run_cli(args, ""), run_cli(args, "")
+    assert one.returncode == 0 and one.stdout == two.stdout, one.stderr
+    out = one.stdout
+    assert out.count("── Hand #") == 2
+    assert "\x1b[" not in out                                    # no colour codes when piped
+    tail = out.split("Chips after 2 hands:")[1].strip().splitlines()
+    assert len(tail) == 3
+    total = sum(int(re.search(r"([\d,]+)\s+\(", row).group(1).replace(",", "")) for row in tail)  # type: ignore[union-attr]
+    assert total == 3 * 1000                                     # chips conserved
+    for verify_line in re.findall(r"wildstud verify \S+ \S+ \S+", out):
+        checked = subprocess.run([sys.executable, "-m", "bot", *verify_line.split()[1:]], capture_output=True,
+                                 text=True, cwd=ROOT, check=False)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_ctrl_c_leaves_cleanly_and_keeps_the_chips(tmp_path: Path) -> None:
+    db = tmp_path / "int.sqlite3"
+    env = {**os.environ, "NO_COLOR": "1", "DATABASE_PATH": str(db), "PYTHONIOENCODING": "utf-8"}
+    proc = subprocess.Popen([sys.executable, "-m", "bot", "play", "--bots", "2", "--name", "Ann"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=ROOT, env=env)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write("\n")
+    proc.stdin.flush()
+    seen = ""
+    deadline = time.monotonic() + 60
+    while "your turn" not in seen and time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        seen += line
+    assert "your turn" in seen
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Your chips are saved" in out
+    assert "Traceback" not in err
+    assert audit_ok(db)
+
+
+def test_in_process_game_with_redirected_streams(tmp_path: Path) -> None:
+    out = io.StringIO()
+    config = PlayConfig(db=tmp_path / "io.sqlite3", humans=["Ann"], bots=1, seed=2)
+    status = asyncio.run(play(config, io.StringIO("\n" + "c\n" * 10), out))
+    assert status == 0
+    assert "Ann, your turn" in out.getvalue()
+
+
+PROMPT = Prompt(1, "Ann", 3, 4, (
+    ActionOption("fold", label="fold"),
+    ActionOption("call", 20, label="call 20"),
+    ActionOption("raise", 40, 40, 200, label="raise to 40-200"),
+    ActionOption("all_in", 480, label="all-in (480)"),
+), "")
+
+
+@pytest.mark.parametrize(("typed", "expected"), [
+    ("f", ("fold", None)),
+    ("CALL", ("call", None)),
+    ("raise to 1,000", ("raise", 1000)),
+    ("bet 60", ("raise", 60)),             # "bet" means the one wager allowed now
+    ("all in", ("all_in", None)),
+    ("4", ("all_in", None)),
+])
+def test_typed_actions(typed: str, expected: tuple[str, int | None]) -> None:
+    assert parse_action(typed, PROMPT) == expected
+
+
+@pytest.mark.parametrize(("typed", "reason"), [
+    ("", "Type your action"),
+    ("3", "Say how much"),
+    ("r", "Say how much"),
+    ("raise lots", "not a number"),
+    ("9", "from 1 to 4"),
+])
+def test_typed_actions_refused_with_a_reason(typed: str, reason: str) -> None:
+    with pytest.raises(InputError, match=reason):
+        parse_action(typed, PROMPT)
