@@ -15,12 +15,14 @@ from collections.abc import Sequence
 # Sub-commands, in the order ``wildstud --help`` lists them. ``run`` is the default.
 COMMANDS: tuple[str, ...] = (
     "run",
+    "play",
     "sync",
     "evaluate",
     "audit",
     "ledger",
     "replay",
     "simulate",
+    "verify",
 )
 
 
