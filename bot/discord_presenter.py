@@ -132,6 +132,7 @@ class DiscordPresenter:
             raise Undeliverable()
         try:
             await self._dm(notice.member, f"Table in <#{table.channel}>\n{notice.text}")
+            self._dm_refused.pop(notice.member, None)
         except discord.HTTPException as exc:
             self._dm_refused[notice.member] = notice.hand_id
             if exc.code == DM_CLOSED:
@@ -155,12 +156,17 @@ class DiscordPresenter:
             await self._send(table, "\n".join(lines), view=view, allowed_mentions=mentions)
 
     async def reply(self, table: TableKey, notice: Reply) -> None:
-        """Tell one player something by DM; if that fails, in the channel, mentioning them."""
-        try:
-            await self._dm(notice.member, f"Table in <#{table.channel}>\n{notice.text}")
-            return
-        except discord.HTTPException as exc:
-            log.info("reply to %s not delivered by DM (%s); posting in the channel", notice.member, exc.code)
+        """Tell one player something by DM; if that fails (or their DMs were refused before), in the
+        channel, mentioning them."""
+        if notice.member not in self._dm_refused:
+            try:
+                await self._dm(notice.member, f"Table in <#{table.channel}>\n{notice.text}")
+                return
+            except discord.HTTPException as exc:
+                self._dm_refused[notice.member] = 0
+                log.info(
+                    "reply to %s not delivered by DM (%s); posted in the channel", notice.member, exc.code
+                )
         state = self._state(table)
         async with state.lock:
             await self._flush(table, state)

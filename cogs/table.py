@@ -47,23 +47,30 @@ def build_stakes(
     preset: str | None,
     structure: str | None,
     amounts: dict[str, int | None],
+    current: TableStakes | None = None,
 ) -> TableStakes:
     """Stakes from a preset and/or explicit amounts (``ante bring_in small_bet big_bet min_bet
     min_buy_in max_buy_in``; None means "not given").
 
-    The preset (default ``small``, or the preset of that name for pot and no limit) gives every
-    amount not stated. When bet sizes are stated but buy-ins are not, the buy-ins are recomputed
-    from the new bet sizes (``TableStakes.fixed_limit``/``pot_limit``/``no_limit`` defaults).
-    Raises ``StakesError`` (a ``ValueError``) for stakes that do not make sense.
+    Amounts not stated come from the preset, else from ``current`` (a table's stakes now) when the
+    structure stays the same, else from the ``small`` preset (or the ``pot-limit``/``no-limit``
+    preset for those structures). When bet sizes are stated but buy-ins are not, the buy-ins are
+    recomputed from them (``TableStakes.fixed_limit``/``pot_limit``/``no_limit`` defaults), and
+    a fixed-limit big bet not stated is twice the small bet. Raises ``StakesError`` (a
+    ``ValueError``) for stakes that do not make sense.
 
     >>> build_stakes("micro", None, {}).describe()
     'fixed limit 2/4, ante 1 and bring-in 1'
     >>> build_stakes(None, "no-limit", {"min_bet": 50, "bring_in": 25}).max_buy_in
     10000
+    >>> build_stakes(None, None, {"small_bet": 50, "bring_in": 20}).describe()
+    'fixed limit 50/100, ante 5 and bring-in 20'
     """
     given = {k: v for k, v in amounts.items() if v is not None}
     if preset is not None:
         base = PRESETS[preset]
+    elif current is not None and structure in (None, current.structure):
+        base = current
     elif structure in ("pot-limit", "no-limit"):
         base = PRESETS[structure]
     else:
@@ -76,12 +83,19 @@ def build_stakes(
     if "min_buy_in" in given or "max_buy_in" in given or not set(given) & {"small_bet", "big_bet", "min_bet"}:
         return TableStakes.from_dict(values)
     if values["structure"] == "fixed-limit":
-        big = values["big_bet"] if "big_bet" in given else max(values["big_bet"], 2 * values["small_bet"])
+        big = values["big_bet"] if "big_bet" in given else 2 * values["small_bet"]
         return TableStakes.fixed_limit(
             ante=values["ante"], bring_in=values["bring_in"], small_bet=values["small_bet"], big_bet=big
         )
     make = TableStakes.pot_limit if values["structure"] == "pot-limit" else TableStakes.no_limit
     return make(ante=values["ante"], bring_in=values["bring_in"], min_bet=values["min_bet"])
+
+
+_PRESET_CHOICES = [
+    app_commands.Choice(name=f"{name}: {preset.describe()}"[:100], value=name)
+    for name, preset in PRESETS.items()
+]
+_STRUCTURE_CHOICES = [app_commands.Choice(name=s, value=s) for s in STRUCTURES]
 
 
 def timer_options(timer: int | None) -> TableOptions:
@@ -208,13 +222,7 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         seats="Most players at the table (2 to 8)",
         timer="Seconds each player has to act (0: no timer; default 60)",
     )
-    @app_commands.choices(
-        stakes=[
-            app_commands.Choice(name=f"{name}: {s.describe()}"[:100], value=name)
-            for name, s in PRESETS.items()
-        ],
-        structure=[app_commands.Choice(name=s, value=s) for s in STRUCTURES],
-    )
+    @app_commands.choices(stakes=_PRESET_CHOICES, structure=_STRUCTURE_CHOICES)
     async def create(
         self,
         interaction: Interaction,
@@ -334,6 +342,72 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         await reply(
             interaction, f"Table closed; {chips(total)} chips went back to {len(returned)} player(s)."
         )
+
+    @app_commands.command(name="stakes", description="Change the stakes from the next deal (the dealer only)")
+    @app_commands.describe(
+        stakes="A stakes preset",
+        structure="Betting structure",
+        ante="Ante in chips (0 for none)",
+        bring_in="Bring-in in chips",
+        small_bet="Fixed limit: the small bet",
+        big_bet="Fixed limit: the big bet",
+        min_bet="Pot and no limit: the minimum bet",
+        min_buy_in="Smallest buy-in",
+        max_buy_in="Largest buy-in",
+    )
+    @app_commands.choices(stakes=_PRESET_CHOICES, structure=_STRUCTURE_CHOICES)
+    async def stakes(
+        self,
+        interaction: Interaction,
+        stakes: str | None = None,
+        structure: str | None = None,
+        ante: app_commands.Range[int, 0] | None = None,
+        bring_in: app_commands.Range[int, 1] | None = None,
+        small_bet: app_commands.Range[int, 1] | None = None,
+        big_bet: app_commands.Range[int, 1] | None = None,
+        min_bet: app_commands.Range[int, 1] | None = None,
+        min_buy_in: app_commands.Range[int, 1] | None = None,
+        max_buy_in: app_commands.Range[int, 1] | None = None,
+    ) -> None:
+        key = table_key(interaction)
+        table = self.bot.service.table(key)
+        chosen = build_stakes(
+            stakes,
+            structure,
+            {
+                "ante": ante,
+                "bring_in": bring_in,
+                "small_bet": small_bet,
+                "big_bet": big_bet,
+                "min_bet": min_bet,
+                "min_buy_in": min_buy_in,
+                "max_buy_in": max_buy_in,
+            },
+            current=table.pending_stakes or table.stakes,
+        )
+        rights = await has_dealer_rights(interaction)
+        text = await self.bot.service.set_stakes(key, interaction.user.id, chosen, dealer_rights=rights)
+        await reply(interaction, text)
+
+    @app_commands.command(name="timer", description="Seconds each player has to act (the dealer only)")
+    @app_commands.describe(seconds="Seconds to act; 0 turns the timer off")
+    async def timer(self, interaction: Interaction, seconds: app_commands.Range[int, 0, 3600]) -> None:
+        key = table_key(interaction)
+        rights = await has_dealer_rights(interaction)
+        wanted = timer_options(seconds)
+        options = await self.bot.service.set_options(
+            key,
+            interaction.user.id,
+            dealer_rights=rights,
+            turn_timeout=wanted.turn_timeout,
+            reminder_after=wanted.reminder_after,
+        )
+        if options.turn_timeout is None:
+            await reply(interaction, "No timer: players take as long as they need.")
+        else:
+            await reply(
+                interaction, f"Players have {options.turn_timeout:g} seconds to act, from the next turn."
+            )
 
     @app_commands.command(name="dealer-role", description="Set the server's dealer role (Manage Server)")
     @app_commands.describe(role="Members with this role may deal and set rulings at any table (empty: clear)")

@@ -74,7 +74,7 @@ def label_starting(message: FakeMessage, *heads: str) -> str | None:
 
 def hand_over(fake: FakeDiscord, channel: FakeChannel, hand_no: int) -> bool:
     """True once the channel shows the deck reveal of hand ``hand_no`` (posted after every hand)."""
-    return any(f"Hand #{hand_no} deck (top card first)" in m.text for m in fake.channel_messages(channel))
+    return any(f"Hand #{hand_no} deck" in m.text for m in fake.channel_messages(channel))
 
 
 async def play_passively(fake: FakeDiscord, guild: FakeGuild, channel: FakeChannel, hand_no: int) -> int:
@@ -95,7 +95,9 @@ async def play_passively(fake: FakeDiscord, guild: FakeGuild, channel: FakeChann
 def revealed_deck(fake: FakeDiscord, channel: FakeChannel, hand_no: int) -> list[Card]:
     """The deck order revealed after hand ``hand_no`` (top card first)."""
     for message in fake.channel_messages(channel):
-        match = re.search(rf"Hand #{hand_no} deck \(top card first\): (\S+)", message.text)
+        if f"Hand #{hand_no} deck" not in message.text:
+            continue
+        match = re.search(r"wildstud verify [0-9a-f]{64} [0-9a-f]{32} (\S+)", message.text)
         if match:
             codes = match.group(1)
             return [Card.parse(codes[i : i + 2]) for i in range(0, len(codes), 2)]

@@ -98,3 +98,28 @@ async def test_sit_out_back_leave_deal_and_close(fake_discord: FakeDiscord, tmp_
     await fake.slash(bob, "table create", channel=poker)
     new_lobby = fake.find_message(poker, with_button="Join")
     assert new_lobby is not lobby
+
+
+async def test_stakes_and_timer_changes(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob = guild.member("alice"), guild.member("bob")
+    poker = guild.channel("poker")
+    await open_table(fake, alice, poker, [alice, bob])
+    refused = await fake.slash(bob, "table stakes", {"stakes": "micro"}, channel=poker)
+    assert refused.ephemeral and "Only the dealer" in refused.text
+    queued = await fake.slash(alice, "table stakes", {"ante": 2}, channel=poker)
+    # Only the ante changes; the rest stays the table's (small preset: 20/40, bring-in 10).
+    assert "fixed limit 20/40, ante 5 and bring-in 10 → fixed limit 20/40, ante 2 and bring-in 10" in queued.text
+    assert "next deal" in queued.text
+    timer = await fake.slash(alice, "table timer", {"seconds": 0}, channel=poker)
+    assert "No timer" in timer.text
+    await fake.slash(alice, "table deal", channel=poker)
+    texts = [m.text for m in fake.channel_messages(poker)]
+    announced = next(i for i, t in enumerate(texts) if "ante 2 and bring-in 10" in t and "Stakes:" in t)
+    assert announced < next(i for i, t in enumerate(texts) if "Hand #1:" in t)
+    assert "Antes: 2 each" in "\n".join(texts)
+    status = await fake.slash(bob, "table status", channel=poker)
+    assert "Timer:" not in status.text and "60 s to act" not in fake.channel_messages(poker)[-1].text
