@@ -83,6 +83,7 @@ class Ruling(commands.GroupCog, group_name="ruling", group_description="The deal
     async def set_(self, interaction: Interaction, name: str, value: str) -> None:
         key = table_key(interaction)
         rights = await has_dealer_rights(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         text = await self.bot.service.set_ruling(key, interaction.user.id, name, value, dealer_rights=rights)
         await reply(interaction, text)
 
@@ -101,6 +102,7 @@ class Ruling(commands.GroupCog, group_name="ruling", group_description="The deal
     async def reset(self, interaction: Interaction) -> None:
         key = table_key(interaction)
         rights = await has_dealer_rights(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         text = await self.bot.service.reset_rulings(key, interaction.user.id, dealer_rights=rights)
         await reply(interaction, text)
 

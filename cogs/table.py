@@ -386,6 +386,7 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
             current=table.pending_stakes or table.stakes,
         )
         rights = await has_dealer_rights(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         text = await self.bot.service.set_stakes(key, interaction.user.id, chosen, dealer_rights=rights)
         await reply(interaction, text)
 
@@ -395,6 +396,7 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         key = table_key(interaction)
         rights = await has_dealer_rights(interaction)
         wanted = timer_options(seconds)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         options = await self.bot.service.set_options(
             key,
             interaction.user.id,
