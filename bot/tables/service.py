@@ -448,9 +448,13 @@ class TableService:
                 stakes=table.stakes.to_dict(),
                 rulings=table.rulings.to_dict(),
             )
-            await self.store.append_action(hand_id, 1, encode_seats(tuple(order)))
         except StoreError as exc:
             raise TableError(exc.reason) from None
+        try:
+            await self.store.append_action(hand_id, 1, encode_seats(tuple(order)))
+        except StoreError as exc:
+            await self.store.void_hand(hand_id, "the deal order could not be recorded")
+            raise TableError(f"The deal could not be recorded: {exc.reason}") from None
         table.button = button
         table.hands_dealt += 1
         names = tuple(s.name for s in seats)
@@ -755,7 +759,12 @@ class TableService:
         table.last_prompt = None
         for seat in sorted(table.seats.values(), key=lambda s: s.seat_no):
             if seat.leaving:
-                await self._cash_out(table, seat)
+                try:
+                    await self._cash_out(table, seat)
+                except TableError as exc:  # the hand is settled; the seat stays until it can leave
+                    log.warning("cash-out of %s failed: %s", seat.name, exc.reason)
+                    seat.leaving = False
+                    await self._post(table, NoticeKind.SEATING, f"{seat.name} could not leave: {exc.reason}")
             elif seat.stack <= 0:
                 await self._post(table, NoticeKind.SEATING, f"{seat.name} is out of chips.")
         await self._post_table(table)

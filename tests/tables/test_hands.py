@@ -6,6 +6,7 @@ by hand; the comment on each case says how.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from bot.engine.stakes import PRESETS, TableStakes
@@ -40,7 +41,7 @@ async def test_three_player_hand_to_showdown(store: Store, db_path: Path) -> Non
     # The deck is revealed after the hand and matches the commitment announced before it.
     start = h.texts(NoticeKind.HAND_START)[0]
     reveal = h.texts(NoticeKind.REVEAL)[0]
-    digest = start.split("Deck commitment: ")[1].split()[0]
+    digest = re.findall(r"\b[0-9a-f]{64}\b", start)[0]
     assert f"wildstud verify {digest} " in reveal
     hand = (await store.table_hands(h.service.table(h.key).table_id))[0]
     assert hand.status == "finished" and hand.phh and "Ann" in hand.phh
