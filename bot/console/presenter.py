@@ -73,7 +73,10 @@ class ConsolePresenter:
             return
         if notice.kind == NoticeKind.TABLE:
             if notice.hand_id is None and self.hand_ended:
-                self.say(self.style.dim(notice.text))
+                lines = notice.text.splitlines()
+                if lines and lines[-1].startswith("Waiting for"):
+                    lines = lines[:-1]      # the terminal asks (or deals) right after this
+                self.say(self.style.dim("\n".join(lines)))
                 self.hand_ended = False
             return
         if notice.kind in (NoticeKind.REVEAL, NoticeKind.VOID):

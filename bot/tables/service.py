@@ -477,7 +477,7 @@ class TableService:
             table, NoticeKind.HAND_START,
             f"Hand #{live.hand_no}: {names[-1]} deals to {_join(names)}."
             f" {table.stakes.describe().capitalize()}."
-            f"\nDeck commitment (SHA-256 of the deck and a salt, both shown after the hand): {deal.digest}",
+            f"\nDeck commitment: {deal.digest} (SHA-256 of the deck and a salt, shown after the hand)",
             hand_id,
         )
         await self._after_change(table, street_dealt=True)
