@@ -240,3 +240,21 @@ def test_describe_phrases(cards: str, wild: str, phrase: str) -> None:
     # Each hand is built so that its category is the only one on offer (checked by eye: no
     # straight or flush draws among the naturals).
     assert ev(cards, {Rank.parse(r) for r in wild}).describe() == phrase
+
+
+def test_card_codes_mixed_with_cards_are_parsed_too() -> None:
+    # evaluate() accepts card codes in place of Card values. A list that starts with a Card and
+    # goes on with codes must be parsed the same way: Ah + wild 5c make a pair of aces (no other
+    # pair, straight or flush among Kd 9h 2s), and the shown cards are Card values.
+    hand = evaluate([Card.parse("Ah"), "Kd", "5c", "2s", "9h"], FIVES)  # type: ignore[list-item]
+    assert hand.describe() == "One pair, aces"
+    assert all(isinstance(c, Card) for c in hand.cards)
+    assert [c.code for c in hand.best] == ["Ah", "5c", "Kd", "9h", "2s"]
+
+
+def test_an_impossible_card_value_is_a_value_error() -> None:
+    # A Card built around the parser with rank 1 is not a playing card: the documented
+    # ValueError, not an AttributeError from printing it.
+    bogus = Card(1, 0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a playing card"):
+        evaluate([bogus, *parse_cards("Kd 5c 2s 9h")], FIVES)

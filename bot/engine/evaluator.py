@@ -401,7 +401,8 @@ def _as_cards(cards: Sequence[Any]) -> list[Card]:
             raise TypeError(f"expected Card values (or codes like 'Ah'), got {card!r}")
         elif not (isinstance(card.rank, int) and 2 <= card.rank <= 14 and isinstance(card.suit, int)
                   and 0 <= card.suit <= 3):
-            raise ValueError(f"{card!r} is not a playing card")
+            # Not repr(card): printing a Card with an impossible rank or suit fails too.
+            raise ValueError(f"Card(rank={card.rank!r}, suit={card.suit!r}) is not a playing card")
         out.append(card)
     return out
 
@@ -784,7 +785,12 @@ def evaluate(
         value = strength(cards, wild_ranks, wild_in_flush=wild_in_flush)
     hand = HandValue()
     hand._strength = value
-    hand._cards = tuple(cards) if isinstance(cards[0], Card) else tuple(_as_cards(cards))
+    kept = tuple(cards)
+    for card in kept:
+        if type(card) is not Card:  # card codes (possibly mixed with Card values): parse them all
+            kept = tuple(_as_cards(kept))
+            break
+    hand._cards = kept
     hand._naturals = _natural_cards(wild_ranks)
     hand._wild_in_flush = wild_in_flush
     return hand
