@@ -47,7 +47,7 @@ from bot.engine.rulings import Rulings
 from bot.engine.stakes import PRESETS, TableStakes
 from bot.render.cards import chips, street_name
 from bot.render.narrate import Narrator
-from bot.render.private import private_text
+from bot.render.private import best_now, private_text
 from bot.render.settings import rulings_changes, stakes_change, stakes_line
 from bot.render.table import SeatView, TableView, format_table
 from bot.render.wilds import wild_list
@@ -578,6 +578,7 @@ class TableService:
         engine.act(seat, name, amount)
         live.actions.append(text)
         table.cancel_timers()
+        live.deadline = None
         table.last_prompt = None
         await self._after_change(table)
 
@@ -625,17 +626,21 @@ class TableService:
         if table_seat is not None and table_seat.leaving:
             await self._auto_fold(table, seat)
             return
+        self._arm_timers(table, live.hand_id, live.turn)
         prompt = self._prompt(table, live, seat)
         table.last_prompt = prompt
         await self._say(self.presenter.prompt(table.key, prompt))
-        self._arm_timers(table, live.hand_id, live.turn)
 
     # ==================================================================== timers
     def _arm_timers(self, table: Table, hand_id: int, turn: int) -> None:
         table.cancel_timers()
         options = table.options
+        if table.hand is not None:
+            table.hand.deadline = None
         if options.turn_timeout is None:
             return
+        if table.hand is not None:
+            table.hand.deadline = self.clock.now() + options.turn_timeout
         remind = options.reminder_after
         if remind is not None and remind < options.turn_timeout:
             reminder = partial(self._remind, table.key, hand_id, turn)
@@ -894,9 +899,7 @@ class TableService:
         legal = engine.legal_actions(seat)
         options = action_options(legal)
         to_call = legal.call or 0
-        deadline = None
-        if table.options.turn_timeout is not None:
-            deadline = self.clock.now() + table.options.turn_timeout
+        deadline = live.deadline
         labels = " · ".join(o.label for o in options)
         where = f"{street_name(engine.street)}, pot {chips(engine.pot_total)}"
         text = f"{live.names[seat]}, your turn ({where}): {labels}"
@@ -920,7 +923,8 @@ class TableService:
             live.hand_no, street_name(engine.street), cards, up, engine.community_card,
             engine.wild_ranks, live.rulings.wild_in_flush,
         )
-        best = text.split("Best now: ", 1)[1].split("\n", 1)[0] if "Best now: " in text else ""
+        own = list(cards) + ([engine.community_card] if engine.community_card is not None else [])
+        best = best_now(own, engine.wild_ranks, live.rulings.wild_in_flush)
         return PrivateNotice(
             member=live.members[seat],
             name=live.names[seat],

@@ -62,6 +62,8 @@ class LiveHand:
     actions: list[str] = field(default_factory=list)
     narrated: int = 0
     timed_out: set[int] = field(default_factory=set)
+    deadline: float | None = None
+    """Clock time the current turn's timer fires (None: no timer armed)."""
 
     @property
     def turn(self) -> int:

@@ -70,9 +70,11 @@ async def test_timeout_reminds_then_checks_or_folds_and_marks_away(store: Store,
     await h.table(*THREE, stakes=PRESETS["small"])
     await h.service.deal(h.key, h.members["Ann"])
     assert h.prompt().name == "Cid"             # Cid's J♥ is the low door card
+    assert h.prompt().deadline == 60            # dealt at t = 0 with a 60 s timer
     await h.clock.advance(30)
     reminder = h.prompt()
     assert reminder.reminder and reminder.name == "Cid" and reminder.turn == 2
+    assert reminder.deadline == 60              # the reminder keeps the same deadline
     await h.clock.advance(30)
     # Out of time with a bring-in owed: the bring-in is posted, never completed (SPEC §7).
     log = h.texts(NoticeKind.ACTION)
