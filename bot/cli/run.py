@@ -61,14 +61,23 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run(token: str) -> int:
+    import sqlite3
+
     import discord
 
     from bot.discord_bot import WildstudBot
+    from bot.store import SchemaTooNew
 
     log = logging.getLogger("bot.cli.run")
     async with WildstudBot() as bot:
         try:
             await bot.start(token)
+        except (sqlite3.Error, SchemaTooNew) as error:
+            log.error("Could not open the database %s: %s (check DATABASE_PATH)", bot.database_path, error)
+            return 1
+        except OSError as error:
+            log.error("Could not reach Discord or the database: %s", error)
+            return 1
         except discord.LoginFailure:
             log.error(
                 "Discord refused the token: check DISCORD_TOKEN (Developer Portal -> Bot -> Reset Token)."
