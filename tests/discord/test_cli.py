@@ -58,7 +58,19 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
         for name, cmd in synced.items()
     }
     assert subcommands["table"] == sorted(
-        ["create", "join", "leave", "sit-out", "back", "deal", "status", "close", "stakes", "timer", "dealer-role"]
+        [
+            "create",
+            "join",
+            "leave",
+            "sit-out",
+            "back",
+            "deal",
+            "status",
+            "close",
+            "stakes",
+            "timer",
+            "dealer-role",
+        ]
     )
     assert subcommands["ruling"] == ["list", "reset", "set"]
     assert subcommands["chips"] == sorted(

@@ -112,7 +112,9 @@ async def test_stakes_and_timer_changes(fake_discord: FakeDiscord, tmp_path: Pat
     assert refused.ephemeral and "Only the dealer" in refused.text
     queued = await fake.slash(alice, "table stakes", {"ante": 2}, channel=poker)
     # Only the ante changes; the rest stays the table's (small preset: 20/40, bring-in 10).
-    assert "fixed limit 20/40, ante 5 and bring-in 10 → fixed limit 20/40, ante 2 and bring-in 10" in queued.text
+    assert (
+        "fixed limit 20/40, ante 5 and bring-in 10 → fixed limit 20/40, ante 2 and bring-in 10" in queued.text
+    )
     assert "next deal" in queued.text
     timer = await fake.slash(alice, "table timer", {"seconds": 0}, channel=poker)
     assert "No timer" in timer.text
