@@ -187,6 +187,7 @@ class TerminalGame:
             prompt = service.current_prompt(self.key)
             if prompt is None:  # pragma: no cover - a live hand always has someone to act
                 return
+            self.show_unseen_cards(prompt.member)
             if prompt.member in self.brains:
                 await self.robot_turn(prompt)
             else:
@@ -241,17 +242,18 @@ class TerminalGame:
         assert service is not None
         s = self.style
         name = prompt.name
-        if not self.presenter.solo or prompt.member not in self.humans:
-            if self.last_human != prompt.member:
-                if self.config.tty:
-                    print("\x1b[2J\x1b[H", end="", file=self.out)
-                    for line in list(self.presenter.recent):
-                        print(line, file=self.out)
-                self.say(s.bold(f"Pass the keyboard to {name}, then press Enter."))
-                await self.read(f"{name}> ")
-            self.last_human = prompt.member
-            self.show_cards(prompt.member)
+        hot_seat = not self.presenter.solo or prompt.member not in self.humans
+        if hot_seat and self.last_human != prompt.member:
+            if self.config.tty:
+                print("\x1b[2J\x1b[H", end="", file=self.out)
+                for line in list(self.presenter.recent):
+                    print(line, file=self.out)
+            self.say(s.bold(f"Pass the keyboard to {name}, then press Enter."))
+            await self.read(f"{name}> ")
+        self.last_human = prompt.member
         self.say(s.dim(service.status_text(self.key)))
+        self.show_cards(prompt.member)
+        self.presenter.unseen.pop(prompt.member, None)
         if prompt.option("check") is not None:
             # Folding when a check is free is legal but never wise: keep it off the numbered list
             # (typing "fold" still works).
@@ -288,6 +290,20 @@ class TerminalGame:
         head = s.bold(f"{prompt.name}, your turn") + f" (pot {chips(prompt.pot)}{owe}):"
         options = "  ".join(f"{i}) {o.label}" for i, o in enumerate(prompt.options, 1))
         return f"{head}\n  {s.tint('cyan', options)}"
+
+    def show_unseen_cards(self, to_act: int) -> None:
+        """A solo player who will not be asked to act this street (all-in) still sees each new card."""
+        service = self.service
+        assert service is not None
+        live = service.table(self.key).hand
+        if live is None or not self.presenter.solo:
+            return
+        for member, notice in list(self.presenter.unseen.items()):
+            seat = live.seat_of(member)
+            if member != to_act and seat is not None and live.engine.is_all_in(seat):
+                self.presenter.say(self.style.tint("cyan", "\n".join(
+                    "   " + line for line in notice.text.splitlines())), public=False)
+                del self.presenter.unseen[member]
 
     def show_cards(self, member: int) -> None:
         service = self.service

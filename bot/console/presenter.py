@@ -29,8 +29,8 @@ _TINTS = {
 class ConsolePresenter:
     """Prints notices for one table (``key``) to ``out``.
 
-    ``humans``: members at this keyboard. With one human (``solo``) their private cards are printed
-    as they arrive, like a DM; in hot-seat play they are kept until that player's turn. Table-state
+    ``humans``: members at this keyboard. Their private cards are kept (``unseen``) and shown with
+    their prompt (in hot seat only after the keyboard has been passed to them). Table-state
     notices are printed between hands (the stacks); during a hand the game prints the table when a
     human is to act.
     """
@@ -44,6 +44,7 @@ class ConsolePresenter:
         self.last_prompt: Prompt | None = None
         self.recent: deque[str] = deque(maxlen=14)
         self.hand_ended = False
+        self.unseen: dict[int, PrivateNotice] = {}
 
     @property
     def solo(self) -> bool:
@@ -90,8 +91,8 @@ class ConsolePresenter:
         if table != self.key:
             return
         self.cards[notice.member] = notice
-        if self.solo and notice.member in self.humans:
-            self.say(self.style.tint("cyan", _indent(notice.text)), public=False)
+        if notice.member in self.humans:
+            self.unseen[notice.member] = notice      # shown at their turn (see TerminalGame)
 
     async def prompt(self, table: TableKey, notice: Prompt) -> None:
         if table == self.key:

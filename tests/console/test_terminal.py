@@ -92,9 +92,11 @@ def test_hot_seat_shows_down_cards_only_to_the_player_at_the_keyboard(tmp_path: 
         if handed:
             owner = handed.group(1)
         if "Your cards:" in line:
-            # Cards are shown only right after that player took the keyboard, and the next prompt
-            # is theirs.
-            assert owner is not None and line.startswith(f"{owner}> ")
+            # Cards are shown only after that player took the keyboard (pressed Enter at their own
+            # "Name>" pause), and the next prompt is theirs.
+            assert owner is not None
+            since_pass = lines[max(k for k in range(i) if lines[k].startswith("Pass the keyboard")):i]
+            assert any(x.startswith(f"{owner}> ") for x in since_pass)
             following = next(x for x in lines[i:] if ", your turn" in x)
             assert following.startswith(f"{owner}, your turn")
             checked += 1
