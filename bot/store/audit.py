@@ -10,7 +10,12 @@ Checked for every guild, in one read transaction (a consistent snapshot):
 4. each settled hand has one ``hand`` row per player, matching its final minus starting stack,
    summing to zero; unfinished and voided hands have none;
 5. each unfinished hand's players still sit in their seats with the hand's starting stacks (so
-   the seats' stacks hold the hand's pot; see :mod:`bot.store.hands`).
+   the seats' stacks hold the hand's pot; see :mod:`bot.store.hands`);
+6. each movement conserves chips the way its kind says (:data:`bot.store.records.LedgerKind`):
+   a buy-in, top-up or cash-out moves the same amount between balance and seat, a transfer's
+   two rows cancel out, a hand result or a void never touches a balance, a grant or daily claim
+   only adds, a take only removes. (Checks 1-3 compare sums per member, so a one-sided transfer
+   whose balance was edited to match would pass them.)
 """
 
 from __future__ import annotations
@@ -57,6 +62,33 @@ class AuditStore(StoreBase):
                 )
             if balances.get(key, 0) < 0:
                 problems[guild].append(f"member {member} has a negative balance ({balances[key]:,})")
+
+        for row_id, guild, member, kind, delta, stack_delta in await tx.all(
+            "SELECT id, guild_id, member_id, kind, delta, stack_delta FROM ledger WHERE NOT CASE kind"
+            "  WHEN 'starting' THEN delta >= 0 AND stack_delta = 0"
+            "  WHEN 'grant' THEN delta > 0 AND stack_delta = 0"
+            "  WHEN 'daily' THEN delta > 0 AND stack_delta = 0"
+            "  WHEN 'take' THEN delta < 0 AND stack_delta = 0"
+            "  WHEN 'transfer' THEN delta <> 0 AND stack_delta = 0"
+            "  WHEN 'buy_in' THEN delta < 0 AND delta + stack_delta = 0"
+            "  WHEN 'top_up' THEN delta < 0 AND delta + stack_delta = 0"
+            "  WHEN 'cash_out' THEN delta >= 0 AND delta + stack_delta = 0"
+            "  WHEN 'hand' THEN delta = 0"
+            "  WHEN 'void' THEN delta = 0 AND stack_delta = 0"
+            "  ELSE 0 END ORDER BY id"
+        ):
+            problems[guild].append(
+                f"ledger row {row_id} ({kind}) of member {member} moves {delta:+,} in the balance and"
+                f" {stack_delta:+,} at the table, which a {kind} row cannot do"
+            )
+        for guild, key, count, total in await tx.all(
+            "SELECT guild_id, op_key, COUNT(*), SUM(delta) FROM ledger WHERE kind = 'transfer'"
+            " GROUP BY guild_id, op_key HAVING COUNT(*) <> 2 OR SUM(delta) <> 0 ORDER BY guild_id, op_key"
+        ):
+            problems[guild].append(
+                f"transfer {key} has {count} ledger row(s) summing to {total:+,}: a transfer is two rows"
+                " that cancel out"
+            )
 
         tables = {t: (g, s) for t, g, s in await tx.all("SELECT id, guild_id, status FROM tables")}
         seats = {
