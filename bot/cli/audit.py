@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
         report = asyncio.run(audit())
     except (SchemaTooNew, OSError) as error:
         print(f"audit: {error}", file=sys.stderr)
+        return 2
+    except sqlite3.DatabaseError as error:  # not a SQLite file, or another program's database
+        print(f"audit: cannot open {path}: {error}", file=sys.stderr)
         return 2
     for problem in report.problems:
         print(f"DISCREPANCY: {problem}")

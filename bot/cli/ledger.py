@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import csv
+import sqlite3
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -90,6 +91,9 @@ def run(args: argparse.Namespace) -> int:
         entries = asyncio.run(read())
     except (StoreError, SchemaTooNew, OSError) as error:
         print(f"ledger: {error}", file=sys.stderr)
+        return 2
+    except sqlite3.DatabaseError as error:  # not a SQLite file, or another program's database
+        print(f"ledger: cannot open {path}: {error}", file=sys.stderr)
         return 2
     rows = [_row(entry) for entry in entries]
     if args.csv:

@@ -132,3 +132,21 @@ async def test_store_opens_the_default_path_with_its_folder(tmp_path: Path, monk
     async with await Store.open() as store:
         assert store.path == Path("data/wildstud.sqlite3")
     assert (tmp_path / "data" / "wildstud.sqlite3").is_file()
+
+
+@pytest.mark.parametrize("command", ["audit", "ledger"])
+def test_a_file_that_is_not_a_wildstud_database_exits_2(tmp_path: Path, capsys, command: str) -> None:
+    # Exit status 2 is documented for "the database cannot be opened"; 1 would tell an operator
+    # that chips went missing. Neither a text file nor another program's SQLite database (its
+    # own "ledger" table clashes with our schema) can be opened, so both must give 2 and a reason,
+    # not a traceback.
+    text_file = tmp_path / "notes.sqlite3"
+    text_file.write_text("this is not a database\n")
+    other = tmp_path / "other.sqlite3"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE ledger (x)")
+    extra = ["--guild", str(G)] if command == "ledger" else []
+    for path in (text_file, other):
+        assert run(command, "--db", str(path), *extra) == 2, path.name
+        err = capsys.readouterr().err
+        assert err.startswith(f"{command}: cannot open {path}: "), err
