@@ -345,3 +345,32 @@ async def test_a_hand_that_cannot_be_replayed_is_voided_and_chips_go_back(db_pat
         assert h2.service.table(h.key).hand is not None
     finally:
         await store2.close()
+
+
+# ----------------------------------------------------------------------------- one lock per table
+async def test_simultaneous_clicks_and_timer_apply_exactly_one_action(store: Store, db_path: Path) -> None:
+    import asyncio
+
+    h = Harness(store, db_path, options=TableOptions(turn_timeout=60, reminder_after=None))
+    await h.table(*THREE, stakes=PRESETS["small"])
+    await h.service.deal(h.key, h.members["Ann"])
+    first = h.prompt()
+    before = await stored_actions(h)
+    results = await asyncio.gather(
+        h.service.act(h.key, first.member, first.hand_id, first.turn, "bring_in"),
+        h.service.act(h.key, first.member, first.hand_id, first.turn, "bring_in"),
+        return_exceptions=True,
+    )
+    assert sum(r is None for r in results) == 1
+    assert sum(isinstance(r, StaleAction) for r in results) == 1
+    assert len(await stored_actions(h)) == len(before) + 1
+    # A click racing the timer: whichever takes the lock first acts; the other changes nothing.
+    second = h.prompt()
+    await h.clock.advance(59)
+    results = await asyncio.gather(
+        h.service.act(h.key, second.member, second.hand_id, second.turn, "call"),
+        h.clock.advance(1),
+        return_exceptions=True,
+    )
+    assert all(r is None or isinstance(r, StaleAction) for r in results)
+    assert len(await stored_actions(h)) == len(before) + 2
