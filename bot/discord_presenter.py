@@ -5,7 +5,9 @@ It implements ``bot.tables.notices.Presenter`` for a running ``WildstudBot``:
 * **One table message per hand**, edited as the hand goes: seats, up cards, stacks, the pot, the
   wild list with origins, whose turn and what they face, with the current player's action buttons,
   "My cards" and "Join". Between hands a *lobby* message (the same table text, with "Join" and
-  "Deal") plays that part; it is deleted when the next hand's message is posted. When a hand ends
+  "Deal") plays that part, and becomes the next hand's table message (the ``/table create``
+  answer becomes hand #1's); a lobby older than 15 minutes, likely buried under chat, is deleted
+  and the hand gets a new message instead. When a hand ends
   its message gets its final state, "Hand over." and no buttons.
 * **The hand log**: street lines, actions, new wild ranks, results and the deck reveal are
   collected and posted together as one message at the next natural break (the prompt, the
@@ -28,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import discord
@@ -60,6 +63,15 @@ HISTORY_LIMIT = 50
 """How many recent channel messages to look through for a table message after a restart."""
 
 _QUIET = discord.AllowedMentions.none()
+
+LOBBY_REUSE = timedelta(minutes=15)
+"""A lobby message younger than this becomes the next hand's table message; an older one (likely
+buried under chat) is deleted and the hand gets a new message at the bottom of the channel."""
+
+
+def _recent(message_id: int) -> bool:
+    """Whether the message was posted less than ``LOBBY_REUSE`` ago (its snowflake holds the time)."""
+    return discord.utils.utcnow() - discord.utils.snowflake_time(message_id) < LOBBY_REUSE
 
 
 @dataclass
@@ -266,6 +278,8 @@ class DiscordPresenter:
                 if hand is not None and hand.hand_id == notice.hand_id:
                     found = await self._find_message(key, f"```\nHand #{hand.hand_no} ·", table_id)
             state.hand_id, state.hand_done = notice.hand_id, False
+            if found is None and state.lobby is not None and _recent(state.lobby):
+                found, state.lobby = state.lobby, None  # the lobby message becomes the hand's
             if found is not None and await self._edit(key, found, content=content, view=view):
                 state.hand_message = found
             else:

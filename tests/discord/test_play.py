@@ -10,10 +10,13 @@ from pathlib import Path
 from bot.engine.cards import Card
 from tests.discord.helpers import (
     STARTING_CHIPS,
+    current_prompt,
     deal_order,
+    label_starting,
     new_bot,
     open_table,
     play_passively,
+    prompted_member,
     revealed_deck,
     total_chips,
 )
@@ -35,10 +38,18 @@ async def test_three_members_play_a_hand_to_showdown(fake_discord: FakeDiscord, 
     dealt = await fake.slash(alice, "table deal", channel=poker)
     assert dealt.ephemeral and "Hand #1" in dealt.text
     table_message = fake.find_message(poker, containing="Hand #1 ·")
+    # The /table create answer became hand #1's table message: one message per hand, edited.
+    assert table_message is lobby
     assert "Pot" in table_message.text and "My cards" in table_message.button_labels
+    # It carries the current player's buttons too: the bring-in is posted from the table message.
+    first = prompted_member(guild, current_prompt(fake, poker))
+    bring_in = label_starting(table_message, "Bring-in")
+    assert bring_in is not None
+    res = await fake.click(first, table_message, label=bring_in)
+    assert res.response_type == 6 and "brings in" in fake.channel_messages(poker)[-1].text
 
     clicks = await play_passively(fake, guild, poker, 1)
-    assert clicks >= 3 * 5  # at least one decision per player on each of the five streets
+    assert clicks >= 3 * 5 - 1  # a decision per player on each of the five streets (one made above)
 
     showdown = fake.find_message(poker, containing="Showdown")
     assert "wins" in showdown.text
