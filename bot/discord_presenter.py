@@ -277,6 +277,8 @@ class DiscordPresenter:
                 hand = self._service().table(key).hand
                 if hand is not None and hand.hand_id == notice.hand_id:
                     found = await self._find_message(key, f"```\nHand #{hand.hand_no} ·", table_id)
+                if found is None and state.lobby is None:
+                    state.lobby = await self._find_message(key, "```\nBetween hands", table_id)
             state.hand_id, state.hand_done = notice.hand_id, False
             if found is None and state.lobby is not None and _recent(state.lobby):
                 found, state.lobby = state.lobby, None  # the lobby message becomes the hand's

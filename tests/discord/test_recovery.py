@@ -144,3 +144,31 @@ async def test_two_tables_in_two_channels_never_leak(fake_discord: FakeDiscord, 
     report = await bot.store.audit()
     assert report.ok, report.all_problems()
     assert await total_chips(bot, guild.id) == 4 * STARTING_CHIPS
+
+
+async def test_restart_between_hands_reuses_the_table_message(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    db = tmp_path / "ws.sqlite3"
+    first = new_bot(db)
+    await start_bot(first, fake)
+    guild = fake.guild()
+    alice, bob = guild.member("alice"), guild.member("bob")
+    poker = guild.channel("poker")
+    await open_table(fake, alice, poker, [alice, bob])
+    await fake.slash(alice, "table deal", channel=poker)
+    await play_passively(fake, guild, poker, 1)
+    lobby = fake.find_message(poker, with_button="Deal")
+    assert lobby.content.startswith("```\nBetween hands")
+
+    second = new_bot(db)
+    await restart_bot(first, second, fake)
+    # The old table message's Deal button works after the restart, and that message becomes
+    # hand #2's table message: still one table message per hand, no stale lobby left behind.
+    res = await fake.click(alice, lobby, label="Deal")
+    assert "Hand #2 is dealt" in res.text
+    assert lobby.content.startswith("```\nHand #2 ·")
+    assert not any("Deal" in m.button_labels for m in fake.channel_messages(poker))
+    report = await second.store.audit()
+    assert report.ok, report.all_problems()
