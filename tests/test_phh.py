@@ -136,6 +136,12 @@ def test_pot_and_no_limit_use_min_bet(variant: str, structure: str) -> None:
         (history(extra='players = ["a"]\n'), "players must be an array of 3 strings"),
         (history(extra='_wild_ranks = ["X"]\n'), "_wild_ranks"),
         (history(extra='_rulings = "chain"\n'), "_rulings must be a table"),
+        # _wild_events entries with a card that is not a string, or without a rank: a PhhError
+        # naming the entry and the field (these used to escape as AttributeError / "'rank'").
+        (history(extra='_wild_events = [{rank = "2", five = 5}]\n'), r"_wild_events\[0\]: five"),
+        (history(extra='_wild_events = [{rank = "2", five = "5h", follow_card = 2}]\n'),
+         r"_wild_events\[0\]: follow_card"),
+        (history(extra='_wild_events = [{five = "5h"}]\n'), r"_wild_events\[0\]: missing rank"),
     ],
 )
 def test_bad_fields_are_refused(text: str, message: str) -> None:
@@ -153,6 +159,10 @@ def test_bad_fields_are_refused(text: str, message: str) -> None:
         ("p1 cbr", "expected 'pN cbr AMOUNT'"),
         ("p1 cbr ten", "whole number of chips"),
         ("p1 cbr 0", "above zero"),
+        # PHH amounts are plain decimal integers; Python's int() would also take these three.
+        ("p1 cbr 2_0", "whole number of chips"),
+        ("p1 cbr +20", "whole number of chips"),
+        ("p1 cbr \uff12\uff10", "whole number of chips"),  # fullwidth digits "２０"
         ("p1 cc 20", "'cc' takes no argument"),
         ("p1 sd", "for draw games"),
         ("d dh p1", "expected 'd dh pN CARDS'"),

@@ -80,6 +80,7 @@ VARIANT_OF_STRUCTURE: dict[str, str] = {v: k for k, v in STRUCTURE_OF_VARIANT.it
 """Wildstud betting structure -> PHH variant code."""
 
 _PLAYER_RE = re.compile(r"^p([1-9][0-9]*)$")
+_AMOUNT_RE = re.compile(r"-?[0-9]+\Z", re.ASCII)
 
 
 class PhhError(ValueError):
@@ -440,10 +441,9 @@ def _parse_action(index: int, text: str, n: int, line: int | None) -> PhhAction:
     if verb == "cbr":
         if len(args) != 1:
             raise bad("expected 'pN cbr AMOUNT' (the total for the street)")
-        try:
-            amount = int(args[0])
-        except ValueError:
-            raise bad(f"cbr needs a whole number of chips, got {args[0]!r}") from None
+        if not _AMOUNT_RE.match(args[0]):  # not int(): it also takes "+20", "2_0" and non-ASCII digits
+            raise bad(f"cbr needs a whole number of chips, got {args[0]!r}")
+        amount = int(args[0])
         if amount <= 0:
             raise bad(f"cbr needs an amount above zero, got {amount}")
         return PhhAction(index, text, "cbr", seat, amount=amount, commentary=commentary, line=line)
@@ -467,22 +467,38 @@ def _parse_wild_events(value: object, n: int) -> tuple[RecordedWildEvent, ...]:
     out: list[RecordedWildEvent] = []
     for i, ev in enumerate(value):
         where = f"_wild_events[{i}]"
+        if "rank" not in ev:
+            raise PhhError(f"{where}: missing rank (the rank that became wild, such as \"2\")")
+        name = "rank"
         try:
             rank = Rank.parse(str(ev["rank"]))
-            five = Card.parse(ev["five"]) if ev.get("five") else None
-            follow = ev.get("follow_card", ev.get("follow"))
-            follow_card = Card.parse(follow) if follow else None
+            name = "five"
+            five = _opt_card(ev.get("five"))
+            name = "follow_card"
+            follow_card = _opt_card(ev.get("follow_card", ev.get("follow")))
+            name = "seat"
             seat = _opt_seat(ev.get("seat"), n)
+            name = "follow_seat"
             follow_seat = _opt_seat(ev.get("follow_seat"), n)
+            name = "street"
             street = ev.get("street")
             if street is not None and not _is_int(street):
-                raise ValueError("street must be an integer 3..7")
+                raise ValueError(f"must be an integer 3..7, not {street!r}")
             how = ev.get("how")
-        except (KeyError, ValueError, TypeError) as exc:
-            raise PhhError(f"{where}: {exc}") from None
+        except ValueError as exc:
+            raise PhhError(f"{where}: {name}: {exc}") from None
         out.append(RecordedWildEvent(five, seat, rank, follow_card, follow_seat, street,
                                      None if how is None else str(how)))
     return tuple(out)
+
+
+def _opt_card(value: object) -> Card | None:
+    """A card code field of ``_wild_events`` (absent or empty: ``None``); ``ValueError`` if bad."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"expected a card code such as \"5h\", not {value!r}")
+    return Card.parse(value)
 
 
 def _opt_seat(value: object, n: int) -> int | None:
