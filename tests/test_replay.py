@@ -318,6 +318,22 @@ def test_bad_stakes_or_rulings_are_format_errors(change: tuple[str, str], messag
     assert error["kind"] == "format" and message in error["reason"]
 
 
+def test_narration_does_not_vouch_for_results_it_did_not_check() -> None:
+    # With check_results off (``wildstud replay --no-check``) the recorded winnings are never
+    # compared, so the story must not say they agree -- here they are plainly wrong: the file's
+    # own comment works out that p3 wins the 345, not p2.
+    data = tomllib.loads(drop_results(load("03-chained-fives-last-up-five.toml")))
+    data["winnings"] = [0, 345, 0]
+    report = replay_text(tomli_w.dumps(data), check_results=False)
+    assert report.ok
+    story = narrate(report)
+    assert "the recorded results agree with the engine" not in story
+    assert story[-1] == "the recorded results were not checked"
+    # Checked and right: the story says so.
+    checked = narrate(replay_file(HANDS / "03-chained-fives-last-up-five.toml"))
+    assert checked[-1] == "the recorded results agree with the engine"
+
+
 def test_unreadable_toml_is_a_format_error() -> None:
     error = error_of("variant = ")
     assert error["kind"] == "format"

@@ -256,6 +256,7 @@ class ReplayReport:
     applied action, ``(index, first_event, end_event)`` -- the engine events it caused (events
     before the first action come from the antes and the third-street deal).
     ``auto_shown``: seats the replay showed because the history left the showdown open.
+    ``checked``: the recorded results were compared with the engine's (``check_results``).
     """
 
     history: HandHistory | None
@@ -264,6 +265,7 @@ class ReplayReport:
     applied: int = 0
     spans: list[tuple[int, int, int]] = field(default_factory=list)
     auto_shown: list[int] = field(default_factory=list)
+    checked: bool = False
 
     @property
     def ok(self) -> bool:
@@ -358,6 +360,7 @@ def replay(history: HandHistory, *, check_results: bool = True) -> ReplayReport:
         return report
     if check_results:
         report.error = _compare(hand, history)
+        report.checked = True
     return report
 
 
@@ -720,9 +723,14 @@ def narrate(report: ReplayReport) -> list[str]:
         return lines
     lines.append("winnings: " + ", ".join(f"{who(s)} {result.winnings[s]}" for s in range(n)))
     lines.append("finishing stacks: " + ", ".join(f"{who(s)} {result.final_stacks[s]}" for s in range(n)))
-    lines.append("the recorded results agree with the engine" if any(
-        x is not None for x in (history.finishing_stacks, history.winnings, history.wild_ranks))
-        else "replayed without error")
+    recorded = any(x is not None for x in (history.finishing_stacks, history.winnings, history.wild_ranks,
+                                            history.wild_events))
+    if not recorded:
+        lines.append("replayed without error")
+    elif report.checked:
+        lines.append("the recorded results agree with the engine")
+    else:
+        lines.append("the recorded results were not checked")
     return lines
 
 
