@@ -30,7 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
     """Build the ``wildstud`` argument parser with every registered sub-command."""
     parser = argparse.ArgumentParser(
         prog="wildstud",
-        description="Wildstud: Sex in the Middle East (seven-card stud, fives wild), on Discord or in a terminal.",
+        description=(
+            "Wildstud: Sex in the Middle East (seven-card stud, fives wild), on Discord or in a terminal."
+        ),
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
