@@ -295,6 +295,10 @@ def test_a_hand_in_progress() -> None:
     ("extra", "field"),
     [('_wild_ranks = ["5", "J", "4"]\n', "_wild_ranks"),
      ('_wild_events = [{ five = "5d", follow_card = "Jc", rank = "J" }]\n', "_wild_events"),
+     # The right cards and rank, but 5s was p2's fourth-street card (see the file's comment), not
+     # p1's, and it was dealt on fourth street, not fifth: recorded details are compared too.
+     ('_wild_events = [{ five = "5s", seat = "p1", follow_card = "Jc", rank = "J" }]\n', "_wild_events"),
+     ('_wild_events = [{ five = "5s", street = 5, follow_card = "Jc", rank = "J" }]\n', "_wild_events"),
      ("winnings = [0, 345, 0]\n", "winnings")],
 )
 def test_recorded_results_that_disagree(extra: str, field: str) -> None:

@@ -75,7 +75,7 @@ from bot.engine.events import (
 )
 from bot.engine.follow import WildEvent
 from bot.engine.hand import StudHand
-from bot.engine.phh import HandHistory, PhhAction, PhhError, parse_phh, player_label
+from bot.engine.phh import HandHistory, PhhAction, PhhError, RecordedWildEvent, parse_phh, player_label
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import TableStakes
 
@@ -561,8 +561,14 @@ def _compare(hand: StudHand, history: HandHistory) -> ReplayError | None:
         recorded_ranks = [r.char for r in history.wild_ranks]
         checks.append(("_wild_ranks", recorded_ranks, [r.char for r in hand.wild_ranks]))
     if history.wild_events is not None:
-        recorded = [_event_key(e.five, e.follow_card, e.rank.char) for e in history.wild_events]
-        engine = [_event_key(e.five, e.follow_card, e.rank.char) for e in hand.wild_events]
+        recorded_events = history.wild_events
+        recorded = [_event_key(e.five, e.follow_card, e.rank.char, _recorded_details(e))
+                    for e in recorded_events]
+        engine = [
+            _event_key(e.five, e.follow_card, e.rank.char,
+                       _engine_details(e, recorded_events[i] if i < len(recorded_events) else None))
+            for i, e in enumerate(hand.wild_events)
+        ]
         checks.append(("_wild_events", recorded, engine))
     bad = [(name, rec, eng) for name, rec, eng in checks if rec != eng]
     if not bad:
@@ -572,8 +578,39 @@ def _compare(hand: StudHand, history: HandHistory) -> ReplayError | None:
     return ReplayError("mismatch", reason, field=name, recorded=rec, engine=eng)
 
 
-def _event_key(five: Card | None, follow: Card | None, rank: str) -> str:
-    return f"{five.code if five else '?'}>{follow.code if follow else '?'}={rank}"
+def _event_key(five: Card | None, follow: Card | None, rank: str, details: str = "") -> str:
+    return f"{five.code if five else '?'}>{follow.code if follow else '?'}={rank}{details}"
+
+
+def _recorded_details(e: RecordedWildEvent) -> str:
+    """The optional fields a ``_wild_events`` entry records (seat, street, follow seat, how), as
+    text to compare; fields it leaves out (or empty) are not compared."""
+    parts = []
+    if e.seat is not None:
+        parts.append(f"five to {player_label(e.seat)}")
+    if e.street is not None:
+        parts.append(f"street {e.street}")
+    if e.follow_seat is not None:
+        parts.append(f"follow to {player_label(e.follow_seat)}")
+    if e.how is not None:
+        parts.append(e.how)
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def _engine_details(e: WildEvent, recorded: RecordedWildEvent | None) -> str:
+    """The engine's values of the fields ``recorded`` gives (see :func:`_recorded_details`)."""
+    if recorded is None:
+        return ""
+    parts = []
+    if recorded.seat is not None:
+        parts.append("five to " + ("the centre" if e.five_seat is None else player_label(e.five_seat)))
+    if recorded.street is not None:
+        parts.append(f"street {e.street}")
+    if recorded.follow_seat is not None:
+        parts.append("follow to " + ("the centre" if e.follow_seat is None else player_label(e.follow_seat)))
+    if recorded.how is not None:
+        parts.append(e.how)
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 # ---------------------------------------------------------------------------------------------
