@@ -48,6 +48,11 @@ TERMINAL_OPTIONS = TableOptions(turn_timeout=None, reminder_after=None)
 """No timers in the terminal (SPEC §7: off in the terminal)."""
 
 
+def is_robot(member: int) -> bool:
+    """Whether ``member`` is one of the terminal's computer players."""
+    return ROBOT_BASE <= member < ROBOT_BASE + 8
+
+
 def human_id(name: str) -> int:
     """A stable member id for a name typed at the terminal (so chips follow the name across runs)."""
     digest = hashlib.sha256(name.strip().lower().encode("utf-8")).digest()
@@ -89,10 +94,7 @@ class TerminalGame:
         self.robots: dict[int, str] = {ROBOT_BASE + i: name for i, name in enumerate(robots)}
         seed = config.seed
         self.rng: random.Random | None = random.Random(seed) if seed is not None else None
-        self.brains = {
-            member: Robot(random.Random(f"{seed}:{member}") if seed is not None else random.Random())
-            for member in self.robots
-        }
+        self.brains: dict[int, Robot] = {}
         self.presenter = ConsolePresenter(stdout, self.style, self.key, set(self.humans))
         self.store: Store | None = None
         self.service: TableService | None = None
@@ -188,7 +190,7 @@ class TerminalGame:
             if prompt is None:  # pragma: no cover - a live hand always has someone to act
                 return
             self.show_unseen_cards(prompt.member)
-            if prompt.member in self.brains:
+            if is_robot(prompt.member):
                 await self.robot_turn(prompt)
             else:
                 await self.human_turn(prompt)
@@ -222,6 +224,15 @@ class TerminalGame:
             await service.join(self.key, member, name, buy_in=buy_in)
 
     # ------------------------------------------------------------------ turns
+    def brain(self, member: int) -> Robot:
+        """The computer player for ``member`` (also one left over from an earlier run's hand)."""
+        robot = self.brains.get(member)
+        if robot is None:
+            seed = self.config.seed
+            robot = Robot(random.Random(f"{seed}:{member}") if seed is not None else random.Random())
+            self.brains[member] = robot
+        return robot
+
     async def robot_turn(self, prompt: Prompt) -> None:
         service = self.service
         assert service is not None
@@ -229,7 +240,7 @@ class TerminalGame:
         assert live is not None
         seat = live.seat_of(prompt.member)
         assert seat is not None
-        action, amount = self.brains[prompt.member].decide(situation(live.engine, seat))
+        action, amount = self.brain(prompt.member).decide(situation(live.engine, seat))
         try:
             await service.act(self.key, prompt.member, prompt.hand_id, prompt.turn, action, amount)
         except IllegalAction:  # never expected; fall back to the safest legal action

@@ -184,3 +184,16 @@ def test_typed_actions(typed: str, expected: tuple[str, int | None]) -> None:
 def test_typed_actions_refused_with_a_reason(typed: str, reason: str) -> None:
     with pytest.raises(InputError, match=reason):
         parse_action(typed, PROMPT)
+
+
+def test_computer_players_from_an_earlier_run_finish_the_resumed_hand(tmp_path: Path) -> None:
+    db = tmp_path / "fewer.sqlite3"
+    first = io.StringIO()
+    asyncio.run(play(PlayConfig(db=db, humans=["Ann"], bots=3, seed=3), io.StringIO("\n"), first))
+    assert "is saved" in first.getvalue()
+    second = io.StringIO()
+    asyncio.run(play(PlayConfig(db=db, humans=["Ann"], bots=1, seed=3), io.StringIO("c\n" * 20), second))
+    out = second.getvalue()
+    assert "resumes after a restart" in out
+    assert "Pass the keyboard" not in out        # the other computer players still play themselves
+    assert audit_ok(db)
