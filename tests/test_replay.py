@@ -180,6 +180,19 @@ def test_a_deal_line_before_the_round_is_over_is_too_early() -> None:
     assert error["kind"] == "cards" and error["index"] == 5 and "too early" in error["reason"]
 
 
+def test_an_eighth_card_is_not_called_early() -> None:
+    # Case 03's seventh-street line for p3 with one card too many: p3 then has eight cards in the
+    # file, and no street deals an eighth, so "wait for the betting" would be the wrong advice.
+    def extra(actions: list[str]) -> list[str]:
+        last = max(i for i, a in enumerate(actions) if a.startswith("d dh p3 "))
+        actions[last] += "2c" if "2c" not in " ".join(actions) else "2h"
+        return actions
+
+    error = error_of(edit_actions(load("03-chained-fives-last-up-five.toml"), extra))
+    assert error["kind"] == "cards" and error["action"].startswith("d dh p3 ")
+    assert "too early" not in error["reason"] and "seven cards" in error["reason"]
+
+
 def test_no_card_for_a_folded_player() -> None:
     def add(actions: list[str]) -> list[str]:
         actions.insert(actions.index("d dh p2 8h"), "d dh p1 Ad")

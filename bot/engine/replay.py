@@ -467,6 +467,8 @@ def _check_deal_line(hand: StudHand, action: PhhAction, written: tuple[tuple[int
             raise stop("the hand is over: no more cards are dealt")
         if hand.community_card is not None:
             raise stop(f"seventh street is a community card ('d db'), not a card for {who}")
+        if hand.street == 7:
+            raise stop(f"{who} would get more than seven cards: no street comes after seventh street")
         raise stop(f"too early: this card is dealt only when the betting on {_STREET_NAMES[hand.street]} "
                    "is over")
 
