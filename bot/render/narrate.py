@@ -77,11 +77,18 @@ def dealt_cards(cards: Sequence[Card], up: Iterable[Card]) -> str:
 
 
 def hand_value_text(value: HandValue) -> str:
-    """``Five of a kind, kings: K♠ K♦ 5♥ 2♦ 9♣ (5♥ as K♥, 2♦ as K♣, 9♣ as K♣)``."""
-    text = f"{value.describe(kickers=True)}: {card_text(value.best)}"
+    """The hand's name, the five cards as they play, and what each wild card stood for.
+
+    >>> from bot.engine.cards import Rank, parse_cards
+    >>> from bot.engine.evaluator import evaluate
+    >>> hand_value_text(evaluate(parse_cards("9s Kd Qd 9c 5c 8d 7d"), {Rank.FIVE, Rank.NINE}))
+    'Royal flush: A♦ K♦ Q♦ J♦ T♦ (wild: 9♠ as A♦, 9♣ as J♦, 5♣ as T♦)'
+    """
     wilds = value.wilds_as
+    played = [wilds.get(c, c) for c in value.best]
+    text = f"{value.describe(kickers=True)}: {card_text(played)}"
     if wilds:
-        text += " (" + ", ".join(f"{w} as {stands}" for w, stands in wilds.items()) + ")"
+        text += " (wild: " + ", ".join(f"{w} as {stands}" for w, stands in wilds.items()) + ")"
     return text
 
 
