@@ -4,6 +4,7 @@ mid-hand, queued rulings surviving a restart."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -131,3 +132,62 @@ async def test_queued_rulings_survive_a_restart_and_are_announced(db_path: Path)
         assert (await store2.audit()).ok
     finally:
         await store2.close()
+
+
+async def test_closing_the_table_returns_every_stack(store: Store, db_path: Path) -> None:
+    h = Harness(store, db_path)
+    await h.table(("Ann", 500), ("Bea", 400), stakes=PRESETS["small"])
+    ann, bea = h.members["Ann"], h.members["Bea"]
+    await h.service.deal(h.key, ann)
+    with pytest.raises(TableError, match="in progress"):
+        await h.service.close_table(h.key, ann)
+    await h.passive()
+    with pytest.raises(TableError):
+        await h.service.close_table(h.key, bea)                  # not the dealer
+    returned = await h.service.close_table(h.key, ann)
+    assert sum(returned.values()) == 900
+    assert not h.service.has_table(h.key)
+    assert await store.balance(h.key.guild, ann) + await store.balance(h.key.guild, bea) == 2000
+
+
+class SlowAndBrokenPresenter:
+    """A front end whose DMs never arrive and whose channel posts fail (peers.md §3 #21, #22, #31)."""
+
+    def __init__(self) -> None:
+        from bot.tables.recording import RecordingPresenter
+
+        self.inner = RecordingPresenter()
+        self.never = asyncio.Event()
+        self.broken = False
+
+    async def post(self, table, notice):  # type: ignore[no-untyped-def]
+        await self.inner.post(table, notice)
+        if self.broken:
+            raise RuntimeError("the channel is gone")
+
+    async def private(self, table, notice):  # type: ignore[no-untyped-def]
+        await self.never.wait()                     # hangs: the service gives up after its timeout
+
+    async def prompt(self, table, notice):  # type: ignore[no-untyped-def]
+        await self.inner.prompt(table, notice)
+
+    async def reply(self, table, notice):  # type: ignore[no-untyped-def]
+        await self.inner.reply(table, notice)
+
+    async def showdown(self, table, notice):  # type: ignore[no-untyped-def]
+        await self.inner.showdown(table, notice)
+
+
+async def test_hanging_dms_and_failing_posts_never_stop_the_hand(store: Store, db_path: Path) -> None:
+    h = Harness(store, db_path, options=TableOptions(turn_timeout=None, reminder_after=None,
+                                                     private_timeout=0.01))
+    slow = SlowAndBrokenPresenter()
+    h.service.presenter = slow
+    h.rec = slow.inner
+    await h.table(("Ann", 500), ("Bea", 500), stakes=PRESETS["small"])
+    await h.service.deal(h.key, h.members["Ann"])
+    failed = h.texts(NoticeKind.DM_FAILED)
+    assert len(failed) == 2 and all("timed out" in t for t in failed)
+    slow.broken = True
+    await h.passive()                               # every post raises; the hand still ends
+    assert h.service.table(h.key).hand is None
