@@ -220,69 +220,123 @@ class AmountButton(
             bot = wildstud(interaction)
             key = table_key(interaction)
             check_turn(bot.service, key, self.table_id, interaction.user.id, self.hand_id, self.turn)
-            prompt = bot.service.current_prompt(key)
-            option = _wager_option(prompt) if prompt is not None else None
-            if option is None or option.min_to is None or option.max_to is None:
-                raise TableError("You can't bet or raise now.")
-            await interaction.response.send_modal(
-                AmountModal(
-                    self.table_id, self.hand_id, self.turn, option.action, option.min_to, option.max_to
-                )
+            option = _range_option(bot.service, key)
+            assert option.min_to is not None and option.max_to is not None
+            modal = AmountModal(
+                self.table_id, self.hand_id, self.turn, option.action, option.min_to, option.max_to
             )
+            await interaction.response.send_modal(modal)
+            # The answer is handled by ``submit_amount`` from its custom_id, not by this object:
+            # discord.py keeps a modal only in memory (for ``timeout`` seconds), so a modal
+            # answered after a restart or a long think would otherwise go unanswered.
+            modal.stop()
         except Exception as exc:
             await answer_error(interaction, exc)
 
 
+AMOUNT_MODAL = re.compile(r"ws:amount:(?P<table>\d+):(?P<hand>\d+):(?P<turn>\d+):(?P<action>[a-z_]+)")
+"""The custom_id of the amount modal: ``ws:amount:TABLE:HAND:TURN:ACTION``."""
+
+AMOUNT_INPUT = "amount"
+"""The custom_id of the modal's text input."""
+
+
 class AmountModal(discord.ui.Modal):
-    """Asks for a pot- or no-limit wager's total ("to"), stating the legal range."""
+    """Asks for a pot- or no-limit wager's total ("to"), stating the legal range.
+
+    Only its look lives here: the answer is handled by ``submit_amount``, which reads the table,
+    hand, turn and action from the modal's custom_id (so it works after a restart).
+    """
 
     def __init__(self, table_id: int, hand_id: int, turn: int, action: str, low: int, high: int) -> None:
         verb = {"complete": "Complete to", "bet": "Bet", "raise": "Raise to"}.get(action, action.title())
         super().__init__(
             title=f"{verb} ({chips(low)} to {chips(high)})"[:45],
             custom_id=f"ws:amount:{table_id}:{hand_id}:{turn}:{action}",
-            timeout=600,
+            timeout=None,
         )
-        self.table_id, self.hand_id, self.turn, self.action = table_id, hand_id, turn, action
-        self.low, self.high = low, high
         self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
             label="Amount",
-            custom_id="amount",
+            custom_id=AMOUNT_INPUT,
             placeholder=f"{chips(low)} to {chips(high)} (your total for this street)",
             min_length=1,
             max_length=15,
         )
         self.add_item(self.amount)
 
-    async def on_submit(self, interaction: Interaction) -> None:
-        try:
-            text = self.amount.value.replace(",", "").replace("_", "").strip()
-            if not text.isdigit():
-                raise TableError(
-                    f"The amount must be a whole number of chips, from {chips(self.low)} to "
-                    f"{chips(self.high)}."
-                )
-            amount = int(text)
-            if not self.low <= amount <= self.high:
-                raise TableError(f"Choose an amount from {chips(self.low)} to {chips(self.high)}.")
-            key = table_key(interaction)
-            check_turn(
-                wildstud(interaction).service,
-                key,
-                self.table_id,
-                interaction.user.id,
-                self.hand_id,
-                self.turn,
-            )
-        except Exception as exc:
-            await answer_error(interaction, exc)
-            return
-        try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await _act(interaction, key, self.hand_id, self.turn, self.action, amount)
-            await interaction.followup.send(f"You {describe(self.action, amount)}.", ephemeral=True)
-        except Exception as exc:
-            await answer_error(interaction, exc)
+
+def parse_amount(text: str, low: int, high: int) -> int:
+    """A wager typed into the modal: a whole number of chips from ``low`` to ``high``; thousands
+    separators (``,`` ``_`` spaces) are allowed. Raises ``TableError`` with the range otherwise.
+
+    >>> parse_amount(" 1,000 ", 20, 2000)
+    1000
+    >>> parse_amount("4\u00b2", 20, 40)
+    Traceback (most recent call last):
+    ...
+    bot.tables.errors.TableError: The amount must be a whole number of chips, from 20 to 40.
+    """
+    digits = "".join(text.split()).replace(",", "").replace("_", "")
+    if not (digits.isascii() and digits.isdigit()):
+        raise TableError(f"The amount must be a whole number of chips, from {chips(low)} to {chips(high)}.")
+    amount = int(digits)
+    if not low <= amount <= high:
+        raise TableError(f"Choose an amount from {chips(low)} to {chips(high)}.")
+    return amount
+
+
+def _modal_value(components: list[Any], custom_id: str) -> str | None:
+    """The value of input ``custom_id`` in a modal submission (action rows or labels)."""
+    for component in components:
+        if not isinstance(component, dict):
+            continue
+        if component.get("custom_id") == custom_id and "value" in component:
+            return str(component["value"])
+        inner = list(component.get("components") or [])
+        if isinstance(component.get("component"), dict):
+            inner.append(component["component"])
+        found = _modal_value(inner, custom_id)
+        if found is not None:
+            return found
+    return None
+
+
+def _range_option(service: TableService, key: TableKey) -> ActionOption:
+    """The wager with a range of amounts the player to act may make now (``TableError`` if none)."""
+    prompt = service.current_prompt(key)
+    option = _wager_option(prompt) if prompt is not None else None
+    if option is None or option.min_to is None or option.max_to is None:
+        raise TableError("You can't bet or raise now.")
+    return option
+
+
+async def submit_amount(interaction: Interaction) -> None:
+    """Answer an amount modal (``AMOUNT_MODAL``): check the turn and the amount, then act.
+
+    The range is the one legal now (the engine checks it again under the table lock); a refusal
+    is an ephemeral reason and changes nothing.
+    """
+    data: dict[str, Any] = dict(interaction.data or {})
+    match = AMOUNT_MODAL.fullmatch(str(data.get("custom_id", "")))
+    assert match is not None
+    table_id, hand_id, turn = int(match["table"]), int(match["hand"]), int(match["turn"])
+    try:
+        bot = wildstud(interaction)
+        key = table_key(interaction)
+        check_turn(bot.service, key, table_id, interaction.user.id, hand_id, turn)
+        option = _range_option(bot.service, key)
+        assert option.min_to is not None and option.max_to is not None
+        text = _modal_value(list(data.get("components") or []), AMOUNT_INPUT) or ""
+        amount = parse_amount(text, option.min_to, option.max_to)
+    except Exception as exc:
+        await answer_error(interaction, exc)
+        return
+    try:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await _act(interaction, key, hand_id, turn, option.action, amount)
+        await interaction.followup.send(f"You {describe(option.action, amount)}.", ephemeral=True)
+    except Exception as exc:
+        await answer_error(interaction, exc)
 
 
 class MyCardsButton(
@@ -381,6 +435,15 @@ class Betting(commands.Cog):
 
     def __init__(self, bot: WildstudBot) -> None:
         self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """Amount modals are answered here, from their custom_id (see ``submit_amount``)."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        if AMOUNT_MODAL.fullmatch(str(data.get("custom_id", ""))):
+            await submit_amount(interaction)
 
     async def _command(self, interaction: Interaction, action: str, amount: int | None = None) -> None:
         key = table_key(interaction)

@@ -12,6 +12,7 @@ who is asking, calls it and answers.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +23,7 @@ from discord.ext import commands
 from bot.engine.stakes import PRESETS, STRUCTURES, TableStakes
 from bot.render.cards import chips
 from bot.render.settings import stakes_line
-from bot.tables.errors import StaleAction
+from bot.tables.errors import StaleAction, TableError
 from bot.tables.options import TableOptions
 from bot.tables.service import MAX_SEATS
 from cogs.common import (
@@ -253,14 +254,26 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
             },
         )
         options = timer_options(timer)
-        table = await self.bot.service.create_table(
-            key, interaction.user.id, stakes=chosen, options=options, max_seats=seats or MAX_SEATS
-        )
+        service = self.bot.service
+        if service.has_table(key):
+            raise TableError("This channel already has a table.")
+        # Opening a table writes to the store and posts in the channel (which Discord may
+        # rate-limit), so answer first: a public "thinking" that becomes the table message.
+        await interaction.response.defer(thinking=True)
+        try:
+            table = await service.create_table(
+                key, interaction.user.id, stakes=chosen, options=options, max_seats=seats or MAX_SEATS
+            )
+        except Exception as exc:
+            # A refusal is the member's business: take the public "thinking" away, answer privately.
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+            await answer_error(interaction, exc)
+            return
         await self.bot.presenter.flush(key)
         content, view = self.bot.presenter.lobby_message(key)
-        response = await interaction.response.send_message(content, view=view)
-        if response.message_id is not None:
-            self.bot.presenter.adopt_lobby(key, table.table_id, response.message_id)
+        message = await interaction.followup.send(content, view=view, wait=True)
+        self.bot.presenter.adopt_lobby(key, table.table_id, message.id)
 
     @app_commands.command(name="join", description="Take a seat, buying in from your chip balance")
     @app_commands.describe(buy_in="Chips to bring (default: as many as you have, up to the table's maximum)")

@@ -35,7 +35,7 @@ async def open_table(
 ) -> FakeMessage:
     """``dealer`` runs ``/table create`` and every player clicks "Join" on the table message."""
     res = await fake.slash(dealer, "table create", dict(options), channel=channel)
-    assert res.response_type == 4 and not res.ephemeral, res.text
+    assert res.response_type == 5 and not res.ephemeral, res.text
     lobby = res.original
     assert lobby is not None
     for player in players:

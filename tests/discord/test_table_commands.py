@@ -18,7 +18,7 @@ async def test_create_join_and_seat_limits(fake_discord: FakeDiscord, tmp_path: 
     poker = guild.channel("poker")
 
     res = await fake.slash(alice, "table create", {"stakes": "micro", "seats": 2, "timer": 45}, channel=poker)
-    assert res.response_type == 4 and not res.ephemeral and res.original is not None
+    assert res.response_type == 5 and not res.ephemeral and res.original is not None
     assert res.original.button_labels == ["Join", "Deal"]
     assert "fixed limit 2/4, ante 1 and bring-in 1" in fake.find_message(poker, containing="Table open").text
     again = await fake.slash(bob, "table create", channel=poker)
