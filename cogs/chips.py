@@ -29,6 +29,12 @@ if TYPE_CHECKING:
 _QUIET = discord.AllowedMentions.none()
 
 
+def _refuse_bot(member: discord.User | discord.Member) -> None:
+    """Bots (this one included) have no chips: giving, granting or taking them is refused."""
+    if member.bot:
+        raise StoreError("Bots don't play for chips.")
+
+
 @app_commands.guild_only()
 class Chips(commands.GroupCog, group_name="chips", group_description="Your chips in this server"):
     """``/chips balance leaderboard give daily grant take ledger settle setup``."""
@@ -63,7 +69,16 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
     async def balance(self, interaction: Interaction, member: discord.Member | None = None) -> None:
         guild = table_key(interaction).guild
         who = member or interaction.user
-        balance = await self.bot.store.balance(guild, who.id)
+        if who.id == interaction.user.id:
+            balance = await self.bot.store.balance(guild, who.id)  # first use: the starting chips
+        else:
+            # Looking at someone else's balance opens no account for them (and none for a bot).
+            _refuse_bot(who)
+            peeked = await self.bot.store.peek_balance(guild, who.id)
+            if peeked is None:
+                await reply(interaction, f"{who.display_name} has no chips here yet.")
+                return
+            balance = peeked
         in_play = self._in_play(guild, who.id)
         whose = "You have" if who.id == interaction.user.id else f"{who.display_name} has"
         text = f"{whose} {chips(balance)} chips"
@@ -91,8 +106,7 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         self, interaction: Interaction, member: discord.Member, amount: app_commands.Range[int, 1]
     ) -> None:
         guild = table_key(interaction).guild
-        if member.bot:
-            raise StoreError("Bots don't play for chips.")
+        _refuse_bot(member)
         receipt = await self.bot.store.transfer(
             guild, interaction.user.id, member.id, amount, key=f"give:{interaction.id}"
         )
@@ -126,6 +140,7 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         reason: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         guild = table_key(interaction).guild
+        _refuse_bot(member)
         why = reason or f"granted by {interaction.user.display_name}"
         receipt = await self.bot.store.grant(
             guild, member.id, amount, reason=why, by=interaction.user.id, key=f"grant:{interaction.id}"
@@ -149,6 +164,7 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         reason: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         guild = table_key(interaction).guild
+        _refuse_bot(member)
         why = reason or f"taken by {interaction.user.display_name}"
         receipt = await self.bot.store.take(
             guild, member.id, amount, reason=why, by=interaction.user.id, key=f"take:{interaction.id}"

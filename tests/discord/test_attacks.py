@@ -8,12 +8,17 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.discord.helpers import (
+    STARTING_CHIPS,
     current_prompt,
+    hand_over,
     label_starting,
     new_bot,
     open_table,
     prompted_member,
+    total_chips,
 )
 from tests.fakediscord import (
     FakeChannel,
@@ -163,3 +168,340 @@ async def test_table_create_is_answered_when_the_channel_is_slow(
     # A refusal after the answer started stays private: the public "thinking" is taken away.
     again = await fake.slash(alice, "table create", channel=poker)
     assert again.ephemeral and "already has a table" in again.text
+
+
+# ----------------------------------------------------------------------- acting out of turn
+
+
+async def test_out_of_turn_and_outsiders_change_nothing(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    guild = fake.guild()
+    dave = guild.add_member("dave")  # a plain member of the server who never sits down
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    alice, bob, carol = (guild.member(n) for n in ("alice", "bob", "carol"))
+    poker = guild.channel("poker")
+    await open_table(fake, alice, poker, [alice, bob, carol])
+    await fake.slash(alice, "table deal", channel=poker)
+    prompt = current_prompt(fake, poker)
+    actor = prompted_member(guild, prompt)
+    waiting = [m for m in (alice, bob, carol) if m.id != actor.id]
+    before = await _hand_log(bot)
+    posts = len(fake.channel_messages(poker))
+    commands: list[tuple[str, dict[str, object]]] = [
+        ("bet", {"amount": 20}),
+        ("raise", {"amount": 40}),
+        ("call", {}),
+        ("check", {}),
+        ("fold", {}),
+        ("allin", {}),
+    ]
+    actions = [label for label in prompt.button_labels if label != "My cards"]
+    assert actions  # the bring-in's choices: Bring-in and Complete (fixed limit)
+    for member, reason in [*((m, "not your turn") for m in waiting), (dave, "not in this hand")]:
+        for name, options in commands:
+            res = await fake.slash(member, name, options, channel=poker)
+            # Answered, privately, with the reason; never "This interaction failed".
+            assert not res.rejected and res.ephemeral and reason in res.text, (name, res.text)
+        for label in actions:
+            res = await fake.click(member, prompt, label=label)
+            assert not res.rejected and res.ephemeral and reason in res.text, (label, res.text)
+    # dave's "My cards" shows nobody's cards.
+    mine = await fake.click(dave, prompt, label="My cards")
+    assert mine.ephemeral and "Your cards" not in mine.text
+    assert await _hand_log(bot) == before
+    assert len(fake.channel_messages(poker)) == posts  # nothing was said in the channel either
+    # The player to act is still prompted and can act.
+    res = await fake.slash(actor, "call", channel=poker)
+    assert res.text == "You bring in 10."
+
+
+async def test_wagers_outside_the_limits_are_refused_with_a_reason(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob = guild.member("alice"), guild.member("bob")
+    poker = guild.channel("poker")
+    await open_table(fake, alice, poker, [alice, bob], stakes="no-limit")
+    await fake.slash(alice, "table deal", channel=poker)
+    actor = prompted_member(guild, current_prompt(fake, poker))
+    before = await _hand_log(bot)
+    # Zero, negative and non-numeric amounts never reach the bot: the option has min_value 1 and
+    # integer type, which the Discord client enforces (the fake refuses them the same way).
+    for bad in (0, -5):
+        with pytest.raises(ValueError, match="min_value"):
+            await fake.slash(actor, "bet", {"amount": bad}, channel=poker)
+    with pytest.raises(TypeError):
+        await fake.slash(actor, "raise", {"amount": "lots"}, channel=poker)
+    # No limit, minimum bet 20, stacks 995 after the ante: 1 is below the smallest completion,
+    # 999,999 is more than the stack; without an amount the player is told the range.
+    for command, options, reason in (
+        ("bet", {"amount": 1}, "20"),
+        ("raise", {"amount": 19}, "20"),
+        ("bet", {"amount": 999_999}, "995"),
+        ("raise", {}, "20 to 995"),
+    ):
+        res = await fake.slash(actor, command, options, channel=poker)
+        assert not res.rejected and res.ephemeral and reason in res.text, (options, res.text)
+        assert not res.text.startswith("You "), res.text
+    assert await _hand_log(bot) == before
+    assert not fake.bot_errors
+
+
+# ------------------------------------------------------------------- stale and doubled clicks
+
+
+async def test_buttons_from_an_earlier_hand_or_a_closed_table_are_refused(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob = guild.member("alice"), guild.member("bob")
+    poker = guild.channel("poker")
+    lobby = await open_table(fake, alice, poker, [alice, bob])
+    await fake.slash(alice, "table deal", channel=poker)
+    first = current_prompt(fake, poker)
+    bring_in = prompted_member(guild, first)
+    await fake.click(bring_in, first, label=label_starting(first, "Bring-in") or "")
+    second = current_prompt(fake, poker)
+    await fake.click(prompted_member(guild, second), second, label="Fold")  # hand #1 is over
+    await fake.slash(alice, "table deal", channel=poker)
+    log = await _hand_log(bot)
+    # Hand #1's buttons, pressed during hand #2 by the players they were for: refused privately.
+    for member, message, label in (
+        (bring_in, first, label_starting(first, "Complete") or ""),
+        (prompted_member(guild, second), second, label_starting(second, "Call", "Complete") or ""),
+    ):
+        res = await fake.click(member, message, label=label)
+        assert res.ephemeral and "That hand is over." in res.text, res.text
+    assert await _hand_log(bot) == log
+
+    # Close the table (after hand #2) and open a new one in the same channel: the old table's
+    # buttons (Join, Deal, My cards, actions) now belong to a closed table.
+    current = current_prompt(fake, poker)
+    await fake.click(
+        prompted_member(guild, current), current, label=label_starting(current, "Bring-in") or ""
+    )
+    current = current_prompt(fake, poker)
+    await fake.click(prompted_member(guild, current), current, label="Fold")
+    await fake.slash(alice, "table close", channel=poker)
+    await fake.slash(bob, "table create", channel=poker)
+    old_hand_message = fake.find_message(poker, containing="Hand #2 ·")
+    assert not old_hand_message.buttons  # the hand's own message lost its buttons when it ended
+    assert {"My cards", "Call 10"} <= set(current.button_labels)  # prompts keep theirs
+    for label in ("My cards", "Call 10"):
+        res = await fake.click(alice, current, label=label)
+        assert res.ephemeral and "closed" in res.text, (label, res.text)
+    assert not lobby.buttons  # the first table's lobby lost its buttons when it closed
+    assert not fake.bot_errors
+
+
+async def test_double_clicks_act_once(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob, carol = (guild.member(n) for n in ("alice", "bob", "carol"))
+    poker = guild.channel("poker")
+    res = await fake.slash(alice, "table create", channel=poker)
+    lobby = res.original
+    assert lobby is not None
+    # Join, clicked twice before the bot answers either: one seat, one buy-in.
+    clicks = [await fake.click(bob, lobby, label="Join", wait=False) for _ in range(2)]
+    clicks += [await fake.click(m, lobby, label="Join", wait=False) for m in (alice, carol)]
+    await fake.settle()
+    assert all(c.response_type is not None and not c.rejected for c in clicks)
+    texts = [c.text for c in clicks[:2]]
+    assert sum("You sit in seat" in t for t in texts) == 1 and sum("already" in t for t in texts) == 1, texts
+    balance = await fake.slash(bob, "chips balance", channel=poker)
+    assert balance.text == "You have 0 chips, plus 1,000 at the tables."
+    # Deal, clicked twice: one hand.
+    deals = [await fake.click(alice, lobby, label="Deal", wait=False) for _ in range(2)]
+    await fake.settle()
+    assert sum("Hand #1 is dealt" in d.text for d in deals) == 1, [d.text for d in deals]
+    assert sum("Hand #1:" in m.text for m in fake.channel_messages(poker)) == 1
+    # The same slash command sent twice at once (a laggy client): one action.
+    actor = prompted_member(guild, current_prompt(fake, poker))
+    before = await _hand_log(bot)
+    calls = [await fake.slash(actor, "call", channel=poker, wait=False) for _ in range(2)]
+    await fake.settle()
+    assert len(await _hand_log(bot)) == len(before) + 1
+    assert sorted(c.text.startswith("You bring in") for c in calls) == [False, True], [c.text for c in calls]
+    # Fold clicked three times by the next player: folds once.
+    prompt = current_prompt(fake, poker)
+    folder = prompted_member(guild, prompt)
+    folds = [await fake.click(folder, prompt, label="Fold", wait=False) for _ in range(3)]
+    await fake.settle()
+    assert all(f.response_type is not None and not f.rejected for f in folds)
+    assert sum(m.text.count(f"{folder.user.username} folds") for m in fake.channel_messages(poker)) == 1
+    assert len(await _hand_log(bot)) == len(before) + 2
+
+
+# ------------------------------------------------------------------------ seats and chips
+
+
+async def test_join_limits_leave_mid_hand_and_close_mid_hand(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob, carol = (guild.member(n) for n in ("alice", "bob", "carol"))
+    poker = guild.channel("poker")
+    # Small preset: fixed limit 20/40, buy-in 400 to 4,000 (and every member starts with 1,000).
+    await fake.slash(alice, "table create", channel=poker)
+    await fake.slash(guild.member("owner"), "chips grant", {"member": carol, "amount": 4000}, channel=poker)
+    for member, buy_in, reason in (
+        (bob, 399, "minimum buy-in"),
+        (carol, 4001, "maximum buy-in"),  # carol has 5,000 now
+        (bob, 1500, "1,000"),  # more than bob's balance
+    ):
+        res = await fake.slash(member, "table join", {"buy_in": buy_in}, channel=poker)
+        assert res.ephemeral and reason in res.text and "You sit" not in res.text, (buy_in, res.text)
+    with pytest.raises(ValueError):  # the option's min_value is 1: the client refuses 0 and less
+        await fake.slash(bob, "table join", {"buy_in": 0}, channel=poker)
+    for member in (alice, bob, carol):
+        res = await fake.slash(member, "table join", {"buy_in": 500}, channel=poker)
+        assert res.text.startswith("You sit in seat"), res.text
+    twice = await fake.slash(bob, "table join", {"buy_in": 200}, channel=poker)
+    assert twice.ephemeral and "already have a seat" in twice.text
+    balance = await fake.slash(bob, "chips balance", channel=poker)
+    assert balance.text == "You have 500 chips, plus 500 at the tables."
+
+    await fake.slash(alice, "table deal", channel=poker)
+    prompt = current_prompt(fake, poker)
+    first = prompted_member(guild, prompt)
+    await fake.click(first, prompt, label=label_starting(prompt, "Bring-in") or "")  # bring-in 10
+    prompt = current_prompt(fake, poker)
+    second = prompted_member(guild, prompt)
+    await fake.click(second, prompt, label="Call 10")
+    # The dealer may not close the table during a hand: refused, nothing moves.
+    closing = await fake.slash(alice, "table close", channel=poker)
+    assert closing.ephemeral and "hand is in progress" in closing.text
+    # `second` (ante 5 + call 10 in the pot) leaves before their next turn: they are folded when
+    # it comes, and their 15 chips stay in the pot.
+    left = await fake.slash(second, "table leave", channel=poker)
+    assert left.ephemeral and "fold at your turn" in left.text, left.text
+    third = prompted_member(guild, current_prompt(fake, poker))
+    await fake.slash(third, "call", channel=poker)  # third street closes; fourth street begins
+    for _ in range(20):
+        if hand_over(fake, poker, 1):
+            break
+        prompt = current_prompt(fake, poker)
+        actor = prompted_member(guild, prompt)
+        assert actor.id != second.id  # the leaver is never prompted again
+        await fake.click(actor, prompt, label=label_starting(prompt, "Check", "Call") or "")
+    assert hand_over(fake, poker, 1)
+    texts = "\n".join(m.text for m in fake.channel_messages(poker))
+    assert f"{second.user.username} folds" in texts
+    # The leaver got back their stack minus the 15 left in the pot, and no longer has a seat.
+    off_table = {alice.id: 500, bob.id: 500, carol.id: 4500}[second.id]  # balance after buying in for 500
+    balance = await fake.slash(second, "chips balance", channel=poker)
+    assert balance.text == f"You have {off_table + 500 - 15:,} chips.", balance.text
+    status = await fake.slash(alice, "table status", channel=poker)
+    assert second.user.username not in status.text
+    report = await bot.store.audit()
+    assert report.ok, report.all_problems()
+    assert await total_chips(bot, guild.id) == 3 * STARTING_CHIPS + 4000
+    closed = await fake.slash(alice, "table close", channel=poker)
+    assert "went back to 2 player(s)" in closed.text
+
+
+async def test_leaving_at_your_own_turn_folds_at_once(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob, carol = (guild.member(n) for n in ("alice", "bob", "carol"))
+    poker = guild.channel("poker")
+    await open_table(fake, alice, poker, [alice, bob, carol])
+    await fake.slash(alice, "table deal", channel=poker)
+    prompt = current_prompt(fake, poker)
+    bring_in = prompted_member(guild, prompt)
+    # The bring-in leaves at their own turn: they may not fold the bring-in, so it is posted
+    # for them (SPEC §7) and they are out of the hand; the next player is prompted.
+    res = await fake.slash(bring_in, "table leave", channel=poker)
+    assert res.ephemeral and not res.rejected
+    texts = "\n".join(m.text for m in fake.channel_messages(poker))
+    assert f"{bring_in.user.username} brings in for 10" in texts
+    nxt = prompted_member(guild, current_prompt(fake, poker))
+    assert nxt.id != bring_in.id
+    # Leaving twice is answered too.
+    again = await fake.slash(bring_in, "table leave", channel=poker)
+    assert again.ephemeral and not again.rejected and again.text
+    report = await bot.store.audit()
+    assert report.ok, report.all_problems()
+
+
+async def test_chips_refusals(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob, owner = guild.member("alice"), guild.member("bob"), guild.member("owner")
+    me = guild.member(fake.bot_user.id)  # the bot is a member of the server too
+    poker = guild.channel("poker")
+    for options, reason in (
+        ({"member": alice, "amount": 10}, "yourself"),
+        ({"member": me, "amount": 10}, "Bots"),
+        ({"member": bob, "amount": 1001}, "1,000"),
+    ):
+        res = await fake.slash(alice, "chips give", options, channel=poker)
+        assert res.ephemeral and reason in res.text, (options, res.text)
+    with pytest.raises(ValueError):
+        await fake.slash(alice, "chips give", {"member": bob, "amount": -10}, channel=poker)
+    for command in ("chips grant", "chips take", "chips setup"):
+        options = {} if command == "chips setup" else {"member": alice, "amount": 10}
+        res = await fake.slash(bob, command, options, channel=poker)
+        assert res.ephemeral and "Manage Server" in res.text, (command, res.text)
+    # Taking more than a member has is refused with the balance; a bot gets no chips.
+    res = await fake.slash(owner, "chips take", {"member": bob, "amount": 1001}, channel=poker)
+    assert res.ephemeral and "1,000" in res.text, res.text
+    res = await fake.slash(owner, "chips grant", {"member": me, "amount": 10}, channel=poker)
+    assert res.ephemeral and "Bots" in res.text, res.text
+    for member in (alice, bob):
+        res = await fake.slash(member, "chips balance", channel=poker)
+        assert res.text == "You have 1,000 chips."
+    # Bug found: looking at the bot's balance (or granting it chips) opened an account for it
+    # with the starting chips, and it showed up on the leaderboard. Looking at a member who has
+    # never played opened theirs too.
+    carol = guild.member("carol")
+    res = await fake.slash(alice, "chips balance", {"member": me}, channel=poker)
+    assert res.ephemeral and "Bots" in res.text, res.text
+    res = await fake.slash(alice, "chips balance", {"member": carol}, channel=poker)
+    assert res.text == "carol has no chips here yet.", res.text
+    res = await fake.slash(carol, "chips balance", {"member": alice}, channel=poker)
+    assert res.text == "alice has 1,000 chips.", res.text
+    board = await fake.slash(alice, "chips leaderboard", channel=poker)
+    assert fake.bot_user.username not in board.text
+    assert [line.split(":")[0] for line in board.text.splitlines()[1:]] == ["1. alice", "2. bob"]
+    report = await bot.store.audit()
+    assert report.ok, report.all_problems()
+
+
+async def test_hand_commands_before_any_hand(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob = guild.member("alice"), guild.member("bob")
+    poker = guild.channel("poker")
+    for command in ("hand history", "hand verify"):
+        res = await fake.slash(alice, command, channel=poker)
+        assert res.ephemeral and "no table" in res.text.lower(), res.text
+    await open_table(fake, alice, poker, [alice, bob])
+    for command, options in (("hand history", {}), ("hand verify", {}), ("hand history", {"number": 3})):
+        res = await fake.slash(alice, command, options, channel=poker)
+        assert res.ephemeral and not res.messages[0].attachments and "hand" in res.text.lower(), res.text
+    await fake.slash(alice, "table deal", channel=poker)
+    # During hand #1: no history yet; verify shows the commitment only, never the deck.
+    res = await fake.slash(bob, "hand history", channel=poker)
+    assert "No hand has finished" in res.text
+    res = await fake.slash(bob, "hand verify", channel=poker)
+    assert "Commitment" in res.text and "Deck (" not in res.text and "Salt" not in res.text
