@@ -248,7 +248,7 @@ class BettingRound:
         top = bet + stack
         if min_to is None:
             all_in_to, all_in_kind = top, wager              # all-in for less than a full wager
-        elif (options and top in options) or (not options and max_to is not None and top <= max_to):
+        elif self._all_in_fits(top, max_to):
             all_in_to, all_in_kind = top, wager
         return LegalActions(seat, True, check, call, None, min_to if wager == "complete" else None, wager,
                             min_to, max_to, options, all_in_to, all_in_kind)
@@ -268,7 +268,7 @@ class BettingRound:
             min_to, max_to, options = self._wager_range(seat, 0, stack)
             if min_to is None:
                 all_in_to, all_in_kind = stack, wager
-            elif (options and stack in options) or (not options and max_to is not None and stack <= max_to):
+            elif self._all_in_fits(stack, max_to):
                 all_in_to, all_in_kind = stack, wager
         return LegalActions(seat, self.bring_in_may_fold, False, None, amount, min_to, wager, min_to, max_to,
                             options, all_in_to, all_in_kind)
@@ -284,6 +284,20 @@ class BettingRound:
         # Several short all-ins together reopen the betting once they add up to a full raise.
         threshold = self.unit() if self.fixed else max(self.last_increment, self.min_bet)
         return self.current - acted >= threshold
+
+    def _all_in_fits(self, top: int, max_to: int | None) -> bool:
+        """Whether going all-in to ``top`` is a legal wager when a full one is possible: up to the largest
+        wager (fixed limit: up to the largest full wager, even one the seat cannot afford -- an all-in
+        short of it; pot limit: up to ``max_to``)."""
+        limit = self._fixed_top() if self.fixed else max_to
+        return limit is not None and top <= limit
+
+    def _fixed_top(self) -> int:
+        """Fixed limit: the largest full wager total now, whether or not the seat can afford it (the
+        big bet over the last full level while an open pair allows it, else one unit)."""
+        if self.open_pair and not self.big_in_force:
+            return self.full_level + max(self.big, self.small)
+        return self.full_level + self.unit()
 
     def _wager_range(self, seat: int, bet: int, stack: int) -> tuple[int | None, int | None, tuple[int, ...]]:
         """``(min_to, max_to, exact options)`` of a full wager; ``(None, None, ())`` if the stack is short."""
@@ -341,10 +355,12 @@ class BettingRound:
         self._put(seat, chips)
         self.bring_in_seat = None
         if self.fixed:
-            unit = self.unit()
-            full = 2 * (to - self.full_level) >= unit
-            if full and self.open_pair and to - self.full_level >= self.big > self.small:
-                self.big_in_force = True
+            rise = to - self.full_level
+            full = 2 * rise >= self.unit()
+            if self.open_pair and not self.big_in_force and rise > self.small and 2 * rise >= self.big:
+                # Open pair: a wager above a small bet can only be a big one, and an all-in short of
+                # it counts as a full big bet from half of it (WSOP-LA 129, 220): raises are big now.
+                self.big_in_force = full = True
         elif self.full_level == 0:
             full = to >= self.min_bet
             increment = to

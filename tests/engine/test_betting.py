@@ -122,6 +122,35 @@ def test_after_a_small_bet_an_open_pair_still_allows_a_big_raise() -> None:
     assert hand.legal_actions().to_options == (40, 60)
 
 
+def test_open_pair_short_stack_may_bet_all_in_between_the_small_and_the_big_bet() -> None:
+    # P1 (open pair of twos, first to act) has 45 - ante 5 - bring-in 10 = 30 behind on fourth street.
+    # The open pair allows a bet of 20 or 40 (SPEC §5 open_pair_double); 40 is out of reach, and a
+    # player short of a full bet may always bet all-in for less (SPEC §5 short all-ins), so all-in to
+    # 30 must be offered. It is more than a small bet, so it can only be a (short) big bet, and at
+    # least half of 40, so it counts as a full big bet (SPEC §5 "half a bet or more counts as a full
+    # bet"; WSOP-LA 220: after a big bet every raise on fourth street is big): P2 may raise to 70 only.
+    hand = new_hand(PAIR, [45, 1000, 1000])
+    play(hand, "p1 bring_in, p2 call, p3 call")
+    legal = hand.legal_actions()
+    assert (legal.seat, legal.to_options, legal.all_in_to, legal.all_in_kind) == (0, (20,), 30, "bet")
+    play(hand, "p1 all_in")
+    assert hand.is_all_in(0)
+    legal = hand.legal_actions()
+    assert (legal.seat, legal.call, legal.to_options) == (1, 30, (70,))
+
+
+def test_open_pair_short_stack_may_raise_all_in_between_the_small_and_the_big_raise() -> None:
+    # P1 bets 20; P2 has 60 - 15 = 45 behind: a small raise is to 40, a big raise to 60; all-in to 45 is
+    # a short big raise (more than 40; 60 is out of reach), at least half a big bet over 20, so a full
+    # one (as above): P3 may then raise by the big bet only, to 85.
+    hand = new_hand(PAIR, [1000, 60, 1000])
+    play(hand, "p1 bring_in, p2 call, p3 call, p1 bet 20")
+    legal = hand.legal_actions()
+    assert (legal.seat, legal.to_options, legal.all_in_to, legal.all_in_kind) == (1, (40,), 45, "raise")
+    play(hand, "p2 all_in")
+    assert hand.legal_actions().to_options == (85,)
+
+
 def test_open_pair_does_not_double_fifth_street() -> None:
     hand = new_hand(PAIR)
     play(hand, "p1 bring_in, p2 call, p3 call, p1 check, p2 check, p3 check")
