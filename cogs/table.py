@@ -272,7 +272,9 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
             return
         await self.bot.presenter.flush(key)
         content, view = self.bot.presenter.lobby_message(key)
-        message = await interaction.followup.send(content, view=view, wait=True)
+        message = await interaction.followup.send(
+            content, view=view, wait=True, allowed_mentions=discord.AllowedMentions.none()
+        )
         self.bot.presenter.adopt_lobby(key, table.table_id, message.id)
 
     @app_commands.command(name="join", description="Take a seat, buying in from your chip balance")

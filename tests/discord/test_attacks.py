@@ -6,10 +6,12 @@ channels and closed DMs do not break a table."""
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable
 from pathlib import Path
 
 import pytest
 
+from bot.engine.rulings import RULINGS
 from tests.discord.helpers import (
     STARTING_CHIPS,
     current_prompt,
@@ -24,8 +26,10 @@ from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,
     FakeGuild,
+    FakeInteraction,
     FakeMember,
     FakeMessage,
+    GuildSpec,
     restart_bot,
     start_bot,
 )
@@ -505,3 +509,171 @@ async def test_hand_commands_before_any_hand(fake_discord: FakeDiscord, tmp_path
     assert "No hand has finished" in res.text
     res = await fake.slash(bob, "hand verify", channel=poker)
     assert "Commitment" in res.text and "Deck (" not in res.text and "Salt" not in res.text
+
+
+# ---------------------------------------------------------------------------------- rulings
+
+
+async def test_ruling_autocomplete_offers_only_what_set_accepts(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob = guild.member("alice"), guild.member("bob")
+    poker, lobby = guild.channel("poker"), guild.channel("lobby")
+    # Autocomplete is answered even where there is no table (it only lists names and options).
+    names = await fake.autocomplete(bob, "ruling set", {"name": ""}, focused="name", channel=lobby)
+    offered = names.choice_values
+    assert len(offered) == len(RULINGS) and set(offered) == set(RULINGS)
+    assert all(len(c["name"]) <= 100 for c in names.choices)
+    nothing = await fake.autocomplete(bob, "ruling set", {"name": "zzz"}, focused="name", channel=lobby)
+    assert nothing.response_type == 8 and nothing.choices == []
+    unknown = await fake.autocomplete(
+        bob, "ruling set", {"name": "jokers", "value": ""}, focused="value", channel=lobby
+    )
+    assert unknown.response_type == 8 and unknown.choices == []
+
+    await open_table(fake, alice, poker, [alice, bob])
+    for name in offered:
+        values = await fake.autocomplete(alice, "ruling set", {"name": name, "value": ""}, focused="value")
+        assert values.choice_values and all(len(c["name"]) <= 100 for c in values.choices)
+        for value in values.choice_values:
+            res = await fake.slash(alice, "ruling set", {"name": name, "value": value}, channel=poker)
+            # Each offered option is accepted (a change, or "no change" for the one in force).
+            assert res.ephemeral and "next deal" in res.text, (name, value, res.text)
+    assert not fake.bot_errors
+
+
+async def test_ruling_refusals_name_the_valid_choices(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob = guild.member("alice"), guild.member("bob")
+    poker = guild.channel("poker")
+    res = await fake.slash(alice, "ruling set", {"name": "raise_cap", "value": "4"}, channel=poker)
+    assert res.ephemeral and "no table" in res.text.lower()
+    await open_table(fake, alice, poker, [alice, bob])
+    res = await fake.slash(alice, "ruling set", {"name": "jokers", "value": "wild"}, channel=poker)
+    # An unknown name: the reply lists every valid ruling name.
+    assert res.ephemeral and all(name in res.text for name in RULINGS), res.text
+    res = await fake.slash(alice, "ruling set", {"name": "burn_cards", "value": "sometimes"}, channel=poker)
+    assert res.ephemeral and "off" in res.text and "on" in res.text, res.text
+    for command, options in (("ruling set", {"name": "burn_cards", "value": "on"}), ("ruling reset", {})):
+        res = await fake.slash(bob, command, options, channel=poker)
+        assert res.ephemeral and "Only the dealer" in res.text, res.text
+    listed = await fake.slash(bob, "ruling list", channel=poker)
+    assert "From the next deal" not in listed.text  # nothing was queued by any refusal
+    assert len(listed.text) <= 2000
+
+
+async def test_every_kind_of_interaction_is_answered_while_the_channel_is_slow(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    # Before each interaction that leads to channel posts or edits, the next channel post and the
+    # next edit are each rate-limited for 0.2 s, and the deadline is scaled down to 0.15 s: an
+    # interaction that posts or edits before answering misses it ("This interaction failed").
+    # Everything must answer first and do the slow work after.
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob, carol = (guild.member(n) for n in ("alice", "bob", "carol"))
+    poker = guild.channel("poker")
+    fake.interaction_deadline = 0.15
+
+    async def slowly(call: Awaitable[FakeInteraction]) -> FakeInteraction:
+        fake.rate_limit("POST", "/channels/{id}/messages", retry_after=0.2)
+        fake.rate_limit("PATCH", "/channels/{id}/messages/{mid}", retry_after=0.2)
+        res = await call
+        assert res.response_type is not None and not res.rejected, (res.label, res.rejected)
+        return res
+
+    created = await slowly(fake.slash(alice, "table create", {"stakes": "pot-limit"}, channel=poker))
+    lobby = created.original
+    assert lobby is not None
+    await slowly(fake.click(alice, lobby, label="Join"))
+    await slowly(fake.slash(bob, "table join", channel=poker))
+    await slowly(fake.click(alice, lobby, label="Deal"))
+    prompt = current_prompt(fake, poker)
+    bring_in = label_starting(prompt, "Bring-in") or ""
+    await slowly(fake.click(prompted_member(guild, prompt), prompt, label=bring_in))
+    prompt, actor, label, low, _ = await _to_range_wager(fake, guild, poker)
+    opened = await fake.click(actor, prompt, label=label)
+    await slowly(fake.submit_modal(opened, {"Amount": str(low)}))
+    await slowly(fake.slash(carol, "table join", channel=poker))
+    actor = prompted_member(guild, current_prompt(fake, poker))
+    await slowly(fake.slash(actor, "table leave", channel=poker))
+    await fake.wait_for(lambda: hand_over(fake, poker, 1), what="the hand to end")
+    await slowly(fake.slash(alice, "table close", channel=poker))
+    assert not lobby.buttons
+
+
+# ------------------------------------------------------------------- limits and mentions
+
+
+def _message_bodies(fake: FakeDiscord) -> list[dict[str, object]]:
+    """Every message body the bot sent: channel posts and edits, DMs, interaction answers."""
+    bodies: list[dict[str, object]] = []
+    for request in fake.requests:
+        body = request.json if isinstance(request.json, dict) else {}
+        if "/callback" in request.path:
+            body = body.get("data") or {}
+        if isinstance(body, dict) and "content" in body:
+            bodies.append(body)
+    return bodies
+
+
+async def test_eight_players_with_hostile_nicknames_fit_discord_and_ping_nobody(tmp_path: Path) -> None:
+    # Nicknames may hold up to 32 characters of almost anything: mass mentions, role and user
+    # mentions, markdown and code fences. With eight of them at one table (the most seats, and
+    # 8 x 7 cards > 52, so the community card comes into play) every message must stay within
+    # Discord's limits (the fake refuses what Discord refuses) and nothing may ping anyone but
+    # the player to act.
+    nicks = [
+        "@everyone",
+        "@here look",
+        "<@&1> role ping",
+        "```code fence```",
+        "**bold** __under__ ~~x~~",
+        "`tick` " + "w" * 25,
+        "|| spoiler || " + "x" * 18,
+        "A" * 32,
+    ]
+    names = [f"p{i}" for i in range(8)]
+    spec = GuildSpec("Club", members=tuple(names), channels=("tables",))
+    async with FakeDiscord.start(guilds=[spec]) as fake:
+        guild = fake.guild("Club")
+        for name, nick in zip(names, nicks, strict=True):
+            guild.member(name).nick = nick
+        bot = new_bot(tmp_path / "ws.sqlite3")
+        await start_bot(bot, fake)
+        tables = guild.channel("tables")
+        players = [guild.member(n) for n in names]
+        await open_table(fake, players[0], tables, players, stakes="no-limit")
+        await fake.slash(players[0], "table deal", channel=tables)
+        clicks = 0
+        while not hand_over(fake, tables, 1):
+            prompt = current_prompt(fake, tables)
+            actor = prompted_member(guild, prompt)
+            await fake.click(actor, prompt, label=label_starting(prompt, "Check", "Call", "Bring-in") or "")
+            await fake.click(actor, prompt, label="My cards")
+            clicks += 1
+            assert clicks < 80
+        assert fake.find_message(tables, containing="Showdown")
+        status = await fake.slash(players[3], "table status", channel=tables)
+        assert all(len(m.content) <= 2000 for m in status.messages)
+        await fake.stop_bot(bot)
+        fake.assert_clean()  # no route the fake lacks, no refused message, nothing logged
+        for body in _message_bodies(fake):
+            allowed = body.get("allowed_mentions")
+            assert isinstance(allowed, dict), body
+            assert not {"everyone", "roles"} & set(allowed.get("parse", [])), body  # type: ignore[arg-type]
+            assert not allowed.get("roles"), body  # type: ignore[union-attr]
+            users = allowed.get("users") or []  # type: ignore[union-attr]
+            # A public message may ping at most one user, named explicitly (the player to act);
+            # only private (ephemeral) answers, which ping nobody, keep discord.py's default.
+            if not int(body.get("flags") or 0) & 64:  # type: ignore[call-overload]
+                assert "users" not in allowed.get("parse", []) and len(users) <= 1, body  # type: ignore[union-attr]
