@@ -424,8 +424,14 @@ def resolve(prompt: Prompt, action: str, amount: int | None) -> tuple[str, int |
                 return name, totals[0]
             low, high = options[0].min_to, options[0].max_to
             if options[0].needs_amount and low is not None and high is not None:
-                raise TableError(f"Say how much: {_VERBS[name]} from {chips(low)} to {chips(high)}.")
-            raise TableError("Say how much: " + " or ".join(chips(t) for t in totals) + ".")
+                raise TableError(
+                    f"Say how much (amount: your total for this street): from {chips(low)} to {chips(high)}."
+                )
+            raise TableError(
+                "Say how much (amount: your total for this street): "
+                + " or ".join(chips(t) for t in totals)
+                + "."
+            )
         return name, amount
     return action, None
 

@@ -138,6 +138,23 @@ def split_text(text: str, limit: int = 2000) -> list[str]:
     return chunks
 
 
+def sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first letter and a closing full stop (the engine's
+    reasons are lower-case clauses such as "the smallest complete is to 20").
+
+    >>> sentence("the smallest complete is to 20")
+    'The smallest complete is to 20.'
+    >>> sentence("It is not your turn: bob is to act.")
+    'It is not your turn: bob is to act.'
+    """
+    text = text.strip()
+    if not text:
+        return text
+    if text[-1] not in ".!?)":
+        text += "."
+    return text[0].upper() + text[1:]
+
+
 def refusal(error: BaseException) -> str | None:
     """The reason to show a member for a refused request, or None if ``error`` is a bug.
 
@@ -149,7 +166,7 @@ def refusal(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, IllegalAction):
-        return error.reason
+        return sentence(error.reason)
     if isinstance(error, StoreError):
         return error.reason
     if isinstance(error, (RulingError, StakesError)):

@@ -250,7 +250,11 @@ async def test_wagers_outside_the_limits_are_refused_with_a_reason(
     ):
         res = await fake.slash(actor, command, options, channel=poker)
         assert not res.rejected and res.ephemeral and reason in res.text, (options, res.text)
-        assert not res.text.startswith("You "), res.text
+        # Refusals read as sentences (the engine's reasons are lower-case clauses such as
+        # "the smallest complete is to 20"; "Say how much: complete to from 20 to 995." was
+        # the old, garbled, prompt for a missing amount).
+        assert res.text[0].isupper() and res.text.endswith("."), res.text
+        assert "to from" not in res.text
     assert await _hand_log(bot) == before
     assert not fake.bot_errors
 
