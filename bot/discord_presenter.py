@@ -5,8 +5,8 @@ It implements ``bot.tables.notices.Presenter`` for a running ``WildstudBot``:
 * **One table message per hand**, edited as the hand goes: seats, up cards, stacks, the pot, the
   wild list with origins, whose turn and what they face, with the current player's action buttons,
   "My cards" and "Join". Between hands a *lobby* message (the same table text, with "Join" and
-  "Deal") plays that part, and becomes the next hand's table message (the ``/table create``
-  answer becomes hand #1's); a lobby older than 15 minutes, likely buried under chat, is deleted
+  "Deal") plays that part, and becomes the next hand's table message (the one ``/table create``
+  posts becomes hand #1's); a lobby older than 15 minutes, likely buried under chat, is deleted
   and the hand gets a new message instead. When a hand ends
   its message gets its final state, "Hand over." and no buttons.
 * **The hand log**: street lines, actions, new wild ranks, results and the deck reveal are
@@ -195,20 +195,10 @@ class DiscordPresenter:
             await self._send(table, notice.text)
 
     # ------------------------------------------------------------------ for the cogs
-    def lobby_message(self, key: TableKey) -> tuple[str, discord.ui.View]:
-        """The between-hands table message for ``/table create``: its text and buttons."""
-        service = self._service()
-        view = discord.ui.View(timeout=None)
-        for item in lobby_items(service.table(key).table_id):
-            view.add_item(item)
-        return code_block(format_table(service.table_view(key))), view
-
-    def adopt_lobby(self, key: TableKey, table_id: int, message_id: int) -> None:
-        """Use ``message_id`` (the ``/table create`` answer) as the table's lobby message."""
-        state = self._state(key)
-        if state.lobby is None and state.hand_id is None:
-            state.lobby = message_id
-            state.searched = True
+    async def open_table_message(self, key: TableKey) -> None:
+        """Post a new table's message (the lobby, with "Join" and "Deal") after ``/table create``."""
+        self._state(key).searched = True  # a new table has no earlier message to look for
+        await self.refresh(key)
 
     async def flush(self, key: TableKey) -> None:
         """Post any collected log lines of the table now."""

@@ -1,7 +1,8 @@
 """``/table``: open a table in a channel, take and leave seats, deal, look at it, close it.
 
-``/table create`` answers with the table message itself (public), carrying "Join" and "Deal"
-buttons; the presenter keeps editing that message until the first deal. Stakes come from a preset
+``/table create`` posts the table message in the channel, carrying "Join" and "Deal" buttons (the
+creator gets a private confirmation); the presenter keeps editing that message until the first
+deal, when it becomes hand #1's table message. Stakes come from a preset
 (``micro small medium pot-limit no-limit``) or explicit amounts, optionally starting from a preset.
 ``seats`` caps the table (2-8); ``timer`` is the seconds each player has to act (0: no timer).
 
@@ -12,7 +13,6 @@ who is asking, calls it and answers.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +23,7 @@ from discord.ext import commands
 from bot.engine.stakes import PRESETS, STRUCTURES, TableStakes
 from bot.render.cards import chips
 from bot.render.settings import stakes_line
-from bot.tables.errors import StaleAction, TableError
+from bot.tables.errors import StaleAction
 from bot.tables.options import TableOptions
 from bot.tables.service import MAX_SEATS
 from cogs.common import (
@@ -254,28 +254,18 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
             },
         )
         options = timer_options(timer)
-        service = self.bot.service
-        if service.has_table(key):
-            raise TableError("This channel already has a table.")
         # Opening a table writes to the store and posts in the channel (which Discord may
-        # rate-limit), so answer first: a public "thinking" that becomes the table message.
-        await interaction.response.defer(thinking=True)
-        try:
-            table = await service.create_table(
-                key, interaction.user.id, stakes=chosen, options=options, max_seats=seats or MAX_SEATS
-            )
-        except Exception as exc:
-            # A refusal is the member's business: take the public "thinking" away, answer privately.
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.delete_original_response()
-            await answer_error(interaction, exc)
-            return
-        await self.bot.presenter.flush(key)
-        content, view = self.bot.presenter.lobby_message(key)
-        message = await interaction.followup.send(
-            content, view=view, wait=True, allowed_mentions=discord.AllowedMentions.none()
+        # rate-limit), so answer first, privately: a refusal stays the creator's business.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        table = await self.bot.service.create_table(
+            key, interaction.user.id, stakes=chosen, options=options, max_seats=seats or MAX_SEATS
         )
-        self.bot.presenter.adopt_lobby(key, table.table_id, message.id)
+        await self.bot.presenter.open_table_message(key)
+        await reply(
+            interaction,
+            f"Your table is open ({stakes_line(table.stakes)}); you are its dealer. Players take a"
+            " seat with Join on the table message or /table join; Deal starts a hand.",
+        )
 
     @app_commands.command(name="join", description="Take a seat, buying in from your chip balance")
     @app_commands.describe(buy_in="Chips to bring (default: as many as you have, up to the table's maximum)")

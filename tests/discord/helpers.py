@@ -35,13 +35,17 @@ async def open_table(
 ) -> FakeMessage:
     """``dealer`` runs ``/table create`` and every player clicks "Join" on the table message."""
     res = await fake.slash(dealer, "table create", dict(options), channel=channel)
-    assert res.response_type == 5 and not res.ephemeral, res.text
-    lobby = res.original
-    assert lobby is not None
+    assert res.ephemeral and "Your table is open" in res.text, res.text
+    lobby = table_message(fake, channel)
     for player in players:
         click = await fake.click(player, lobby, label="Join")
         assert "You sit in seat" in click.text, click.text
     return lobby
+
+
+def table_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
+    """The channel's table message between hands (the newest message with a "Deal" button)."""
+    return fake.find_message(channel, with_button="Deal")
 
 
 def prompts(fake: FakeDiscord, channel: FakeChannel) -> list[FakeMessage]:

@@ -20,6 +20,7 @@ from tests.discord.helpers import (
     new_bot,
     open_table,
     prompted_member,
+    table_message,
     total_chips,
 )
 from tests.fakediscord import (
@@ -168,8 +169,8 @@ async def test_table_create_is_answered_when_the_channel_is_slow(
     fake.rate_limit("POST", "/channels/{id}/messages", retry_after=0.5)
     res = await fake.slash(alice, "table create", channel=poker)
     assert not res.rejected, res.rejected
-    assert not res.ephemeral and res.original is not None and res.original.button_labels == ["Join", "Deal"]
-    # A refusal after the answer started stays private: the public "thinking" is taken away.
+    assert res.ephemeral and "Your table is open" in res.text
+    assert table_message(fake, poker).button_labels == ["Join", "Deal"]
     again = await fake.slash(alice, "table create", channel=poker)
     assert again.ephemeral and "already has a table" in again.text
 
@@ -316,9 +317,16 @@ async def test_double_clicks_act_once(fake_discord: FakeDiscord, tmp_path: Path)
     guild = fake.guild()
     alice, bob, carol = (guild.member(n) for n in ("alice", "bob", "carol"))
     poker = guild.channel("poker")
-    res = await fake.slash(alice, "table create", channel=poker)
-    lobby = res.original
-    assert lobby is not None
+    # Two members open a table in the same channel at the same moment: one table, one public
+    # table message; the other is told privately.
+    opens = [await fake.slash(m, "table create", channel=poker, wait=False) for m in (alice, bob)]
+    await fake.settle()
+    assert all(o.ephemeral for o in opens)
+    texts = sorted(o.text for o in opens)
+    assert "already has a table" in texts[0] and "Your table is open" in texts[1], texts
+    assert not any(m.loading for m in fake.channel_messages(poker))
+    assert len([m for m in fake.channel_messages(poker) if m.buttons]) == 1
+    lobby = table_message(fake, poker)
     # Join, clicked twice before the bot answers either: one seat, one buy-in.
     clicks = [await fake.click(bob, lobby, label="Join", wait=False) for _ in range(2)]
     clicks += [await fake.click(m, lobby, label="Join", wait=False) for m in (alice, carol)]
@@ -595,9 +603,8 @@ async def test_every_kind_of_interaction_is_answered_while_the_channel_is_slow(
         assert res.response_type is not None and not res.rejected, (res.label, res.rejected)
         return res
 
-    created = await slowly(fake.slash(alice, "table create", {"stakes": "pot-limit"}, channel=poker))
-    lobby = created.original
-    assert lobby is not None
+    await slowly(fake.slash(alice, "table create", {"stakes": "pot-limit"}, channel=poker))
+    lobby = table_message(fake, poker)
     await slowly(fake.click(alice, lobby, label="Join"))
     await slowly(fake.slash(bob, "table join", channel=poker))
     await slowly(fake.click(alice, lobby, label="Deal"))
@@ -681,3 +688,158 @@ async def test_eight_players_with_hostile_nicknames_fit_discord_and_ping_nobody(
             # only private (ephemeral) answers, which ping nobody, keep discord.py's default.
             if not int(body.get("flags") or 0) & 64:  # type: ignore[call-overload]
                 assert "users" not in allowed.get("parse", []) and len(users) <= 1, body  # type: ignore[union-attr]
+
+
+# ----------------------------------------------------------------------------- private cards
+
+_CARD = re.compile(r"[2-9TJQKA][♣♦♥♠]")
+
+
+def _dealt(text: str) -> tuple[list[str], set[str]]:
+    """The cards of a private message's "Your cards:" line, in order, and which are down cards
+    (shown in brackets)."""
+    match = re.search(r"Your cards: (.*)", text)
+    assert match is not None, text
+    line = match.group(1)
+    down = {c for group in re.findall(r"\[([^\]]*)\]", line) for c in _CARD.findall(group)}
+    return _CARD.findall(line), down
+
+
+async def test_each_dm_holds_only_its_owners_cards_and_folded_cards_stay_secret(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    guild = fake.guild()
+    dave = guild.add_member("dave")
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    alice, bob, carol = (guild.member(n) for n in ("alice", "bob", "carol"))
+    poker = guild.channel("poker")
+    players = [alice, bob, carol, dave]
+    await open_table(fake, alice, poker, players)
+    await fake.slash(alice, "table deal", channel=poker)
+    prompt = current_prompt(fake, poker)
+    await fake.click(prompted_member(guild, prompt), prompt, label=label_starting(prompt, "Bring-in") or "")
+    prompt = current_prompt(fake, poker)
+    folder = prompted_member(guild, prompt)
+    await fake.click(folder, prompt, label="Fold")
+    for _ in range(60):
+        if hand_over(fake, poker, 1):
+            break
+        prompt = current_prompt(fake, poker)
+        await fake.click(
+            prompted_member(guild, prompt), prompt, label=label_starting(prompt, "Check", "Call") or ""
+        )
+    assert hand_over(fake, poker, 1)
+
+    seen: dict[int, set[str]] = {}
+    down_cards: dict[int, set[str]] = {}
+    for member in players:
+        dms = [m.text for m in fake.dms_for(member)]
+        # One message per street while in the hand: the folder saw third street only.
+        assert len(dms) == (1 if member is folder else 5), (member.name, len(dms))
+        previous: list[str] = []
+        for text in dms:
+            assert text.startswith(f"Table in <#{poker.id}>\nHand #1, "), text
+            cards, down = _dealt(text)
+            # Each street adds to what the player had: nothing of theirs changes or vanishes.
+            assert cards[: len(previous)] == previous and len(cards) > len(previous), (previous, cards)
+            previous = cards
+            down_cards[member.id] = down
+        seen[member.id] = set(previous)
+    # Cards are unique in a deck, so no card may be in two players' private messages: a DM that
+    # held another player's card would make two of these sets meet.
+    for a in players:
+        for b in players:
+            if a is not b:
+                assert not seen[a.id] & seen[b.id], (a.name, b.name)
+    # The folder's down cards never reach the channel (folded hands are never shown), and
+    # nobody's down cards are shown before the showdown.
+    channel_text = "\n".join(m.text for m in fake.channel_messages(poker))
+    assert not any(card in channel_text for card in down_cards[folder.id]), down_cards[folder.id]
+    before_showdown = channel_text.split("Showdown")[0]
+    for member in players:
+        assert not any(card in before_showdown for card in down_cards[member.id]), member.name
+
+
+async def test_closed_dms_are_told_once_over_several_hands(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob = guild.member("alice"), guild.member("bob")
+    poker = guild.channel("poker")
+    fake.set_dm_closed(bob)
+    await open_table(fake, alice, poker, [alice, bob])
+    for hand_no in (1, 2):
+        await fake.slash(alice, "table deal", channel=poker)
+        prompt = current_prompt(fake, poker)
+        mine = await fake.click(bob, prompt, label="My cards")
+        assert mine.ephemeral and f"Hand #{hand_no}, third street" in mine.text
+        await fake.click(
+            prompted_member(guild, prompt), prompt, label=label_starting(prompt, "Bring-in") or ""
+        )
+        prompt = current_prompt(fake, poker)
+        await fake.click(prompted_member(guild, prompt), prompt, label="Fold")
+        assert hand_over(fake, poker, hand_no)
+    told = [m for m in fake.channel_messages(poker) if "couldn't send bob" in m.text]
+    assert len(told) == 1
+    # One refused attempt per hand at most (403s count toward Discord's invalid-request limit).
+    refused = [r for r in fake.requests_matching("POST", "/channels/*/messages") if r.status == 403]
+    assert len(refused) <= 2
+    assert len(fake.dms_for(alice)) == 2 and fake.dms_for(bob) == []
+
+
+# ---------------------------------------------------------------------------------- restarts
+
+
+async def test_restart_mid_hand_old_buttons_my_cards_and_stale_turns(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    db = tmp_path / "ws.sqlite3"
+    first = new_bot(db)
+    await start_bot(first, fake)
+    guild = fake.guild()
+    alice, bob, carol = (guild.member(n) for n in ("alice", "bob", "carol"))
+    poker = guild.channel("poker")
+    fake.set_dm_closed(carol)
+    await open_table(fake, alice, poker, [alice, bob, carol])
+    await fake.slash(alice, "table deal", channel=poker)
+    earliest = current_prompt(fake, poker)
+    await fake.click(
+        prompted_member(guild, earliest), earliest, label=label_starting(earliest, "Bring-in") or ""
+    )
+    pending = current_prompt(fake, poker)
+    before = await _hand_log(first)
+    cards_before = await fake.click(carol, pending, label="My cards")
+
+    second = new_bot(db)
+    await restart_bot(first, second, fake)
+    assert await _hand_log(second) == before
+    # The turn before the restart is still refused as stale; "My cards" from before the restart
+    # shows carol the same cards; the pending prompt's buttons act.
+    stale = await fake.click(
+        prompted_member(guild, earliest), earliest, label=label_starting(earliest, "Complete") or ""
+    )
+    assert stale.ephemeral and "earlier turn" in stale.text
+    cards_after = await fake.click(carol, pending, label="My cards")
+    assert _dealt(cards_after.text) == _dealt(cards_before.text)
+    actor = prompted_member(guild, pending)
+    res = await fake.click(actor, pending, label=label_starting(pending, "Call") or "")
+    assert res.response_type == 6 and not res.followups, res.text
+    assert len(await _hand_log(second)) == len(before) + 1
+    for _ in range(40):
+        if hand_over(fake, poker, 1):
+            break
+        prompt = current_prompt(fake, poker)
+        label = label_starting(prompt, "Check", "Call") or ""
+        await fake.click(prompted_member(guild, prompt), prompt, label=label)
+    assert hand_over(fake, poker, 1)
+    report = await second.store.audit()
+    assert report.ok, report.all_problems()
+    assert await total_chips(second, guild.id) == 3 * STARTING_CHIPS
+    # The resumed hand's DMs (alice and bob were sent their cards again) hold only their own.
+    assert not {c for m in fake.dms_for(alice) for c in _dealt(m.text)[0]} & {
+        c for m in fake.dms_for(bob) for c in _dealt(m.text)[0]
+    }

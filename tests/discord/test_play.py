@@ -38,7 +38,7 @@ async def test_three_members_play_a_hand_to_showdown(fake_discord: FakeDiscord, 
     dealt = await fake.slash(alice, "table deal", channel=poker)
     assert dealt.ephemeral and "Hand #1" in dealt.text
     table_message = fake.find_message(poker, containing="Hand #1 ·")
-    # The /table create answer became hand #1's table message: one message per hand, edited.
+    # The table message /table create posted became hand #1's: one message per hand, edited.
     assert table_message is lobby
     assert "Pot" in table_message.text and "My cards" in table_message.button_labels
     # It carries the current player's buttons too: the bring-in is posted from the table message.

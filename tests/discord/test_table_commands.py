@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.discord.helpers import STARTING_CHIPS, new_bot, open_table
+from tests.discord.helpers import STARTING_CHIPS, new_bot, open_table, table_message
 from tests.fakediscord import FakeDiscord, start_bot
 
 
@@ -18,8 +18,9 @@ async def test_create_join_and_seat_limits(fake_discord: FakeDiscord, tmp_path: 
     poker = guild.channel("poker")
 
     res = await fake.slash(alice, "table create", {"stakes": "micro", "seats": 2, "timer": 45}, channel=poker)
-    assert res.response_type == 5 and not res.ephemeral and res.original is not None
-    assert res.original.button_labels == ["Join", "Deal"]
+    assert res.ephemeral and "Your table is open" in res.text
+    lobby = table_message(fake, poker)
+    assert lobby.button_labels == ["Join", "Deal"]
     assert "fixed limit 2/4, ante 1 and bring-in 1" in fake.find_message(poker, containing="Table open").text
     again = await fake.slash(bob, "table create", channel=poker)
     assert again.ephemeral and "already has a table" in again.text
@@ -30,10 +31,10 @@ async def test_create_join_and_seat_limits(fake_discord: FakeDiscord, tmp_path: 
     assert "already have a seat" in twice.text
     balance = await fake.slash(alice, "chips balance", channel=poker)
     assert balance.text == f"You have {STARTING_CHIPS - 100:,} chips, plus 100 at the tables."
-    await fake.click(bob, res.original, label="Join")
-    full = await fake.click(carol, res.original, label="Join")  # two seats only
+    await fake.click(bob, lobby, label="Join")
+    full = await fake.click(carol, lobby, label="Join")  # two seats only
     assert full.ephemeral and "You sit" not in full.text
-    assert "alice" in res.original.text and "bob" in res.original.text and "carol" not in res.original.text
+    assert "alice" in lobby.text and "bob" in lobby.text and "carol" not in lobby.text
 
     status = await fake.slash(carol, "table status", channel=poker)
     assert status.ephemeral and "Timer: 45 seconds" in status.text and "alice" in status.text
@@ -54,7 +55,7 @@ async def test_explicit_stakes_and_bad_stakes(fake_discord: FakeDiscord, tmp_pat
         {"structure": "no-limit", "ante": 10, "bring_in": 25, "min_bet": 50},
         channel=lobby,
     )
-    assert not res.ephemeral
+    assert res.ephemeral and "Your table is open" in res.text
     opened = fake.find_message(lobby, containing="Table open").text
     assert "no limit, minimum bet 50, ante 10 and bring-in 25" in opened
     # Buy-ins follow the new bet size (20 to 200 minimum bets) when not given.
