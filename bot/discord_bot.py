@@ -137,10 +137,23 @@ class WildstudBot(commands.Bot):
         await self._presenter.flush_all()
         log.info("store %s open; %d table(s) restored", self.database_path, len(tables))
         if self.settings.dev_guild_id is not None:
-            guild = discord.Object(self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
+            await self._sync_dev_guild(self.settings.dev_guild_id)
+
+    async def _sync_dev_guild(self, guild_id: int) -> None:
+        """Copy the commands to the ``DEV_GUILD_ID`` server; a refusal is logged, not fatal."""
+        guild = discord.Object(guild_id)
+        self.tree.copy_global_to(guild=guild)
+        try:
             synced = await self.tree.sync(guild=guild)
-            log.info("synced %d command(s) to the dev guild %s", len(synced), self.settings.dev_guild_id)
+        except discord.HTTPException as exc:
+            log.warning(
+                "could not register the slash commands in DEV_GUILD_ID %s: %s. Is the bot in that"
+                " server, invited with the applications.commands scope? Running on without them.",
+                guild_id,
+                exc,
+            )
+            return
+        log.info("synced %d command(s) to the dev guild %s", len(synced), guild_id)
 
     async def close(self) -> None:
         """Stop the gateway, cancel the table timers, close the store."""
@@ -180,13 +193,20 @@ async def sync_command(ctx: commands.Context[WildstudBot], where: str = "here") 
     """``@Wildstud sync [here|global]``: the application owner registers the slash commands,
     in this server (instant) or globally (may take a while to show)."""
     bot = ctx.bot
-    if where == "global":
-        synced = await bot.tree.sync()
-        await ctx.send(f"Synced {len(synced)} command(s) globally.")
+    if where not in ("here", "global"):
+        await ctx.send("Use `sync` (this server) or `sync global` (every server).")
         return
-    if ctx.guild is None:
-        await ctx.send("Use `sync global` in a DM, or `sync` in a server.")
+    try:
+        if where == "global":
+            synced = await bot.tree.sync()
+            await ctx.send(f"Synced {len(synced)} command(s) globally.")
+            return
+        if ctx.guild is None:
+            await ctx.send("Use `sync global` in a DM, or `sync` in a server.")
+            return
+        bot.tree.copy_global_to(guild=ctx.guild)
+        synced = await bot.tree.sync(guild=ctx.guild)
+    except discord.HTTPException as exc:
+        await ctx.send(f"Discord refused the commands: {exc.text or exc.status} (error {exc.code}).")
         return
-    bot.tree.copy_global_to(guild=ctx.guild)
-    synced = await bot.tree.sync(guild=ctx.guild)
     await ctx.send(f"Synced {len(synced)} command(s) to this server.")

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.discord_bot import WildstudBot
 from bot.engine.rulings import RULINGS
+from bot.settings import Settings
 from tests.discord.helpers import (
     STARTING_CHIPS,
     current_prompt,
@@ -843,3 +845,49 @@ async def test_restart_mid_hand_old_buttons_my_cards_and_stale_turns(
     assert not {c for m in fake.dms_for(alice) for c in _dealt(m.text)[0]} & {
         c for m in fake.dms_for(bob) for c in _dealt(m.text)[0]
     }
+
+
+# ---------------------------------------------------------------------------------- start-up
+
+
+async def test_a_refused_dev_guild_sync_does_not_stop_the_bot(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    # Bug found: with DEV_GUILD_ID naming a server the bot was not invited to (or invited without
+    # the applications.commands scope), Discord answers the start-up sync with 403 "Missing
+    # Access", and the bot died in setup_hook with a traceback. The dev-guild sync is a
+    # convenience: the bot must say what is wrong and run on.
+    fake = fake_discord
+    guild = fake.guild()
+    settings = Settings(
+        discord_token=None, dev_guild_id=guild.id, database_path=tmp_path / "ws.sqlite3", log_level="INFO"
+    )
+    fake.inject_error(
+        "PUT", "/applications/{app}/guilds/{gid}/commands", status=403, code=50001, message="Missing Access"
+    )
+    bot = WildstudBot(settings)
+    await start_bot(bot, fake)
+    assert fake.bot_errors == []  # a warning, not an error
+    res = await fake.slash(guild.member("alice"), "table create", channel=guild.channel("poker"))
+    assert "Your table is open" in res.text
+
+
+async def test_owner_sync_refused_by_discord_or_misspelt_is_answered(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    await start_bot(new_bot(tmp_path / "ws.sqlite3"), fake)
+    guild = fake.guild()
+    owner, poker = guild.member("owner"), guild.channel("poker")
+    mention = f"<@{fake.bot_user.id}>"
+    # A word other than "global" used to sync this server as if nothing was said.
+    await fake.send_user_message(owner, poker, f"{mention} sync everywhere")
+    assert "sync global" in fake.last_message(poker).text and fake.sync_calls == []
+    # Discord refusing the sync (here: 403 Missing Access) is told to the owner, not only logged.
+    fake.inject_error(
+        "PUT", "/applications/{app}/guilds/{gid}/commands", status=403, code=50001, message="Missing Access"
+    )
+    await fake.send_user_message(owner, poker, f"{mention} sync")
+    answer = fake.last_message(poker).text
+    assert "Discord refused" in answer and "Missing Access" in answer, answer
+    assert fake.bot_errors == []
