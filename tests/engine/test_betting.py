@@ -15,6 +15,9 @@ from tests.engine.helpers import FL, NL, PL, new_hand, play, state
 # Fourth street boards: P1 [2♣ K♥] king-high, P2 [3♦ Q♥], P3 [4♥ J♥] -> P1 acts first on fourth.
 H3 = ["Ac Ad 2c Kh 7s 8c 9d", "Kc Kd 3d Qh 8s 9c Td", "Qc Qs 4h Jh 9s Tc Jd"]
 H4 = [*H3, "Jc Js 6h 7h 4s 3s 2d"]
+# A fifth player with door 9♥ and fourth-street 8♥: P1 (2♣ door, K♥ on fourth) still brings in and is
+# still high on fourth street with king-high.
+H5 = [*H4, "Th Ts 9h 8h 6s 6c 3h"]
 
 
 def test_bring_in_posts_or_completes_and_may_not_fold_or_check() -> None:
@@ -179,6 +182,16 @@ def test_fixed_all_in_under_half_a_bet_does_not_reopen() -> None:
     assert hand.street == 5
 
 
+def test_fixed_all_in_of_exactly_half_a_bet_counts_as_a_full_raise() -> None:
+    # The boundary of the half-bet rule: "half a bet or more counts as a full bet" (SPEC §5). P3 has 30
+    # left on fourth street (45 - ante 5 - bring-in call 10) and goes all-in to 30 over a bet of 20:
+    # 10 more, exactly half of 20 -> a full raise, so P1 (who bet) may raise again, to 30 + 20 = 50.
+    hand = fourth_street([1000, 1000, 45])
+    play(hand, "p1 bet 20, p2 call, p3 all_in")
+    legal = hand.legal_actions()
+    assert (legal.seat, legal.call, legal.to_options) == (0, 10, (50,))
+
+
 def test_fixed_all_in_of_half_a_bet_counts_as_a_full_raise() -> None:
     # P3 all-in to 35 over a 20 bet: 15 >= half of 20 -> a full raise; P1 may raise to 35 + 20 = 55.
     hand = fourth_street([1000, 1000, 50])
@@ -272,6 +285,18 @@ def test_no_limit_short_all_in_does_not_reopen_for_players_who_acted() -> None:
     assert (legal.seat, legal.call, legal.wager) == (0, 50, None)
 
 
+def test_no_limit_short_all_ins_that_add_up_to_a_full_raise_reopen() -> None:
+    # stud-rules §7.1 (WSOP-T 96a): several short all-ins together reopen the betting once their sum
+    # amounts to a full raise. Fourth street, four players: P1 bets 100; P2 all-in to 150 and P3 all-in
+    # to 200 are each 50 over the bet before (short of the 100 raise), but together P1 now faces exactly
+    # 100 more than its own bet: a full raise, so P1 may re-raise, at least to 200 + 100 = 300.
+    hand = new_hand(H5, [1000, 165, 215, 1000, 1000], stakes=NL)
+    play(hand, "p1 bring_in, p2 call, p3 call, p4 call, p5 call")
+    play(hand, "p1 bet 100, p2 all_in, p3 all_in, p4 call, p5 call")
+    legal = hand.legal_actions()
+    assert (legal.seat, legal.call, legal.wager, legal.min_to) == (0, 100, "raise", 300)
+
+
 def test_no_limit_full_raise_after_a_short_all_in_reopens() -> None:
     hand = new_hand(H3, [1000, 165, 1000], stakes=NL)
     play(hand, "p1 bring_in, p2 call, p3 call, p1 bet 100, p2 all_in, p3 raise 250")
@@ -305,6 +330,17 @@ def test_low_card_all_in_for_the_ante_passes_the_bring_in_on() -> None:
     assert hand.folded(1) and hand.actor == 2 and hand.legal_actions().bring_in == 10
     play(hand, "p3 bring_in, p4 call")
     assert hand.street == 4
+
+
+def test_passed_on_bring_in_skips_a_seat_all_in_for_the_ante() -> None:
+    # TDA RP-10E: the low card (P1, 2♣) is all-in for the ante, so P2 may open or fold; when P2 folds the
+    # obligation passes around the table to the next player WITH CHIPS: P3 is all-in for its ante (5 of
+    # 5), so it is P4's turn to bring in, complete or fold (P5 can still bet against P4).
+    hand = new_hand(H5, [4, 1000, 5, 1000, 1000])
+    assert hand.actor == 1
+    play(hand, "p2 fold")
+    legal = hand.legal_actions()
+    assert (legal.seat, legal.names) == (3, ("fold", "bring_in", "complete"))
 
 
 def test_low_card_all_in_and_nobody_left_to_bet_against() -> None:

@@ -12,7 +12,7 @@ from bot.engine.hand import StudHand
 from bot.engine.log import Deal
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import TableStakes
-from tests.engine.helpers import FL, NL, new_hand, passive, play, ranks, state
+from tests.engine.helpers import FL, NL, new_hand, passive, play, ranks, state, stud_deck
 
 SHEET = ["Ah 3c Qc 9s 5s Ts 4d", "Kh 7c 5h Kd Jh 4c 9d", "8d Js 2d 8c 7h 8h 3d"]
 SHEET_SCRIPT = (
@@ -407,3 +407,54 @@ def test_events_narrate_the_hand_in_order() -> None:
     assert kinds.index("follow") < kinds.index("wild_rank_added") < kinds.index("bring_in_seat")
     assert kinds[-5:] == ["hand_shown", "hand_shown", "hand_shown", "pot_awarded", "hand_ended"]
     assert hand.events_since(len(kinds) - 1)[0].kind == "hand_ended"
+
+
+def _call_down(hand: StudHand, folder: int | None = None) -> None:
+    """Bring in, check or call to the end; ``folder`` folds at its first turn."""
+    while not hand.is_over:
+        seat = hand.actor
+        assert seat is not None
+        legal = hand.legal_actions()
+        if seat == folder:
+            hand.fold(seat)
+        elif legal.bring_in is not None:
+            hand.bring_in(seat)
+        else:
+            hand.check_or_call(seat)
+
+
+# Seven players, six cards each (no fives but p7's sixth-street 5♠, the last up card of the hand).
+SEVEN = [
+    "2c 3c 4c 6c 7c 8c", "2d 3d 4d 6d 7d 8d", "2h 3h 4h 6h 7h 8h", "2s 3s 4s 6s 7s 8s",
+    "9c Tc Jc Qc Kc Ac", "9d Td Jd Qd Kd Ad", "9h Th Jh Qh Kh 5s",
+]
+
+
+def test_indicator_card_chained_fives_stop_where_the_seventh_street_cards_begin() -> None:
+    # 7 x 6 = 42 cards dealt, 10 left. follow_target = indicator-card: after p7's 5♠ no up card will
+    # follow, so stub cards are turned in the centre (SPEC §3); under chain each turned five arms another
+    # follow. The next three stub cards are 5♣ 5♦ 5♥: all three are turned, leaving exactly the 7 cards
+    # the seven players need for seventh street, so no fourth indicator is turned and the last follow
+    # lapses: nothing but fives is wild, and the seven players get those 7 cards, in deal order.
+    seventh = "9s Ts Js Qs Ks As Ah"          # the only cards of the deck left after the three fives
+    deck = stud_deck(SEVEN, extra="5c 5d 5h " + seventh)
+    hand = StudHand([1000] * 7, FL, Rulings(follow_target="indicator-card"), deck)
+    _call_down(hand)
+    assert hand.result is not None and hand.community_card is None
+    assert hand.indicator_cards == tuple(Card.parse(c) for c in ("5c", "5d", "5h"))
+    assert hand.wild_ranks == ranks("5") and hand.follow_pending is None
+    assert [hand.cards(s)[6] for s in range(7)] == [Card.parse(c) for c in seventh.split()]
+
+
+def test_indicator_card_needs_a_stub_card_so_seven_live_players_get_a_community_card() -> None:
+    # Eight seats, p8 folds on third street: 24 + 7 x 3 = 45 cards dealt, 7 left for 7 live players --
+    # enough for seventh-street down cards, but not for them AND the indicator card that p7's sixth-street
+    # 5♠ calls for (follow_target = indicator-card; the follow must not simply lapse). So the shortage
+    # rule applies (SPEC §2): one community card, which is face up and so resolves the follow itself
+    # (SPEC §3: the community card always counts as an up card): 9♠ -> nines wild, no indicator turned.
+    deck = stud_deck([*SEVEN, "Ah Js Qs"], last_street={7: 3}, community="9s")
+    hand = StudHand([1000] * 8, FL, Rulings(follow_target="indicator-card"), deck)
+    _call_down(hand, folder=7)
+    assert hand.result is not None and hand.folded(7)
+    assert hand.community_card == Card.parse("9s") and hand.indicator_cards == ()
+    assert hand.wild_ranks == ranks("5 9") and hand.wild_events[0].follow_seat is None
