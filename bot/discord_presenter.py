@@ -230,11 +230,12 @@ class DiscordPresenter:
 
     async def closed(self, key: TableKey, table_id: int) -> None:
         """The table was closed: post what is left, take the buttons off its messages, forget it."""
-        state = self._tables.pop(key, None)
-        if state is None:
-            return
+        state = self._tables.pop(key, None) or _TableState()
         async with state.lock:
             await self._flush(key, state)
+            if state.lobby is None and not state.searched:
+                # Not touched since a restart: find the table message to take its buttons off.
+                state.lobby = await self._find_message(key, "```\nBetween hands", table_id)
             if state.hand_message is not None and not state.hand_done:
                 await self._edit(key, state.hand_message, view=None)
             if state.lobby is not None:

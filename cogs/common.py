@@ -77,6 +77,29 @@ async def has_dealer_rights(interaction: Interaction) -> bool:
     return any(role.name.lower() == DEALER_ROLE_NAME for role in member.roles)
 
 
+_THREADS = (
+    discord.ChannelType.public_thread,
+    discord.ChannelType.private_thread,
+    discord.ChannelType.news_thread,
+)
+
+
+def require_channel_access(interaction: Interaction) -> None:
+    """Refuse (``TableError``) to run a table where the bot cannot post: every table message,
+    prompt and hand line goes to the channel. Discord states the bot's permissions in the
+    channel with each interaction (``app_permissions``)."""
+    perms = interaction.app_permissions
+    channel = interaction.channel
+    in_thread = channel is not None and channel.type in _THREADS
+    send = perms.send_messages_in_threads if in_thread else perms.send_messages
+    if not (perms.view_channel and send):
+        what = "Send Messages in Threads" if in_thread else "Send Messages"
+        raise TableError(
+            f"I can't post in this channel: give me the View Channel and {what} permissions here"
+            " (server settings or the channel's permissions), then try again."
+        )
+
+
 async def reply(
     interaction: Interaction,
     content: str,

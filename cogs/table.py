@@ -13,6 +13,7 @@ who is asking, calls it and answers.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -33,12 +34,15 @@ from cogs.common import (
     display_name,
     has_dealer_rights,
     reply,
+    require_channel_access,
     table_key,
     wildstud,
 )
 
 if TYPE_CHECKING:
     from bot.discord_bot import WildstudBot
+
+log = logging.getLogger(__name__)
 
 DEFAULT_TIMER = 60
 """Seconds to act at a new Discord table (SPEC §7)."""
@@ -187,6 +191,7 @@ class DealButton(
 async def _deal(interaction: Interaction, rights: bool) -> None:
     bot = wildstud(interaction)
     key = table_key(interaction)
+    require_channel_access(interaction)
     try:
         await bot.service.deal(key, interaction.user.id, dealer_rights=rights)
     finally:
@@ -254,18 +259,26 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
             },
         )
         options = timer_options(timer)
+        require_channel_access(interaction)
         # Opening a table writes to the store and posts in the channel (which Discord may
         # rate-limit), so answer first, privately: a refusal stays the creator's business.
         await interaction.response.defer(ephemeral=True, thinking=True)
         table = await self.bot.service.create_table(
             key, interaction.user.id, stakes=chosen, options=options, max_seats=seats or MAX_SEATS
         )
-        await self.bot.presenter.open_table_message(key)
-        await reply(
-            interaction,
+        text = (
             f"Your table is open ({stakes_line(table.stakes)}); you are its dealer. Players take a"
-            " seat with Join on the table message or /table join; Deal starts a hand.",
+            " seat with Join on the table message or /table join; Deal starts a hand."
         )
+        try:
+            await self.bot.presenter.open_table_message(key)
+        except discord.HTTPException as exc:
+            log.warning("could not post the table message in %s: %s", key.channel, exc)
+            text = (
+                f"Your table is open ({stakes_line(table.stakes)}), but I couldn't post its table message"
+                f" here (Discord said: {exc.text or exc.status}). Players can still /table join."
+            )
+        await reply(interaction, text)
 
     @app_commands.command(name="join", description="Take a seat, buying in from your chip balance")
     @app_commands.describe(buy_in="Chips to bring (default: as many as you have, up to the table's maximum)")

@@ -9,6 +9,7 @@ import re
 from collections.abc import Awaitable
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.discord_bot import WildstudBot
@@ -891,3 +892,58 @@ async def test_owner_sync_refused_by_discord_or_misspelt_is_answered(
     answer = fake.last_message(poker).text
     assert "Discord refused" in answer and "Missing Access" in answer, answer
     assert fake.bot_errors == []
+
+
+async def test_closing_after_a_restart_takes_the_buttons_off_the_table_message(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    db = tmp_path / "ws.sqlite3"
+    first = new_bot(db)
+    await start_bot(first, fake)
+    guild = fake.guild()
+    alice, bob = guild.member("alice"), guild.member("bob")
+    poker = guild.channel("poker")
+    lobby = await open_table(fake, alice, poker, [alice, bob])
+    second = new_bot(db)
+    await restart_bot(first, second, fake)
+    res = await fake.slash(alice, "table close", channel=poker)
+    assert "went back to 2 player(s)" in res.text
+    # The restarted bot never touched the table message before the close, yet it must still
+    # take its Join and Deal buttons off (they would only answer "closed" now).
+    assert not lobby.buttons and "Table closed." in lobby.text, lobby.button_labels
+
+
+async def test_a_channel_the_bot_cannot_post_in_is_refused_at_create(tmp_path: Path) -> None:
+    # Without Send Messages in the channel, every table message, prompt and hand line would fail
+    # (403, code 50013) while the table itself went on: players pressing Deal got "Hand #1 is
+    # dealt." and then nothing. Discord tells the bot its permissions in the channel with every
+    # interaction, so /table create (and Deal) can say what to fix instead.
+    spec = GuildSpec("Club", members=("alice", "bob"), channels=("tables",))
+    async with FakeDiscord.start(guilds=[spec]) as fake:
+        guild = fake.guild("Club")
+        for role in (guild.everyone, guild.role(fake.bot_user.username)):
+            role.permissions &= ~discord.Permissions(send_messages=True).value
+        # The fake does not compute channel permissions; make its REST side refuse as Discord would.
+        fake.inject_error(
+            "POST", "/channels/{id}/messages", status=403, code=50013, message="Missing Permissions", times=99
+        )
+        bot = new_bot(tmp_path / "ws.sqlite3")
+        await start_bot(bot, fake)
+        alice, tables = guild.member("alice"), guild.channel("tables")
+        res = await fake.slash(alice, "table create", channel=tables)
+        assert res.ephemeral and "Send Messages" in res.text, res.text
+        assert not bot.service.tables()  # nothing was opened
+        # With the permission, a post Discord still refuses (here: whatever 403 the channel
+        # answers) leaves an open table and a creator who is told what happened.
+        for role in (guild.everyone, guild.role(fake.bot_user.username)):
+            role.permissions |= discord.Permissions(send_messages=True).value
+        res = await fake.slash(alice, "table create", channel=tables)
+        assert res.ephemeral and "Your table is open" in res.text and "couldn't post" in res.text, res.text
+        status = await fake.slash(alice, "table status", channel=tables)
+        assert "Between hands" in status.text
+        await fake.stop_bot(bot)
+        # The table service logs each refused channel post; nothing else went wrong.
+        assert all("presenter call failed" in e for e in fake.bot_errors), fake.bot_errors
+        fake.bot_errors.clear()
+        fake.assert_clean()
