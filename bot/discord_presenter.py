@@ -28,7 +28,9 @@ serialised by a lock; nothing waits on a DM beyond the service's own timeout.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import TYPE_CHECKING
@@ -85,6 +87,15 @@ class _TableState:
     hand_id: int | None = None
     hand_done: bool = False
     searched: bool = False
+
+
+@contextlib.contextmanager
+def _logged(key: TableKey, what: str) -> Iterator[None]:
+    """Log (as a warning) a Discord refusal inside the block instead of raising it."""
+    try:
+        yield
+    except discord.HTTPException as exc:
+        log.warning("could not %s in channel %s: %s", what, key.channel, exc)
 
 
 def prompt_line(prompt: Prompt, seconds_left: int | None) -> str:
@@ -195,18 +206,25 @@ class DiscordPresenter:
             await self._send(table, notice.text)
 
     # ------------------------------------------------------------------ for the cogs
+    # The cogs call these after the table service has changed something. What happened has
+    # happened: if Discord then refuses a post or an edit (missing permissions, a deleted
+    # channel), that is logged and never reported to the member as their request failing.
     async def open_table_message(self, key: TableKey) -> None:
-        """Post a new table's message (the lobby, with "Join" and "Deal") after ``/table create``."""
+        """Post a new table's message (the lobby, with "Join" and "Deal") after ``/table create``.
+
+        Raises ``discord.HTTPException`` if Discord refuses it (the cog tells the creator).
+        """
         self._state(key).searched = True  # a new table has no earlier message to look for
-        await self.refresh(key)
+        await self._refresh(key)
 
     async def flush(self, key: TableKey) -> None:
-        """Post any collected log lines of the table now."""
+        """Post any collected log lines of the table now (a refused post is logged)."""
         state = self._tables.get(key)
         if state is None or not state.lines:
             return
         async with state.lock:
-            await self._flush(key, state)
+            with _logged(key, "post the hand log"):
+                await self._flush(key, state)
 
     async def flush_all(self) -> None:
         """Post every table's collected log lines (after start-up resumed the hands)."""
@@ -215,7 +233,11 @@ class DiscordPresenter:
 
     async def refresh(self, key: TableKey) -> None:
         """Redraw the table message from the service (after seat changes the service does not
-        announce with a table notice), and post any collected lines."""
+        announce with a table notice), and post any collected lines (a refusal is logged)."""
+        with _logged(key, "update the table message"):
+            await self._refresh(key)
+
+    async def _refresh(self, key: TableKey) -> None:
         service = self._service()
         if not service.has_table(key):
             await self.flush(key)
@@ -232,14 +254,15 @@ class DiscordPresenter:
         """The table was closed: post what is left, take the buttons off its messages, forget it."""
         state = self._tables.pop(key, None) or _TableState()
         async with state.lock:
-            await self._flush(key, state)
-            if state.lobby is None and not state.searched:
-                # Not touched since a restart: find the table message to take its buttons off.
-                state.lobby = await self._find_message(key, "```\nBetween hands", table_id)
-            if state.hand_message is not None and not state.hand_done:
-                await self._edit(key, state.hand_message, view=None)
-            if state.lobby is not None:
-                await self._edit(key, state.lobby, content_suffix="Table closed.", view=None)
+            with _logged(key, "take the buttons off the closed table's messages"):
+                await self._flush(key, state)
+                if state.lobby is None and not state.searched:
+                    # Not touched since a restart: find the table message to take its buttons off.
+                    state.lobby = await self._find_message(key, "```\nBetween hands", table_id)
+                if state.hand_message is not None and not state.hand_done:
+                    await self._edit(key, state.hand_message, view=None)
+                if state.lobby is not None:
+                    await self._edit(key, state.lobby, content_suffix="Table closed.", view=None)
 
     # ------------------------------------------------------------------ table messages
     async def _table_notice(self, key: TableKey, state: _TableState, notice: PublicNotice) -> None:

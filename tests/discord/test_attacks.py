@@ -947,3 +947,38 @@ async def test_a_channel_the_bot_cannot_post_in_is_refused_at_create(tmp_path: P
         assert all("presenter call failed" in e for e in fake.bot_errors), fake.bot_errors
         fake.bot_errors.clear()
         fake.assert_clean()
+
+
+async def test_an_action_that_happened_is_not_reported_as_failed_when_the_channel_fails(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    # Bug found: after a click was applied, the cog posted the collected hand lines itself; when
+    # Discord refused that post (here 403 Missing Permissions, e.g. a permission removed
+    # mid-hand) the player was told "Something went wrong ... Please try again" although their
+    # fold had happened, and trying again only met "That hand is over".
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob = guild.member("alice"), guild.member("bob")
+    poker = guild.channel("poker")
+    await open_table(fake, alice, poker, [alice, bob])
+    await fake.slash(alice, "table deal", channel=poker)
+    prompt = current_prompt(fake, poker)
+    await fake.click(prompted_member(guild, prompt), prompt, label=label_starting(prompt, "Bring-in") or "")
+    prompt = current_prompt(fake, poker)
+    for method, path in (("POST", "/channels/{id}/messages"), ("PATCH", "/channels/{id}/messages/{mid}")):
+        fake.inject_error(method, path, status=403, code=50013, message="Missing Permissions", times=20)
+    res = await fake.click(prompted_member(guild, prompt), prompt, label="Fold")
+    assert res.response_type == 6 and not res.followups, res.text  # acknowledged, nothing to add
+    assert await bot.store.list_unfinished_hands() == []  # the fold ended the hand
+    # The refused posts are logged by the table service; nothing is reported as a bug of the click.
+    assert fake.bot_errors and all("presenter call failed" in e for e in fake.bot_errors), fake.bot_errors
+    fake.bot_errors.clear()
+    # /table leave and /table close also happen even when their channel updates are refused.
+    left = await fake.slash(bob, "table leave", channel=poker)
+    assert "went back" in left.text, left.text
+    closed = await fake.slash(alice, "table close", channel=poker)
+    assert "Table closed" in closed.text, closed.text
+    assert all("presenter call failed" in e for e in fake.bot_errors), fake.bot_errors
+    fake.bot_errors.clear()
