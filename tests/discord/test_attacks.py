@@ -982,3 +982,46 @@ async def test_an_action_that_happened_is_not_reported_as_failed_when_the_channe
     assert "Table closed" in closed.text, closed.text
     assert all("presenter call failed" in e for e in fake.bot_errors), fake.bot_errors
     fake.bot_errors.clear()
+
+
+# -------------------------------------------------------------------------------- two tables
+
+
+async def test_one_member_at_two_tables_sees_each_tables_own_cards(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob, carol = (guild.member(n) for n in ("alice", "bob", "carol"))
+    poker, lobby = guild.channel("poker"), guild.channel("lobby")
+    # bob sits at both tables with 400 each (the smallest buy-in), so his balance covers both.
+    for channel, dealer in ((poker, alice), (lobby, carol)):
+        await fake.slash(dealer, "table create", channel=channel)
+        for member in (dealer, bob):
+            res = await fake.slash(member, "table join", {"buy_in": 400}, channel=channel)
+            assert res.text.startswith("You sit"), res.text
+        await fake.slash(dealer, "table deal", channel=channel)
+    mine: dict[int, list[str]] = {}
+    for channel in (poker, lobby):
+        res = await fake.click(bob, current_prompt(fake, channel), label="My cards")
+        mine[channel.id] = _dealt(res.text)[0]
+        # The same cards as bob's DM for that table (DMs name their table's channel).
+        dm = next(m.text for m in reversed(fake.dms_for(bob)) if f"<#{channel.id}>" in m.text)
+        assert _dealt(dm)[0] == mine[channel.id]
+    assert not set(mine[poker.id]) & set(mine[lobby.id])
+    # Acting at one table never touches the other: bob's /call in a channel where he is not to
+    # act is refused there, whatever he is asked to do at the other table.
+    checked = 0
+    for channel, other in ((poker, lobby), (lobby, poker)):
+        actor = prompted_member(guild, current_prompt(fake, channel))
+        if actor.id != bob.id:
+            checked += 1
+            before = len(fake.channel_messages(other))
+            res = await fake.slash(bob, "call", channel=channel)
+            assert res.ephemeral and "not your turn" in res.text
+            assert len(fake.channel_messages(other)) == before
+    assert checked  # with this seed bob is not first to act at both tables
+    report = await bot.store.audit()
+    assert report.ok, report.all_problems()
