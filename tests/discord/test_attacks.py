@@ -15,6 +15,7 @@ import pytest
 from bot.discord_bot import WildstudBot
 from bot.engine.rulings import RULINGS
 from bot.settings import Settings
+from bot.tables.notices import ActionOption
 from tests.discord.helpers import (
     STARTING_CHIPS,
     current_prompt,
@@ -1025,3 +1026,30 @@ async def test_one_member_at_two_tables_sees_each_tables_own_cards(
     assert checked  # with this seed bob is not first to act at both tables
     report = await bot.store.audit()
     assert report.ok, report.all_problems()
+
+
+# ------------------------------------------------------------------------ component limits
+
+
+def test_custom_ids_labels_and_modal_text_fit_discord_even_at_extreme_values() -> None:
+    # Discord refuses a custom_id over 100 characters, a label over 80, a modal title over 45 and
+    # a placeholder over 100. Ids are SQLite rowids (at most 2**63 - 1) and amounts are bounded by
+    # Discord's integer options (2**53); the longest action name is "bring_in"/"complete".
+    from cogs.betting import ActionButton, AmountButton, AmountModal, button_label
+    from cogs.table import DealButton, JoinButton
+
+    big, chips_max = 2**63 - 1, 2**53
+    for action in ("fold", "check", "call", "bring_in", "complete", "bet", "raise", "all_in", "show", "muck"):
+        item = ActionButton(big, big, big, action, chips_max, label=action)
+        assert len(item.item.custom_id or "") <= 100
+        assert len(AmountButton(big, big, big, action).item.custom_id or "") <= 100
+        for option in (
+            ActionOption(action, chips_max),
+            ActionOption(action, chips_max, chips_max - 1, chips_max),
+        ):
+            assert 0 < len(button_label(option)) <= 80
+        modal = AmountModal(big, big, big, action, chips_max - 1, chips_max)
+        assert len(modal.custom_id) <= 100 and len(modal.title) <= 45
+        assert len(modal.amount.placeholder or "") <= 100
+    for cls in (JoinButton, DealButton):
+        assert len(cls(big).item.custom_id or "") <= 100
