@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.engine.cards import Card
 from bot.engine.errors import IllegalAction
+from bot.engine.events import BringInSeat
 from bot.engine.hand import StudHand
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import TableStakes
@@ -326,6 +328,9 @@ def test_low_card_all_in_for_the_ante_passes_the_bring_in_on() -> None:
     hand = new_hand(H4, [4, 1000, 1000, 1000])
     assert hand.bring_in_seat == 0 and hand.actor == 1
     assert hand.legal_actions().names == ("fold", "bring_in", "complete")
+    # The narration names the low door card (P1's 2♣) and who it passed from, not P2's door card.
+    (event,) = [e for e in hand.events if isinstance(e, BringInSeat)]
+    assert event == BringInSeat(1, Card.parse("2c"), 0)
     hand.timeout(1)                                  # may fold, so the timer folds (nothing is forced)
     assert hand.folded(1) and hand.actor == 2 and hand.legal_actions().bring_in == 10
     play(hand, "p3 bring_in, p4 call")

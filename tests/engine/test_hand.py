@@ -7,7 +7,7 @@ import pytest
 
 from bot.engine.cards import Card, Deck
 from bot.engine.errors import IllegalAction
-from bot.engine.events import BettingClosed, BurnsScrambled, FirstToAct
+from bot.engine.events import BettingClosed, BurnsScrambled, FirstToAct, PotAwarded
 from bot.engine.hand import StudHand
 from bot.engine.log import Deal
 from bot.engine.rulings import Rulings
@@ -191,6 +191,8 @@ def test_all_in_player_wins_the_main_pot_and_the_side_pot_goes_to_the_best_of_th
     r = hand.result
     assert r is not None
     assert [(p.amount, p.eligible, p.winners) for p in r.pots] == [(45, (0, 1, 2), (0,)), (300, (1, 2), (2,))]
+    # SPEC §6: each pot is awarded separately, side pots first.
+    assert [e.pot_index for e in hand.events if isinstance(e, PotAwarded)] == [1, 0]
     assert r.final_stacks == (45, 835, 1135) and sum(r.final_stacks) == 2015
 
 
@@ -253,6 +255,29 @@ def test_odd_chip(rule: str, odd_to: int) -> None:
     expected = [17, 17, 0]
     expected[odd_to] += 1
     assert list(r.winnings) == expected
+
+
+def test_manual_showdown_a_tied_hand_may_not_muck() -> None:
+    # SPEC §6: winners are always shown; a tie wins half, so the second of two equal hands (TIED: both
+    # A K Q J 9) is not beaten and must show.
+    hand = new_hand(TIED, last_street={2: 3}, manual_showdown=True)
+    play(hand, "p1 bring_in, p2 call, p3 fold")
+    passive(hand)
+    assert hand.phase == "showdown"
+    hand.show(hand.actor or 0)
+    assert hand.legal_actions().names == ("show",)
+    with pytest.raises(IllegalAction, match="may muck only"):
+        hand.muck(hand.actor or 0)
+
+
+def test_suit_tiebreak_never_picks_a_folded_board() -> None:
+    # P3 shows a pair of aces on fourth street and folds; on fifth street P2's 3♦ K♥ 9♣ (king-high) is
+    # the best LIVE board (P1 shows 2♣ 7♦ 8♠), so P2 acts first -- a folded hand is out of everything
+    # (peers.md §3 #14), also under high_hand_tiebreak = suit.
+    hands = ["Tc Td 2c 7d 8s", "Js Jd 3d Kh 9c", "Qs Qd Ac Ah"]
+    hand = new_hand(hands, rulings=Rulings(high_hand_tiebreak="suit"), last_street={0: 5, 1: 5, 2: 4})
+    play(hand, "p1 bring_in, p2 call, p3 call, p3 fold, p1 check, p2 check")
+    assert hand.street == 5 and hand.high_hand(5) == 1 and hand.actor == 1
 
 
 def test_show_order_starts_with_the_first_to_act_when_nobody_bets_seventh() -> None:
