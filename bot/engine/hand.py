@@ -675,6 +675,10 @@ class StudHand:
             self._finish_cards()
             self._begin_showdown()
         else:
+            if len(self._able()) <= 1:
+                # Betting is over for the hand: the hands are turned face up before the remaining
+                # streets are dealt (SPEC §6, TDA 16), so say so before the next card.
+                self._close_betting(street + 1)
             self._proceed_from(street + 1)
 
     def _return_uncalled(self) -> None:

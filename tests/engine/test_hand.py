@@ -152,6 +152,12 @@ def test_all_in_heads_up_runs_the_board_out_without_betting() -> None:
     assert any(isinstance(e, BettingClosed) for e in hand.events)
     assert set(r.shown) == {0, 1} and sum(r.final_stacks) == 200
     assert all(len(hand.cards(s)) == 7 for s in (0, 1))
+    # SPEC §6 (TDA 16): once betting is closed the hands are turned face up, THEN the remaining
+    # streets are dealt -- the narration must say so before the first card of fourth street.
+    kinds = [e.kind for e in hand.events]
+    closed = kinds.index("betting_closed")
+    assert kinds[closed - 1] == "action" and kinds[closed + 1] == "street_started"
+    assert [e for e in hand.events if isinstance(e, BettingClosed)] == [BettingClosed(4)]
 
 
 def test_everyone_folds_to_the_bring_in() -> None:
