@@ -14,14 +14,16 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine.cards import FULL_DECK, Card
+from bot.engine.cards import FULL_DECK, Card, Rank
 from bot.engine.errors import IllegalAction
+from bot.engine.evaluator import evaluate
 from bot.engine.follow import derive_wilds
 from bot.engine.hand import StudHand
 from bot.engine.log import Action, Deal
 from bot.engine.rulings import RULINGS, Rulings
 from bot.engine.stakes import TableStakes
 from tests.engine.helpers import state
+from tests.engine.test_pots import reference_split
 
 
 @st.composite
@@ -129,16 +131,97 @@ def check_end(hand: StudHand) -> None:
                     assert r.shown[s].wild_ranks == frozenset(hand.wild_ranks)
     else:
         assert len(hand.live_seats) == 1 and not r.shown
-    # The wild set follows from the deal log alone (SPEC §3).
+    # The wild set follows from the deal log alone (SPEC §3): the engine's own fold over the log, and
+    # an independent slow reading of SPEC §3 written here.
     derived = derive_wilds(deals, hand.rulings)
     assert derived.wild_ranks == hand.wild_ranks == r.wild_ranks
     assert derived.events == hand.wild_events
+    assert reference_wilds(deals, hand.rulings) == (hand.wild_ranks, [(e.five, e.follow_card, e.how)
+                                                                      for e in hand.wild_events])
+    # The settlement, recomputed from the log and the cards alone (SPEC §6).
+    final, winnings, returned, pots = reference_settlement(hand)
+    assert (r.final_stacks, r.winnings, r.returned) == (final, winnings, returned)
+    assert [(p.amount, p.eligible, p.winners) for p in r.pots] == pots
     # Winners are live and eligible; every pot has a winner.
     for pot in r.pots:
         assert pot.winners and set(pot.winners) <= set(pot.eligible)
         assert sum(c for _, c in pot.shares) == pot.amount
     acts = [e for e in hand.log if isinstance(e, Action) and e.action != "ante"]
     assert all(0 <= a.seat < n for a in acts)
+
+
+WildReference = tuple[tuple[Rank, ...], list[tuple[Card, Card, str]]]
+PotReference = list[tuple[int, tuple[int, ...], tuple[int, ...]]]
+Chips = tuple[int, ...]
+
+
+def reference_wilds(deals: list[Deal], rulings: Rulings) -> WildReference:
+    """SPEC §3 read afresh: fives always wild; a face-up five (hole, community or indicator card) arms
+    a follow; burns never count; the next face-up card resolves it, and a face-down one too under the
+    two literal options (void: nothing; announced: its rank); under ``chain`` a resolving face-up five
+    arms again. Returns the wild ranks in order and (five, follow card, how) per new rank."""
+    literal = rulings.follow_target in ("next-card-void", "next-card-announced")
+    wild: list[Rank] = [Rank.FIVE]
+    events: list[tuple[Card, Card, str]] = []
+    armed: Card | None = None
+    for d in deals:
+        if d.kind == "burn":
+            continue
+        resolved = False
+        if armed is not None and (d.face_up or literal):
+            resolved = True
+            sets_rank = d.face_up or rulings.follow_target == "next-card-announced"
+            if sets_rank and d.card.rank not in wild:
+                wild.append(d.card.rank)
+                how = "indicator" if d.kind == "indicator" else ("follow" if d.face_up else "announced")
+                events.append((armed, d.card, how))
+            armed = None
+        if d.face_up and d.card.rank is Rank.FIVE and (not resolved or rulings.five_follows_five == "chain"):
+            armed = d.card
+    return tuple(wild), events
+
+
+def reference_settlement(hand: StudHand) -> tuple[Chips, Chips, Chips, PotReference]:
+    """Final stacks, winnings, returned chips and (amount, eligible, winners) per pot, from the log and
+    the cards only (SPEC §6): contributions summed from the actions, pots peeled chip by chip
+    (``reference_split``), each pot to the best shown hand(s) (cards speak; mucked hands out), odd chips
+    one each by the highest own card (rank, then suit) or clockwise from the dealer."""
+    n, rulings = hand.seat_count, hand.rulings
+    contrib, folded, mucked = [0] * n, [False] * n, set()
+    for e in hand.log:
+        if isinstance(e, Action):
+            contrib[e.seat] += e.amount
+            folded[e.seat] = folded[e.seat] or e.action == "fold"
+            if e.action == "muck":
+                mucked.add(e.seat)
+    live = [not f for f in folded]
+    layers, returned = reference_split(contrib, live)
+    deals = [d for d in hand.log if isinstance(d, Deal)]
+    wild = set(reference_wilds(deals, rulings)[0])
+    community = [d.card for d in deals if d.kind == "community"]
+    own = [[d.card for d in deals if d.kind == "hole" and d.seat == s] for s in range(n)]
+    keys = {}
+    if sum(live) > 1:
+        for s in range(n):
+            if live[s] and s not in mucked:
+                v = evaluate(own[s] + community, wild, wild_in_flush=rulings.wild_in_flush)
+                keys[s] = (v.strength, -v.wilds_used if rulings.natural_wins_ties == "on" else 0)
+    winnings = [0] * n
+    pots = []
+    for amount, eligible in layers:
+        if keys:
+            best = max(keys[s] for s in eligible if s in keys)
+            winners = [s for s in eligible if keys.get(s) == best]
+        else:
+            winners = list(eligible)
+        if rulings.odd_chip == "high-card-by-suit":
+            winners.sort(key=lambda s: max((c.rank, c.suit) for c in own[s]), reverse=True)
+        share, odd = divmod(amount, len(winners))
+        for i, s in enumerate(winners):
+            winnings[s] += share + (1 if i < odd else 0)
+        pots.append((amount, eligible, tuple(sorted(winners))))
+    final = tuple(hand.starting_stacks[s] - contrib[s] + returned[s] + winnings[s] for s in range(n))
+    return final, tuple(winnings), tuple(returned), pots
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
