@@ -46,7 +46,7 @@ from bot.engine.phh import export_phh
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import PRESETS, TableStakes
 from bot.render.cards import chips, street_name
-from bot.render.narrate import Narrator
+from bot.render.narrate import Line, Narrator
 from bot.render.private import best_now, private_text
 from bot.render.settings import rulings_changes, stakes_change, stakes_line
 from bot.render.table import SeatView, TableView, format_table
@@ -75,6 +75,19 @@ from bot.tables.state import LiveHand, SeatState, Table
 log = logging.getLogger(__name__)
 
 MAX_SEATS = 8
+
+PLAYER_ACTIONS = frozenset({
+    "fold", "check", "call", "check_or_call", "bring_in", "complete", "bet", "raise", "all_in",
+    "show", "muck",
+})
+"""What a player may send to ``TableService.act`` (``all-in``, ``All In`` and ``allin`` also mean
+``all_in``)."""
+
+
+def _action_name(action: str) -> str:
+    """``action`` as the engine spells it: ``All-in`` -> ``all_in``."""
+    name = action.strip().lower().replace("-", "_").replace(" ", "_")
+    return "all_in" if name == "allin" else name
 
 
 class TableService:
@@ -123,6 +136,9 @@ class TableService:
                 continue
             async with table.lock:
                 await self._resume(table, hand)
+        for table in self._tables.values():
+            async with table.lock:
+                await self._finish_leaving(table)
         return list(self._tables)
 
     async def close(self) -> None:
@@ -165,9 +181,11 @@ class TableService:
             table.pending_stakes = TableStakes.from_dict(settings["pending_stakes"])
         if settings.get("pending_rulings"):
             table.pending_rulings = Rulings.from_dict(settings["pending_rulings"])
+        leaving = {int(m) for m in settings.get("leaving", ())}
         for seat in await self.store.seats(record.id):
             table.seats[seat.seat_no] = SeatState(
-                seat.seat_no, seat.member_id, table.name(seat.member_id), seat.stack, seat.status
+                seat.seat_no, seat.member_id, table.name(seat.member_id), seat.stack, seat.status,
+                leaving=seat.member_id in leaving,
             )
         recent = await self.store.table_hands(record.id, limit=1)
         if recent:
@@ -297,6 +315,11 @@ class TableService:
             if live is None or engine_seat is None:
                 return await self._cash_out(table, seat)
             seat.leaving = True
+            try:
+                await self._save_settings(table)   # a leave survives a restart (SPEC §7)
+            except TableError:
+                seat.leaving = False
+                raise
             engine = live.engine
             if not engine.folded(engine_seat) and engine.actor == engine_seat:
                 await self._post(table, NoticeKind.SEATING, f"{seat.name} is leaving the table.")
@@ -403,6 +426,9 @@ class TableService:
             except (TypeError, ValueError) as exc:
                 raise TableError(str(exc)) from None
             await self._save_settings(table)
+            live = table.hand
+            if live is not None and live.deadline is None and live.engine.actor is not None:
+                self._arm_timers(table, live.hand_id, live.turn)
             return table.options
 
     # ==================================================================== dealing
@@ -541,7 +567,14 @@ class TableService:
         ``hand_id`` and ``turn`` are those of the prompt the player answers: an action meant for
         another hand or an earlier turn is refused with ``StaleAction`` and changes nothing, as is
         anything the engine refuses (``IllegalAction``). The action is stored before any notice.
+        ``timeout`` is not a player's action (only the table's timer and a leaving seat use it),
+        and neither is anything else outside ``PLAYER_ACTIONS``: ``TableError``.
         """
+        if _action_name(action) not in PLAYER_ACTIONS:
+            raise TableError(
+                f"{action!r} is not an action: use fold, check, call, bring in, complete, bet, raise, "
+                "all-in, show or muck."
+            )
         table = self.table(key)
         async with table.lock:
             live = table.hand
@@ -563,9 +596,7 @@ class TableService:
         live = table.hand
         assert live is not None
         engine = live.engine
-        name = action.strip().lower().replace("-", "_").replace(" ", "_")
-        if name == "allin":
-            name = "all_in"
+        name = _action_name(action)
         if name not in ("bet", "raise", "complete"):
             amount = None
         engine.verify(seat, name, amount)  # IllegalAction: nothing changed
@@ -597,7 +628,20 @@ class TableService:
         events = engine.events_since(live.narrated)
         live.narrated += len(events)
         street_dealt = street_dealt or any(isinstance(e, StreetStarted) for e in events)
-        lines = live.narrator.lines(events)
+        showdown = await self._tell(table, live.narrator.lines(events))
+        if engine.is_over:
+            await self._finish(table, showdown)
+            return
+        await self._post_table(table)
+        if street_dealt:
+            await self._send_private(table)
+        await self._next_turn(table)
+
+    async def _tell(self, table: Table, lines: Sequence[Line]) -> list[str]:
+        """Post the hand's new log lines; the showdown's lines are held back and returned, to go out
+        as one showdown notice once the hand is settled."""
+        live = table.hand
+        assert live is not None
         showdown: list[str] = []
         in_showdown = False
         for line in lines:
@@ -608,13 +652,7 @@ class TableService:
                 showdown.append(line.text)
                 continue
             await self._post(table, NoticeKind(line.kind), line.text, live.hand_id)
-        if engine.is_over:
-            await self._finish(table, showdown)
-            return
-        await self._post_table(table)
-        if street_dealt:
-            await self._send_private(table)
-        await self._next_turn(table)
+        return showdown
 
     async def _next_turn(self, table: Table) -> None:
         live = table.hand
@@ -762,18 +800,31 @@ class TableService:
         )
         table.hand = None
         table.last_prompt = None
+        await self._finish_leaving(table)
         for seat in sorted(table.seats.values(), key=lambda s: s.seat_no):
-            if seat.leaving:
-                try:
-                    await self._cash_out(table, seat)
-                except TableError as exc:  # the hand is settled; the seat stays until it can leave
-                    log.warning("cash-out of %s failed: %s", seat.name, exc.reason)
-                    seat.leaving = False
-                    await self._post(table, NoticeKind.SEATING, f"{seat.name} could not leave: {exc.reason}")
-            elif seat.stack <= 0:
+            if seat.stack <= 0:
                 await self._post(table, NoticeKind.SEATING, f"{seat.name} is out of chips.")
         await self._post_table(table)
         self._maybe_schedule_auto_deal(table)
+
+    async def _finish_leaving(self, table: Table) -> None:
+        """Between hands: cash out every seat that asked to leave during the hand (SPEC §7), also
+        after a restart that came between the hand's settlement and the cash-out."""
+        if table.hand is not None or not any(seat.leaving for seat in table.seats.values()):
+            return
+        for seat in sorted(table.seats.values(), key=lambda s: s.seat_no):
+            if not seat.leaving:
+                continue
+            try:
+                await self._cash_out(table, seat)
+            except TableError as exc:  # the hand is settled; the seat stays until it can leave
+                log.warning("cash-out of %s failed: %s", seat.name, exc.reason)
+                seat.leaving = False
+                await self._post(table, NoticeKind.SEATING, f"{seat.name} could not leave: {exc.reason}")
+        try:
+            await self._save_settings(table)           # nobody is leaving any more
+        except TableError as exc:
+            log.warning("could not save the table settings: %s", exc.reason)
 
     def _history(self, live: LiveHand) -> str:
         """The hand's PHH text (SPEC §9) with names, table seats, hand number and deck commitment."""
@@ -804,7 +855,7 @@ class TableService:
     # ==================================================================== recovery
     async def _resume(self, table: Table, record: HandRecord) -> None:
         try:
-            live = self._rebuild(table, record)
+            live, told = self._rebuild(table, record)
         except (IllegalAction, ValueError, KeyError, IndexError) as exc:
             reason = f"its log could not be replayed ({exc})"
             await self.store.void_hand(record.id, reason)
@@ -818,11 +869,20 @@ class TableService:
         table.hand = live
         table.button = live.button_seat_no
         table.hands_dealt = max(table.hands_dealt, record.hand_no)
-        live.narrator.lines(live.engine.events)  # consume: the log so far was already told
-        live.narrated = len(live.engine.events)
+        events = live.engine.events
         if live.engine.is_over:
-            await self._finish(table, [])
+            # The action that ended the hand was stored, then the process stopped before the hand
+            # was settled, so its ending was probably never told: tell it from that action on.
+            live.narrator.lines(events[:told])
+            live.narrated = len(events)
+            await self._post(
+                table, NoticeKind.INFO, f"Hand #{live.hand_no} ended just before a restart:", live.hand_id
+            )
+            showdown = await self._tell(table, live.narrator.lines(events[told:]))
+            await self._finish(table, showdown)
             return
+        live.narrator.lines(events)  # consume: the log so far was already told
+        live.narrated = len(events)
         await self._post(
             table, NoticeKind.INFO,
             f"Hand #{live.hand_no} resumes after a restart: same cards, same pot.", live.hand_id,
@@ -831,7 +891,9 @@ class TableService:
         await self._send_private(table)
         await self._next_turn(table)
 
-    def _rebuild(self, table: Table, record: HandRecord) -> LiveHand:
+    def _rebuild(self, table: Table, record: HandRecord) -> tuple[LiveHand, int]:
+        """The hand replayed from its stored deck and actions, and how many of its events came
+        before its last stored action."""
         if not record.actions:
             raise ValueError("the hand has no deal order")
         order = decode_seats(record.actions[0])
@@ -847,10 +909,12 @@ class TableService:
         members = tuple(players[n].member_id for n in order)
         names = tuple(table.name(m) for m in members)
         engine = StudHand([players[n].starting_stack for n in order], stakes, rulings, Deck.from_order(deck))
+        told = 0
         for text in record.actions[1:]:
+            told = len(engine.events)
             seat, action, amount = decode_action(text)
             engine.act(seat, action, amount)
-        return LiveHand(
+        live = LiveHand(
             hand_id=record.id,
             hand_no=record.hand_no,
             engine=engine,
@@ -863,6 +927,7 @@ class TableService:
             narrator=Narrator(names, showing_hand=rulings.showing_hand),
             actions=list(record.actions),
         )
+        return live, told
 
     # ==================================================================== queries for front ends
     def current_prompt(self, key: TableKey) -> Prompt | None:
@@ -977,7 +1042,11 @@ class TableService:
         live = table.hand
         seats: list[SeatView] = []
         if live is None:
+            # What the next hand will be: its number, the seat that will deal it (D) and its
+            # stakes, including a change the dealer has queued (SPEC §8).
             title = f"Between hands (next: hand #{table.hands_dealt + 1})"
+            ready_seats = [n for n, s in sorted(table.seats.items()) if s.ready]
+            next_button = _next_button(table.button, ready_seats) if ready_seats else None
             for seat in sorted(table.seats.values(), key=lambda s: s.seat_no):
                 status = {"sitting_out": "sitting out", "away": "away"}.get(seat.status, "")
                 if not status and seat.stack <= 0:
@@ -985,14 +1054,15 @@ class TableService:
                 if seat.leaving:
                     status = "leaving"
                 seats.append(SeatView(seat.seat_no, seat.name, seat.stack, status, (), 0, 0, 0, False,
-                                      seat.seat_no == table.button))
+                                      seat.seat_no == next_button))
             ready = sum(1 for s in table.seats.values() if s.ready)
             footer = "Waiting for the dealer to deal."
             if ready < 2:
                 footer = "Waiting for players (two are needed)."
             if table.options.auto_deal_after is not None and ready >= 2:
                 footer = f"The next hand is dealt in {table.options.auto_deal_after:g} seconds."
-            return TableView(title, table.stakes.describe(), tuple(seats), 0, (), footer)
+            stakes = table.pending_stakes or table.stakes
+            return TableView(title, stakes.describe(), tuple(seats), 0, (), footer)
         engine = live.engine
         actor = engine.actor
         dealt = {n: i for i, n in enumerate(live.seat_nos)}
@@ -1071,6 +1141,9 @@ class TableService:
             settings["pending_stakes"] = table.pending_stakes.to_dict()
         if table.pending_rulings is not None:
             settings["pending_rulings"] = table.pending_rulings.to_dict()
+        leaving = sorted(s.member for s in table.seats.values() if s.leaving)
+        if leaving:
+            settings["leaving"] = leaving       # folded at their turn, cashed out after the hand
         return settings
 
     async def _save_settings(self, table: Table) -> None:
