@@ -83,12 +83,19 @@ def hand_value_text(value: HandValue) -> str:
     >>> from bot.engine.evaluator import evaluate
     >>> hand_value_text(evaluate(parse_cards("9s Kd Qd 9c 5c 8d 7d"), {Rank.FIVE, Rank.NINE}))
     'Royal flush: A♦ K♦ Q♦ J♦ T♦ (wild: 9♠ as A♦, 9♣ as J♦, 5♣ as T♦)'
+
+    A wild card that plays as itself says so (rather than "5♠ as 5♠"):
+
+    >>> hand_value_text(evaluate(parse_cards("3s 4c 6d 7c 5s Th As"), {Rank.FIVE}))
+    'Straight, seven high: 7♣ 6♦ 5♠ 4♣ 3♠ (wild: 5♠ as itself)'
     """
     wilds = value.wilds_as
     played = [wilds.get(c, c) for c in value.best]
     text = f"{value.describe(kickers=True)}: {card_text(played)}"
     if wilds:
-        text += " (wild: " + ", ".join(f"{w} as {stands}" for w, stands in wilds.items()) + ")"
+        text += " (wild: " + ", ".join(
+            f"{w} as itself" if stands == w else f"{w} as {stands}" for w, stands in wilds.items()
+        ) + ")"
     return text
 
 
