@@ -4,6 +4,9 @@ Accepted: the number of an option, or words -- ``fold`` (``f``), ``check`` (``k`
 (``c``), ``bring in`` (``bi``), ``complete``, ``bet 40`` / ``raise 80`` / ``raise to 80``
 (``b``/``r``; in fixed limit the amount may be left out), ``all in`` (``a``, ``allin``, ``shove``).
 "Bet", "raise" and "complete" all mean the one wager allowed now. Amounts are street totals ("to").
+An amount that does not fit is refused with what would: below zero, a fixed-limit total that is
+not one of the listed ones, or a number after ``call``/``check``/``fold``/``all in`` other than
+the chips that action puts in.
 
 >>> from bot.tables.notices import ActionOption, Prompt
 >>> p = Prompt(1, "Ann", 7, 3, (ActionOption("fold", label="fold"),
@@ -20,6 +23,9 @@ I don't understand 'dance'. Type a number (1-3) or one of: fold, call 10, raise 
 
 from __future__ import annotations
 
+import re
+
+from bot.render.cards import chips
 from bot.tables.notices import ActionOption, Prompt
 
 WAGERS = ("complete", "bet", "raise")
@@ -57,8 +63,34 @@ def _choices(prompt: Prompt) -> str:
     return ", ".join(o.label for o in prompt.options)
 
 
+_NEGATIVE = re.compile(r"(?:^|[\s(])-\s*\d")
+
+
+def _no_amount(action: str, rest: list[str], prompt: Prompt) -> None:
+    """Refuse a number typed after an action that takes none, unless it is exactly the chips that
+    action puts in (``call 20`` when the call is 20)."""
+    numbers = [w for w in rest if w.replace(",", "").replace("_", "").isdigit()]
+    if not numbers:
+        return
+    typed = _amount(numbers[0])
+    option = prompt.option(action)
+    if option is not None and option.amount is not None and typed == option.amount:
+        return
+    if action == "call":
+        call = prompt.option("call")
+        if call is None:
+            raise InputError(f"There is nothing to call. Your options: {_choices(prompt)}.")
+        raise InputError(
+            f"The call is {chips(call.amount or 0)}. To bet or raise, type raise N (N is your total)."
+        )
+    word = action.replace("_", " ")
+    raise InputError(f"{word} takes no amount. Your options: {_choices(prompt)}.")
+
+
 def parse_action(text: str, prompt: Prompt) -> tuple[str, int | None]:
     """``(action, amount)`` for ``TableService.act``; raises ``InputError`` with what to type."""
+    if _NEGATIVE.search(text):
+        raise InputError("An amount can't be negative: it is your total for this street, e.g. raise 40.")
     words = text.strip().lower().replace("-", " ").split()
     if words[:2] == ["all", "in"]:
         words = ["all_in", *words[2:]]
@@ -85,6 +117,8 @@ def parse_action(text: str, prompt: Prompt) -> tuple[str, int | None]:
             f"{_choices(prompt)} (? for help)."
         )
     rest = [w for w in words[1:] if w != "to"]
+    if action not in WAGERS:
+        _no_amount(action, rest, prompt)
     if action == "call" and prompt.option("call") is None:
         if prompt.option("check") is not None:
             return "check", None
@@ -96,7 +130,14 @@ def parse_action(text: str, prompt: Prompt) -> tuple[str, int | None]:
             raise InputError(f"You can't bet or raise now. Your options: {_choices(prompt)}.")
         wager: ActionOption = options[0]
         if rest:
-            return wager.action, _amount(rest[0])
+            amount = _amount(rest[0])
+            fixed = [o.amount for o in options if not o.needs_amount and o.amount is not None]
+            if len(fixed) == len(options) and amount not in fixed:
+                verb = wager.label.rsplit(" ", 1)[0]          # "complete to", "bet", "raise to"
+                raise InputError(
+                    f"Not allowed: this is fixed limit: {verb} {' or '.join(chips(a) for a in fixed)}."
+                )
+            return wager.action, amount
         if len(options) == 1 and not wager.needs_amount:
             return wager.action, wager.amount
         if wager.needs_amount:

@@ -184,6 +184,9 @@ class TerminalGame:
                     if self.config.auto:
                         return
                     continue
+                # Everyone watched the showdown: in hot seat, whoever is at the keyboard now is
+                # unknown, so the first player of the new hand is asked for it like any other.
+                self.last_human = None
                 played += 1
                 continue
             prompt = service.current_prompt(self.key)
@@ -256,7 +259,9 @@ class TerminalGame:
         hot_seat = not self.presenter.solo or prompt.member not in self.humans
         if hot_seat and self.last_human != prompt.member:
             if self.config.tty:
-                print("\x1b[2J\x1b[H", end="", file=self.out)
+                # Home, clear the screen, and erase the scrollback (ESC [3J) so the last player's
+                # cards are not one scroll away.
+                print("\x1b[H\x1b[2J\x1b[3J", end="", file=self.out)
                 for line in list(self.presenter.recent):
                     print(line, file=self.out)
             self.say(s.bold(f"Pass the keyboard to {name}, then press Enter."))

@@ -197,3 +197,79 @@ def test_computer_players_from_an_earlier_run_finish_the_resumed_hand(tmp_path: 
     assert "resumes after a restart" in out
     assert "Pass the keyboard" not in out        # the other computer players still play themselves
     assert audit_ok(db)
+
+
+# ----------------------------------------------------------------------------- found by a newcomer
+FIXED = Prompt(1, "Ann", 3, 4, (
+    ActionOption("fold", label="fold"),
+    ActionOption("call", 10, label="call 10"),
+    ActionOption("complete", 20, 20, 20, label="complete to 20"),
+), "", to_call=10)
+FREE = Prompt(1, "Ann", 3, 5, (
+    ActionOption("fold", label="fold"),
+    ActionOption("check", label="check"),
+    ActionOption("bet", 20, 20, 20, label="bet 20"),
+    ActionOption("bet", 40, 40, 40, label="bet 40"),
+), "")
+
+
+@pytest.mark.parametrize(("typed", "prompt", "reason"), [
+    # "raise -20" used to become "raise 20" (the minus was read as the dash of "all-in"), so a typo
+    # completed the bet; an amount below zero is never a bet.
+    ("raise -20", FIXED, "negative"),
+    ("complete to -20", FIXED, "negative"),
+    # "call 50" used to check silently when nothing was owed (the 50 was dropped): a player who typed
+    # an amount meant something else, so say what a call is here instead of guessing.
+    ("call 50", FREE, "nothing to call"),
+    ("call 50", FIXED, "The call is 10"),
+    ("fold 20", FIXED, "fold takes no amount"),
+    # Fixed limit: an amount that is not one of the listed totals gets the listed totals back, not
+    # the engine's stack message ("the most you can make it is 975" when the limit is 20).
+    ("raise 5000", FIXED, "fixed limit: complete to 20"),
+    ("bet 30", FREE, "fixed limit: bet 20 or 40"),
+])
+def test_amounts_that_do_not_fit_the_action_are_refused(typed: str, prompt: Prompt, reason: str) -> None:
+    with pytest.raises(InputError, match=reason):
+        parse_action(typed, prompt)
+
+
+@pytest.mark.parametrize(("typed", "prompt", "expected"), [
+    ("call 10", FIXED, ("call", None)),          # the amount of the call, said out loud: fine
+    ("c", FREE, ("check", None)),                # documented: call checks when that is free
+    ("bet 40", FREE, ("bet", 40)),
+    ("all-in", PROMPT, ("all_in", None)),
+    ("all in 480", PROMPT, ("all_in", None)),
+])
+def test_amounts_that_fit_the_action_are_accepted(
+    typed: str, prompt: Prompt, expected: tuple[str, int | None]
+) -> None:
+    assert parse_action(typed, prompt) == expected
+
+
+def test_hot_seat_passes_the_keyboard_at_every_new_hand(tmp_path: Path) -> None:
+    # The player who acted last in a hand may be first to act in the next. Everyone watched the
+    # showdown, so whoever sits at the keyboard then is unknown: the next hand's down cards must
+    # wait for "Pass the keyboard to ...", like any change of player.
+    out = io.StringIO()
+    config = PlayConfig(db=tmp_path / "hot.sqlite3", humans=["Ann", "Bob"], bots=0, seed=11)
+    # Enter deals and passes the keyboard; "c" acts. Each is harmless where the other is expected.
+    asyncio.run(play(config, io.StringIO("\nc\n" * 150), out))
+    lines = out.getvalue().splitlines()
+    checked = 0
+    for i, line in enumerate(lines):
+        if "Your cards:" not in line:
+            continue
+        last = max(k for k in range(i) if lines[k].startswith(("── Hand #", "Pass the keyboard to")))
+        assert lines[last].startswith("Pass the keyboard to"), "\n".join(lines[last:i + 1])
+        checked += 1
+    assert checked >= 10 and out.getvalue().count("── Hand #") >= 3
+
+
+def test_hot_seat_clears_the_scrollback_too(tmp_path: Path) -> None:
+    # Clearing only the screen leaves the last player's cards one scroll away: the terminal's
+    # "erase saved lines" (ESC [3J) goes with the clear.
+    out = io.StringIO()
+    config = PlayConfig(db=tmp_path / "tty.sqlite3", humans=["Ann", "Bob"], bots=0, seed=11, tty=True)
+    asyncio.run(play(config, io.StringIO("\n\nc\n\nq\n"), out))
+    text = out.getvalue()
+    assert "\x1b[2J" in text and "\x1b[3J" in text
