@@ -123,7 +123,9 @@ class TableService:
         A hand is resumed by replaying its stored actions through the engine from its stored deck;
         the player to act is prompted again and timers are re-armed. A hand that cannot be replayed
         (or whose deck does not match its commitment) is voided through the store, which gives every
-        chip back, and the channel is told. Returns the keys of the tables loaded.
+        chip back, and the channel is told. Then, at each table with no hand in progress, seats that
+        asked to leave during the last hand are cashed out and an automatic deal is scheduled again
+        (``TableOptions.auto_deal_after``). Returns the keys of the tables loaded.
         """
         for record in await self.store.open_tables():
             key = TableKey(record.guild_id, record.channel_id)
@@ -139,6 +141,7 @@ class TableService:
         for table in self._tables.values():
             async with table.lock:
                 await self._finish_leaving(table)
+                self._maybe_schedule_auto_deal(table)     # a table that deals by itself goes on
         return list(self._tables)
 
     async def close(self) -> None:

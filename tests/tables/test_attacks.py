@@ -583,3 +583,38 @@ async def test_a_front_end_that_raises_everywhere_never_stops_a_hand(db_path: Pa
             assert sum((await stacks(store2, h2)).values()) + await store2.balance(h.key.guild, dot) \
                 == 3 * 500 + 1000
             assert (await store2.audit()).ok
+
+
+async def test_an_auto_dealing_table_keeps_dealing_after_a_restart_between_hands(db_path: Path) -> None:
+    # A table set to deal by itself (TableOptions.auto_deal_after) schedules the next deal when a
+    # hand ends, in memory. After a restart between hands nobody joins or comes back, so unless the
+    # start-up schedules it again the table waits for ever for a deal nobody is expected to ask for.
+    options = TableOptions(turn_timeout=None, reminder_after=None, auto_deal_after=5)
+    async with await Store.open(db_path) as store:
+        h = Harness(store, db_path, options=options)
+        await h.table(("Ann", 500), ("Bea", 500), stakes=PRESETS["small"])
+        await h.clock.advance(5)
+        assert h.service.table(h.key).hand is not None
+        await h.passive()
+        async with restarted(h, options) as h2:
+            await h2.clock.advance(5)
+            hand = h2.service.table(h.key).hand
+            assert hand is not None and hand.hand_no == 2
+            await h2.passive()
+
+
+async def test_no_top_up_for_a_player_in_the_hand(store: Store, db_path: Path) -> None:
+    # A top-up while dealt in would change a stack the engine is playing with; it waits for the
+    # end of the hand (and a player who is seated but not dealt in may top up at once).
+    h = Harness(store, db_path, rng=deck())
+    await h.table(*THREE, stakes=PRESETS["small"])
+    await h.service.deal(h.key, h.members["Ann"])
+    with pytest.raises(TableError, match="between hands"):
+        await h.service.top_up(h.key, h.members["Ann"], 100)
+    await h.service.join(h.key, 4242, "Dot", buy_in=400)
+    assert (await h.service.top_up(h.key, 4242, 100)).stack == 500
+    await h.passive()
+    before = h.service.table(h.key).seat_of(h.members["Ann"])
+    assert before is not None
+    stack = before.stack
+    assert (await h.service.top_up(h.key, h.members["Ann"], 100)).stack == stack + 100
