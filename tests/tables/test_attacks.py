@@ -618,3 +618,81 @@ async def test_no_top_up_for_a_player_in_the_hand(store: Store, db_path: Path) -
     assert before is not None
     stack = before.stack
     assert (await h.service.top_up(h.key, h.members["Ann"], 100)).stack == stack + 100
+
+
+# ----------------------------------------------------------------------------- everything at once
+@pytest.mark.parametrize("seed", [11, 12, 13, 14])
+async def test_commands_clicks_and_timers_all_at_once_only_refuse_and_conserve_chips(
+    store: Store, db_path: Path, seed: int
+) -> None:
+    # Batches of concurrent calls, as many Discord users and timers would make them: the current
+    # prompt answered twice, old prompts replayed, seats joining, leaving, sitting out and coming
+    # back, the dealer dealing and changing stakes and rulings, time passing. Whatever the
+    # interleaving, a call either works or is refused with a reason (the IllegalAction family);
+    # nothing else may escape, and every chip is accounted for at the end.
+    import asyncio
+
+    rng = random.Random(seed)
+    h = Harness(store, db_path, rng=random.Random(seed),
+                options=TableOptions(turn_timeout=20, reminder_after=10, auto_deal_after=3))
+    await h.table(*[(f"P{i}", 400) for i in range(5)], stakes=PRESETS["small"])
+    members = [*h.members.values(), 7001, 7002]               # two more who join and leave
+    names = {m: n for n, m in h.members.items()} | {7001: "Q1", 7002: "Q2"}
+    dealer = h.members["P0"]
+    old_prompts: list[Prompt] = []
+
+    def ops() -> list[object]:
+        batch: list[object] = []
+        prompt = h.service.current_prompt(h.key)
+        for _ in range(rng.randint(2, 6)):
+            roll = rng.random()
+            m = rng.choice(members)
+            if prompt is not None and roll < 0.4:
+                option = rng.choice(prompt.options)
+                batch.append(h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn,
+                                           option.action, option.amount))
+                old_prompts.append(prompt)
+            elif old_prompts and roll < 0.5:
+                old = rng.choice(old_prompts)
+                batch.append(h.service.act(h.key, old.member, old.hand_id, old.turn, "call"))
+            elif roll < 0.58:
+                batch.append(h.service.leave(h.key, m))
+            elif roll < 0.66:
+                batch.append(h.service.join(h.key, m, names[m], buy_in=400))
+            elif roll < 0.72:
+                batch.append(h.service.sit_out(h.key, m))
+            elif roll < 0.8:
+                batch.append(h.service.back(h.key, m))
+            elif roll < 0.86:
+                batch.append(h.service.deal(h.key, dealer, dealer_rights=True))
+            elif roll < 0.9:
+                batch.append(h.service.set_stakes(h.key, dealer, rng.choice([PRESETS["micro"],
+                                                                              PRESETS["small"]])))
+            elif roll < 0.93:
+                batch.append(h.service.set_ruling(h.key, dealer, "raise_cap", rng.choice(["3", "4"])))
+            else:
+                batch.append(h.clock.advance(rng.choice([1, 5, 10, 20])))
+        return batch
+
+    for _ in range(150):
+        results = await asyncio.gather(*ops(), return_exceptions=True)   # type: ignore[call-overload]
+        for result in results:
+            assert result is None or not isinstance(result, BaseException) or \
+                isinstance(result, IllegalAction), repr(result)
+    # Wind down: let timers and the table finish whatever hand is on.
+    for member in members:
+        try:
+            await h.service.back(h.key, member)
+        except IllegalAction:
+            pass
+    table = h.service.table(h.key)
+    table.options = TableOptions(turn_timeout=None, reminder_after=None)
+    if table.auto_deal is not None:
+        table.auto_deal.cancel()
+        table.auto_deal = None
+    await h.passive()
+    assert table.hand is None
+    seated = sum(s.stack for s in await store.seats(table.table_id))
+    banked = sum([await store.balance(h.key.guild, m) for m in members])
+    assert seated + banked == 1000 * len(members)                # everyone started with 1,000
+    assert table.hands_dealt >= 3
