@@ -7,12 +7,14 @@ Two forms::
 
 The commitment is SHA-256 of the deck order (card codes run together, top card first) followed by
 ``:`` and the salt (see ``bot.tables.fairness``). Exit status 0 when it matches, 1 when it does not,
-2 when the input cannot be read.
+2 when the input cannot be read (a commitment that is not 64 hex digits, an unreadable deck, no
+database at the path: ``verify`` never creates one).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import Any
 
@@ -48,8 +50,14 @@ def run(args: argparse.Namespace) -> int:
         from bot.cli.play import database_path
         from bot.tables.stored import load_revealed_deck
 
+        path = database_path(args.db)
+        if str(path) != ":memory:" and not path.exists():
+            # Only check: opening a missing file would create an empty database there.
+            print(f"verify: no database at {path} (give the one the table plays on with --db)",
+                  file=sys.stderr)
+            return 2
         try:
-            found = load_revealed_deck(database_path(args.db), args.hand)
+            found = load_revealed_deck(path, args.hand)
         except (LookupError, ValueError) as exc:
             print(f"verify: {exc}", file=sys.stderr)
             return 2
@@ -59,6 +67,10 @@ def run(args: argparse.Namespace) -> int:
             print("verify: give COMMITMENT SALT DECK..., or --hand ID", file=sys.stderr)
             return 2
         expected, salt, deck_text = args.commitment, args.salt, " ".join(args.deck)
+        if not re.fullmatch(r"[0-9a-fA-F]{64}", expected.strip()):
+            print(f"verify: a commitment is 64 hex digits (SHA-256, announced before the deal), "
+                  f"not {expected!r}", file=sys.stderr)
+            return 2
     try:
         order = parse_deck(deck_text)
         actual = compute(order, salt)

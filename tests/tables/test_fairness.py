@@ -80,3 +80,19 @@ async def test_verify_command_with_a_stored_hand(store: Store, db_path: Path) ->
     assert ok.returncode == 0, ok.stdout + ok.stderr
     missing = cli("--hand", "999", "--db", str(db_path))
     assert missing.returncode == 2
+
+
+def test_verify_reads_a_database_but_never_creates_one(tmp_path: Path) -> None:
+    # verify only checks: pointing it at a mistyped path used to create an empty database there
+    # (and then say "There is no such hand"), leaving a stray file and hiding the typo.
+    missing = tmp_path / "typo.sqlite3"
+    result = cli("--hand", "1", "--db", str(missing))
+    assert result.returncode == 2 and "no database" in result.stderr
+    assert not missing.exists()
+
+
+def test_verify_says_what_a_commitment_looks_like() -> None:
+    # A commitment is SHA-256 in hex (64 digits); a short or mistyped one is named as the problem
+    # rather than reported as a card error in the deck that follows.
+    result = cli("abc", "ab" * 16, deck_text(FULL_DECK))
+    assert result.returncode == 2 and "64 hex digits" in result.stderr
