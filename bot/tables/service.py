@@ -317,6 +317,8 @@ class TableService:
             engine_seat = live.seat_of(member) if live is not None else None
             if live is None or engine_seat is None:
                 return await self._cash_out(table, seat)
+            if seat.leaving:       # said once in the channel is enough
+                return "You are already leaving: your chips go back to your balance when this hand ends."
             seat.leaving = True
             try:
                 await self._save_settings(table)   # a leave survives a restart (SPEC §7)
@@ -338,21 +340,38 @@ class TableService:
         table = self.table(key)
         async with table.lock:
             seat = self._seat(table, member)
+            if seat.status == "sitting_out":       # said once in the channel is enough
+                return "You are already sitting out. Use back to play again."
             await self._set_status(table, seat, "sitting_out")
             await self._post(table, NoticeKind.SEATING, f"{seat.name} sits out.")
             return "You are sitting out from the next hand. Use back to play again."
 
     async def back(self, key: TableKey, member: int) -> str:
-        """Come back after sitting out or being marked away: dealt in from the next hand."""
+        """Come back after sitting out or being marked away: dealt in from the next hand. During a
+        hand it also takes back a ``leave``: the seat stays (if it was already folded for leaving,
+        it stays folded in this hand)."""
         table = self.table(key)
         async with table.lock:
             seat = self._seat(table, member)
-            if seat.status == "active":
+            stays = seat.leaving
+            if seat.status == "active" and not stays:
                 return "You are already playing."
-            await self._set_status(table, seat, "active")
-            await self._post(table, NoticeKind.SEATING, f"{seat.name} is back.")
+            if stays:
+                seat.leaving = False
+                try:
+                    await self._save_settings(table)
+                except TableError:
+                    seat.leaving = True
+                    raise
+            if seat.status != "active":
+                await self._set_status(table, seat, "active")
+                await self._post(table, NoticeKind.SEATING, f"{seat.name} is back.")
+            else:
+                await self._post(table, NoticeKind.SEATING, f"{seat.name} stays at the table.")
             if table.hand is None:
                 self._maybe_schedule_auto_deal(table)
+            if stays and seat.status == "active" and table.hand is not None:
+                return "You stay at the table (you play on if you have not folded yet)."
             return "Welcome back: you are dealt in from the next hand."
 
     async def top_up(self, key: TableKey, member: int, amount: int) -> SeatState:

@@ -696,3 +696,34 @@ async def test_commands_clicks_and_timers_all_at_once_only_refuse_and_conserve_c
     banked = sum([await store.balance(h.key.guild, m) for m in members])
     assert seated + banked == 1000 * len(members)                # everyone started with 1,000
     assert table.hands_dealt >= 3
+
+
+async def test_repeated_leave_and_sit_out_are_told_once_and_back_takes_a_leave_back(
+    store: Store, db_path: Path
+) -> None:
+    # A double click (or an impatient player) must not repeat the seating line in the channel each
+    # time. And "back" is how a player takes back what they asked for: after a mistaken leave they
+    # keep their seat and play on (a fold that already happened stays).
+    h = Harness(store, db_path, rng=deck())
+    await h.table(*THREE, stakes=PRESETS["small"])
+    bea, cid = h.members["Bea"], h.members["Cid"]
+    await h.service.deal(h.key, h.members["Ann"])
+    await h.act("Cid", "bring_in")
+    await h.service.leave(h.key, bea)
+    assert "already leaving" in await h.service.leave(h.key, bea)
+    await h.service.sit_out(h.key, cid)
+    assert "already sitting out" in await h.service.sit_out(h.key, cid)
+    seating = h.texts(NoticeKind.SEATING)
+    assert sum("Bea will leave" in t for t in seating) == 1
+    assert sum("Cid sits out" in t for t in seating) == 1
+    assert "stay" in await h.service.back(h.key, bea)
+    assert "Bea stays at the table." in h.texts(NoticeKind.SEATING)
+    await h.act("Ann", "call")
+    assert h.prompt().name == "Bea"                 # asked, not folded: the leave was taken back
+    await h.passive()
+    assert h.service.table(h.key).seat_of(bea) is not None
+    await h.service.back(h.key, cid)
+    await h.service.deal(h.key, h.members["Ann"])
+    hand = h.service.table(h.key).hand
+    assert hand is not None and set(hand.names) == {"Ann", "Bea", "Cid"}
+    await h.passive()
