@@ -27,6 +27,7 @@ from bot.console.commands import HELP, InputError, parse_action
 from bot.console.presenter import ConsolePresenter
 from bot.console.terminal import LineReader, Style
 from bot.engine.errors import IllegalAction
+from bot.engine.rulings import RULINGS, Rulings
 from bot.engine.stakes import PRESETS, TableStakes
 from bot.render.cards import chips
 from bot.render.settings import rulings_table
@@ -360,7 +361,7 @@ class TerminalGame:
                 await self.show_chips()
             elif head == "rulings":
                 table = service.table(self.key)
-                self.say("\n".join(rulings_table(table.pending_rulings or table.rulings)))
+                self.say(rulings_text(table.pending_rulings or table.rulings))
             elif head == "ruling" and len(words) == 3:
                 table = service.table(self.key)
                 try:
@@ -376,6 +377,11 @@ class TerminalGame:
                     self.say(s.tint("yellow", str(exc)))
                     continue
                 self.say(await service.set_stakes(self.key, table.dealer, stakes, dealer_rights=True))
+            elif head == "ruling":
+                self.say(s.tint("yellow", "Type ruling NAME VALUE, e.g. ruling raise_cap 4 (rulings lists "
+                                          "every ruling and its options)."))
+            elif head == "stakes":
+                self.say(s.tint("yellow", f"Type stakes and one of: {', '.join(PRESETS)}."))
             else:
                 self.say(s.tint("yellow", f"I don't understand {line.strip()!r}; ? lists the commands."))
 
@@ -412,6 +418,22 @@ class TerminalGame:
             self.say(self.style.dim(saved))
         else:
             self.say(self.style.dim("Your chips are saved. Run wildstud play again to keep playing."))
+
+
+def rulings_text(rulings: Rulings) -> str:
+    """The rulings for the next deal, each with the other options it could take, and how to change
+    one (a newcomer should not have to guess a ruling's values).
+
+    >>> print(rulings_text(Rulings()).splitlines()[3])
+        or: absorb
+    """
+    lines: list[str] = []
+    for name, line in zip(rulings.to_dict(), rulings_table(rulings), strict=True):
+        lines.append(line)
+        others = [o for o in RULINGS[name] if o != getattr(rulings, name)]
+        lines.append("    or: " + " · ".join(others))
+    lines.append("Change one with: ruling NAME VALUE (it applies from the next deal).")
+    return "\n".join(lines)
 
 
 def _stakes(name: str) -> TableStakes:

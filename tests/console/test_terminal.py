@@ -273,3 +273,15 @@ def test_hot_seat_clears_the_scrollback_too(tmp_path: Path) -> None:
     asyncio.run(play(config, io.StringIO("\n\nc\n\nq\n"), out))
     text = out.getvalue()
     assert "\x1b[2J" in text and "\x1b[3J" in text
+
+
+def test_between_hands_rulings_list_their_options_and_half_commands_say_what_to_type(tmp_path: Path) -> None:
+    # A newcomer reading "raise_cap: 3 (default)" cannot guess that "none" is a value; and
+    # "ruling raise_cap" without a value used to get only "I don't understand".
+    out = io.StringIO()
+    config = PlayConfig(db=tmp_path / "r.sqlite3", humans=["Ann"], bots=1, seed=2)
+    asyncio.run(play(config, io.StringIO("rulings\nruling raise_cap\nstakes\nq\n"), out))
+    text = out.getvalue()
+    assert "raise_cap: 3 (default)" in text and "or: 4 · none" in text
+    assert "Type ruling NAME VALUE" in text
+    assert "Type stakes and one of: micro, small" in text
