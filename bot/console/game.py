@@ -178,6 +178,7 @@ class TerminalGame:
                     await self.seat_players()
                 if not self.start_stacks:
                     self.start_stacks = {s.member: s.stack for s in table.seats.values()}
+                self.presenter.last_hand = self.config.auto and played + 1 >= self.config.hands
                 try:
                     await service.deal(self.key, table.dealer, dealer_rights=True)
                 except IllegalAction as exc:

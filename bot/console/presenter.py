@@ -45,6 +45,9 @@ class ConsolePresenter:
         self.recent: deque[str] = deque(maxlen=14)
         self.hand_ended = False
         self.unseen: dict[int, PrivateNotice] = {}
+        self.last_hand = False
+        """Set for the last hand of an ``--auto`` run: the summary follows, not another hand, so the
+        between-hands table ("next: hand #N") is left out."""
 
     @property
     def solo(self) -> bool:
@@ -73,7 +76,9 @@ class ConsolePresenter:
         if table != self.key:
             return
         if notice.kind == NoticeKind.TABLE:
-            if notice.hand_id is None and self.hand_ended:
+            if notice.hand_id is None and self.hand_ended and self.last_hand:
+                self.hand_ended = False
+            elif notice.hand_id is None and self.hand_ended:
                 lines = notice.text.splitlines()
                 if lines and lines[-1].startswith("Waiting for"):
                     lines = lines[:-1]      # the terminal asks (or deals) right after this

@@ -285,3 +285,13 @@ def test_between_hands_rulings_list_their_options_and_half_commands_say_what_to_
     assert "raise_cap: 3 (default)" in text and "or: 4 · none" in text
     assert "Type ruling NAME VALUE" in text
     assert "Type stakes and one of: micro, small" in text
+
+
+def test_auto_ends_with_the_chips_not_a_table_for_a_hand_that_never_comes() -> None:
+    # After the last --auto hand the summary follows; a "Between hands (next: hand #3)" table
+    # before it announced a hand that is never played.
+    out = io.StringIO()
+    asyncio.run(play(PlayConfig(db=None, bots=3, auto=True, hands=2, seed=7), io.StringIO(""), out))
+    text = out.getvalue()
+    assert "Between hands (next: hand #2)" in text
+    assert "next: hand #3" not in text
