@@ -415,6 +415,8 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         rights = await has_dealer_rights(interaction)
         wanted = timer_options(seconds)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        hand = self.bot.service.table(key).hand
+        timed_before = hand is not None and hand.deadline is not None
         options = await self.bot.service.set_options(
             key,
             interaction.user.id,
@@ -424,10 +426,14 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         )
         if options.turn_timeout is None:
             await reply(interaction, "No timer: players take as long as they need.")
-        else:
-            await reply(
-                interaction, f"Players have {options.turn_timeout:g} seconds to act, from the next turn."
+            return
+        text = f"Players have {options.turn_timeout:g} seconds to act, from the next turn."
+        live = self.bot.service.table(key).hand
+        if not timed_before and live is not None and live.deadline is not None:
+            text = (
+                f"Players have {options.turn_timeout:g} seconds to act, starting now for the player to act."
             )
+        await reply(interaction, text)
 
     @app_commands.command(name="dealer-role", description="Set the server's dealer role (Manage Server)")
     @app_commands.describe(role="Members with this role may deal and set rulings at any table (empty: clear)")

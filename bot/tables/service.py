@@ -439,7 +439,9 @@ class TableService:
     async def set_options(
         self, key: TableKey, member: int, *, dealer_rights: bool = False, **changes: Any
     ) -> TableOptions:
-        """Change timers or auto-deal (``TableOptions`` fields); takes effect from the next prompt."""
+        """Change timers or auto-deal (``TableOptions`` fields); takes effect from the next prompt,
+        except that a turn waiting with no timer at all gets the new timer at once (otherwise a
+        no-timer table whose player to act has gone away could never move on)."""
         table = self.table(key)
         async with table.lock:
             self._check_dealer(table, member, dealer_rights)

@@ -15,6 +15,7 @@ import pytest
 from bot.discord_bot import WildstudBot
 from bot.engine.rulings import RULINGS
 from bot.settings import Settings
+from bot.tables.clock import FakeClock
 from bot.tables.notices import ActionOption
 from tests.discord.helpers import (
     STARTING_CHIPS,
@@ -1053,3 +1054,33 @@ def test_custom_ids_labels_and_modal_text_fit_discord_even_at_extreme_values() -
         assert len(modal.amount.placeholder or "") <= 100
     for cls in (JoinButton, DealButton):
         assert len(cls(big).item.custom_id or "") <= 100
+
+
+async def test_a_stuck_no_timer_hand_moves_once_the_dealer_sets_a_timer(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    # Bug found (table service, tiny fix made there): at a table with no timer, a player to act
+    # who went away held the hand forever. /table close is refused during a hand, and /table
+    # timer applied "from the next turn" only, which never came: nothing short of restarting the
+    # bot moved the hand (peers.md §3 #22: "even the force-end command failed"). Now a turn that
+    # has no timer gets the dealer's new one at once.
+    fake = fake_discord
+    clock = FakeClock()
+    bot = new_bot(tmp_path / "ws.sqlite3", clock=clock)
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob = guild.member("alice"), guild.member("bob")
+    poker = guild.channel("poker")
+    await open_table(fake, alice, poker, [alice, bob], timer=0)
+    await fake.slash(alice, "table deal", channel=poker)
+    away = prompted_member(guild, current_prompt(fake, poker))
+    await clock.advance(3600)
+    assert prompted_member(guild, current_prompt(fake, poker)).id == away.id  # no timer: waits
+    res = await fake.slash(alice, "table timer", {"seconds": 30}, channel=poker)
+    assert "starting now" in res.text, res.text
+    await clock.advance(30)
+    await fake.settle()
+    texts = "\n".join(m.text for m in fake.channel_messages(poker))
+    # SPEC §7: out of time, the bring-in is posted for them and they are marked away.
+    assert f"{away.user.username} is away" in texts and f"{away.user.username} brings in" in texts
+    assert prompted_member(guild, current_prompt(fake, poker)).id != away.id
