@@ -1084,3 +1084,20 @@ async def test_a_stuck_no_timer_hand_moves_once_the_dealer_sets_a_timer(
     # SPEC §7: out of time, the bring-in is posted for them and they are marked away.
     assert f"{away.user.username} is away" in texts and f"{away.user.username} brings in" in texts
     assert prompted_member(guild, current_prompt(fake, poker)).id != away.id
+
+
+async def test_daily_chips_claimed_twice_at_once_pay_once(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, owner, poker = guild.member("alice"), guild.member("owner"), guild.channel("poker")
+    await fake.slash(owner, "chips setup", {"daily_amount": 25, "daily_hours": 12}, channel=poker)
+    claims = [await fake.slash(alice, "chips daily", channel=poker, wait=False) for _ in range(3)]
+    await fake.settle()
+    assert all(c.response_type is not None and not c.rejected for c in claims)
+    assert sum(c.text.startswith("+25 chips") for c in claims) == 1, [c.text for c in claims]
+    balance = await fake.slash(alice, "chips balance", channel=poker)
+    assert balance.text == "You have 1,025 chips."
+    report = await bot.store.audit()
+    assert report.ok, report.all_problems()
