@@ -12,8 +12,10 @@ Discord's 3-second deadline: the cheap checks run first and refuse at once; an a
 acknowledged (a deferred update) before the table service deals, posts and sends messages.
 
 Fixed limit puts each legal total on its own button ("Raise to 40"); pot and no limit ask for the
-amount in a modal that states the allowed range. Amounts are always the street total "to"
-(SPEC §5).
+amount in a modal that states the allowed range. The modal's answer is handled from its
+``custom_id`` (``ws:amount:TABLE:HAND:TURN:ACTION``) by ``submit_amount``, like a button, so a
+modal filled in after a restart (or after discord.py forgot it) is still answered. Amounts are
+always the street total "to" (SPEC §5).
 """
 
 from __future__ import annotations
