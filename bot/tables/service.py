@@ -22,8 +22,10 @@ Rules implemented here: SPEC §2 (the deal rotates one seat per hand, dealing st
 button; players without chips or sitting out are not dealt in), SPEC §7 (timer: reminder, then
 check-else-fold with the bring-in posted; a player who times out is marked away and sits out from the
 next hand; leaving mid-hand folds at that seat's turn), SPEC §8 (rulings and stakes changed by the
-dealer take effect from the next deal, are announced before it and recorded with each hand), and the
-fair-deal commitment of DESIGN "Fairness".
+dealer take effect from the next deal, are announced before it and recorded with each hand), the
+fair-deal commitment of DESIGN "Fairness", and the dealer's misdeal ruling (``void_hand``: the hand
+in progress is void, every chip goes back to where it was before it, and the next deal keeps the
+button, as a misdeal is re-dealt by the same dealer).
 """
 
 from __future__ import annotations
@@ -75,6 +77,12 @@ from bot.tables.state import LiveHand, SeatState, Table
 log = logging.getLogger(__name__)
 
 MAX_SEATS = 8
+
+DEFAULT_VOID_REASON = "voided by the dealer"
+"""The reason ``TableService.void_hand`` records when the dealer gives none."""
+
+MAX_VOID_REASON = 200
+"""The longest reason (in characters) a dealer may give for voiding a hand."""
 
 PLAYER_ACTIONS = frozenset({
     "fold", "check", "call", "check_or_call", "bring_in", "complete", "bet", "raise", "all_in",
@@ -190,14 +198,20 @@ class TableService:
                 seat.seat_no, seat.member_id, table.name(seat.member_id), seat.stack, seat.status,
                 leaving=seat.member_id in leaving,
             )
-        recent = await self.store.table_hands(record.id, limit=1)
+        recent = await self.store.table_hands(record.id, limit=5)
         if recent:
             table.hands_dealt = recent[0].hand_no
-            if recent[0].actions:
-                try:
-                    table.button = decode_seats(recent[0].actions[0])[-1]
-                except ValueError:
-                    table.button = None
+        for hand in recent:
+            # The button of the last hand actually dealt; if that hand was voided (a misdeal), the
+            # next deal keeps it. A hand voided before its deal order was stored never had one.
+            if not hand.actions:
+                continue
+            try:
+                table.button = decode_seats(hand.actions[0])[-1]
+            except ValueError:
+                table.button = None
+            table.redeal = hand.status == "voided"
+            break
         return table
 
     # ==================================================================== tables
@@ -246,7 +260,10 @@ class TableService:
         async with table.lock:
             self._check_dealer(table, member, dealer_rights)
             if table.hand is not None:
-                raise TableError("A hand is in progress; close the table when it ends.")
+                raise TableError(
+                    "A hand is in progress; close the table when it ends, or void it first"
+                    " (/hand void: every chip goes back)."
+                )
             try:
                 returned = await self.store.close_table(key.guild, table.table_id)
             except StoreError as exc:
@@ -483,7 +500,7 @@ class TableService:
             raise TableError(reason)
         await self._apply_pending(table)
         numbers = [s.seat_no for s in ready]
-        button = _next_button(table.button, numbers)
+        button = _coming_button(table, numbers)
         at = numbers.index(button)
         order = numbers[at + 1 :] + numbers[: at + 1]
         seats = [table.seats[n] for n in order]
@@ -506,6 +523,7 @@ class TableService:
             await self.store.void_hand(hand_id, "the deal order could not be recorded")
             raise TableError(f"The deal could not be recorded: {exc.reason}") from None
         table.button = button
+        table.redeal = False
         table.hands_dealt += 1
         names = tuple(s.name for s in seats)
         engine = StudHand([s.stack for s in seats], table.stakes, table.rulings, Deck.from_order(deal.order))
@@ -782,6 +800,72 @@ class TableService:
             except TableError:
                 pass  # the reason was posted; the next join or back re-arms the auto-deal
 
+    # ==================================================================== voiding a hand
+    async def void_hand(
+        self,
+        key: TableKey,
+        member: int,
+        reason: str = "",
+        *,
+        dealer_rights: bool = False,
+        name: str | None = None,
+    ) -> str:
+        """The dealer voids the hand in progress (a misdeal, a dispute, a stuck hand); returns a
+        confirmation for the dealer.
+
+        Only the dealer may (the table's creator, or ``dealer_rights`` as the front end grants them:
+        SPEC §8). ``reason`` is said in the channel and kept in the ledger (blank: "voided by the
+        dealer"; at most ``MAX_VOID_REASON`` characters); ``name`` is how the channel names the
+        dealer (default: their name at this table). Under the table lock, like a hand's end: the
+        store voids the hand (``Store.void_hand``: the seats kept their starting stacks all hand, so
+        every chip, antes and bring-in included, is back where it was before the hand, and the
+        ledger records the void); the turn timers stop; the channel is told who voided it and why;
+        the deck and salt are revealed as after every hand, so the commitment can still be
+        checked; seats that left during the hand are cashed out. The next deal keeps this hand's
+        button (a misdeal is re-dealt by the same dealer), also after a restart. Prompts of the
+        voided hand are refused from then on (``StaleAction``).
+
+        Raises ``NotDealer``, or ``TableError`` when no hand is in progress or the reason is too long;
+        a refusal changes nothing.
+        """
+        table = self.table(key)
+        text = " ".join(reason.split()) or DEFAULT_VOID_REASON
+        if len(text) > MAX_VOID_REASON:
+            raise TableError(f"Keep the reason to {MAX_VOID_REASON} characters.")
+        async with table.lock:
+            self._check_dealer(table, member, dealer_rights)
+            live = table.hand
+            if live is None:
+                raise TableError("No hand is in progress, so there is nothing to void.")
+            who = " ".join((name or "").split())[:32] or table.name(member)
+            try:
+                await self.store.void_hand(live.hand_id, f"{text} (voided by {who})")
+            except StoreError as exc:
+                raise TableError(exc.reason) from None
+            table.cancel_timers()
+            live.deadline = None
+            live.void_reason = text
+            table.last_prompt = None
+            await self._post(
+                table, NoticeKind.VOID,
+                f"Hand #{live.hand_no} is void: {who} voided it ({text}). Every chip bet in it is back"
+                " with its owner: each stack is what it was before the hand.",
+                live.hand_id,
+            )
+            deal = live.deal
+            await self._post(
+                table, NoticeKind.REVEAL,
+                f"Hand #{live.hand_no} deck and salt, to check against the commitment:\n"
+                f"wildstud verify {deal.digest} {deal.salt} {deal.deck}",
+                live.hand_id,
+            )
+            table.hand = None
+            table.redeal = True
+            await self._finish_leaving(table)
+            await self._post_table(table)
+            self._maybe_schedule_auto_deal(table)
+            return f"Hand #{live.hand_no} is void; every chip went back to where it was before the hand."
+
     # ==================================================================== the end of a hand
     async def _finish(self, table: Table, showdown_lines: list[str]) -> None:
         live = table.hand
@@ -889,6 +973,8 @@ class TableService:
                 " it is back with its owner.",
                 record.id,
             )
+            if record.actions:           # like any voided hand, it is re-dealt with its button
+                table.redeal = True
             return
         table.hand = live
         table.button = live.button_seat_no
@@ -1070,7 +1156,7 @@ class TableService:
             # stakes, including a change the dealer has queued (SPEC §8).
             title = f"Between hands (next: hand #{table.hands_dealt + 1})"
             ready_seats = [n for n, s in sorted(table.seats.items()) if s.ready]
-            next_button = _next_button(table.button, ready_seats) if ready_seats else None
+            next_button = _coming_button(table, ready_seats) if ready_seats else None
             for seat in sorted(table.seats.values(), key=lambda s: s.seat_no):
                 status = {"sitting_out": "sitting out", "away": "away"}.get(seat.status, "")
                 if not status and seat.stack <= 0:
@@ -1087,6 +1173,8 @@ class TableService:
                 footer = f"The next hand is dealt in {table.options.auto_deal_after:g} seconds."
             stakes = table.pending_stakes or table.stakes
             return TableView(title, stakes.describe(), tuple(seats), 0, (), footer)
+        if live.void_reason is not None:
+            return self._void_view(table, live)
         engine = live.engine
         actor = engine.actor
         dealt = {n: i for i, n in enumerate(live.seat_nos)}
@@ -1119,6 +1207,19 @@ class TableService:
         wilds = tuple(wild_list(engine.wild_ranks, engine.wild_events, live.names))
         return TableView(title, live.stakes.describe(), tuple(seats), engine.pot_total, wilds, footer,
                          engine.community_card)
+
+    @staticmethod
+    def _void_view(table: Table, live: LiveHand) -> TableView:
+        """A voided hand's last table view: no cards (they are gathered up), no pot, each seat back
+        at the stack it had before the hand."""
+        dealt = dict(zip(live.seat_nos, live.members, strict=True))
+        seats = tuple(
+            SeatView(seat.seat_no, seat.name, seat.stack, "" if dealt.get(seat.seat_no) == seat.member
+                     else "not dealt in", (), 0, 0, 0, False, seat.seat_no == live.button_seat_no)
+            for seat in sorted(table.seats.values(), key=lambda s: s.seat_no)
+        )
+        return TableView(f"Hand #{live.hand_no} · void", live.stakes.describe(), seats, 0, (),
+                         f"Void: {live.void_reason}. Every chip went back.")
 
     # ==================================================================== helpers
     async def _post(self, table: Table, kind: NoticeKind, text: str, hand_id: int | None = None) -> None:
@@ -1209,6 +1310,15 @@ def action_options(legal: LegalActions) -> tuple[ActionOption, ...]:
     if legal.muck:
         out.append(ActionOption("muck", label="muck"))
     return tuple(out)
+
+
+def _coming_button(table: Table, ready: Sequence[int]) -> int:
+    """The button seat of the table's next deal, among the ``ready`` seat numbers (ascending): the
+    same seat again after a voided hand (a misdeal is re-dealt with the same button) if it is still
+    ready, else the next one clockwise (SPEC §2)."""
+    if table.redeal and table.button is not None and table.button in ready:
+        return table.button
+    return _next_button(table.button, ready)
 
 
 def _next_button(previous: int | None, ready: Sequence[int]) -> int:

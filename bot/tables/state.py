@@ -64,6 +64,8 @@ class LiveHand:
     timed_out: set[int] = field(default_factory=set)
     deadline: float | None = None
     """Clock time the current turn's timer fires (None: no timer armed)."""
+    void_reason: str | None = None
+    """Set while a hand the dealer voided is being wound up (its last table view shows it void)."""
 
     @property
     def turn(self) -> int:
@@ -98,6 +100,9 @@ class Table:
     pending_stakes: TableStakes | None = None
     pending_rulings: Rulings | None = None
     button: int | None = None
+    redeal: bool = False
+    """The last hand dealt was voided: the next deal keeps its button (a misdeal is re-dealt by the
+    same dealer) instead of moving it one seat."""
     hand: LiveHand | None = None
     hands_dealt: int = 0
     last_prompt: Prompt | None = None
