@@ -28,6 +28,8 @@ from pathlib import Path
 from dotenv import find_dotenv, load_dotenv
 
 DEFAULT_DATABASE_PATH = Path("data") / "wildstud.sqlite3"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+"""The names ``LOG_LEVEL`` accepts (any case)."""
 
 
 @dataclass(frozen=True)
@@ -42,18 +44,22 @@ class Settings:
 
 def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Settings:
     """Read the settings from ``environ`` (default ``os.environ``, after loading ``.env`` when
-    ``dotenv`` is true). Raises ``ValueError`` if ``DEV_GUILD_ID`` is not a number."""
+    ``dotenv`` is true). Raises ``ValueError`` if ``DEV_GUILD_ID`` is not a number or ``LOG_LEVEL`` is not a
+    logging level name."""
     if dotenv:
         load_dotenv(find_dotenv(usecwd=True))
     env = os.environ if environ is None else environ
     guild = (env.get("DEV_GUILD_ID") or "").strip()
     if guild and not guild.isdigit():
         raise ValueError(f"DEV_GUILD_ID must be a number, not {guild!r}")
+    level = (env.get("LOG_LEVEL") or "").strip().upper() or "INFO"
+    if level not in LOG_LEVELS:
+        raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
     return Settings(
         discord_token=(env.get("DISCORD_TOKEN") or "").strip() or None,
         dev_guild_id=int(guild) if guild else None,
         database_path=Path((env.get("DATABASE_PATH") or "").strip() or DEFAULT_DATABASE_PATH),
-        log_level=(env.get("LOG_LEVEL") or "").strip().upper() or "INFO",
+        log_level=level,
     )
 
 

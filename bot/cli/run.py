@@ -12,8 +12,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
-from typing import Any
+from typing import Any, TextIO
 
 NO_TOKEN = """\
 wildstud run: no Discord bot token. Set DISCORD_TOKEN in the environment or in a .env file.
@@ -52,12 +53,32 @@ def run(args: argparse.Namespace) -> int:
         return 2
     import discord
 
-    level = logging.getLevelNamesMapping().get(settings.log_level, logging.INFO)
-    discord.utils.setup_logging(level=level)
+    level = logging.getLevelNamesMapping()[settings.log_level]
+    formatter = log_formatter(sys.stderr)
+    if formatter is None:
+        discord.utils.setup_logging(level=level)
+    else:
+        discord.utils.setup_logging(level=level, formatter=formatter)
+    # Wildstud never joins voice: discord.py's warnings about missing voice libraries are noise.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
     try:
         return asyncio.run(_run(settings.discord_token))
     except KeyboardInterrupt:
         return 0
+
+
+def log_formatter(stream: TextIO) -> logging.Formatter | None:
+    """A plain log format when ``stream`` is not a TTY or ``NO_COLOR`` is set (hosts collect logs
+    from a pipe, where colour codes are noise); ``None`` lets discord.py colour a terminal.
+
+    discord.py's own check turns colour on inside any Docker container, hence this one.
+    """
+    if os.environ.get("NO_COLOR") or not stream.isatty():
+        return logging.Formatter(
+            "[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{"
+        )
+    return None
 
 
 async def _run(token: str) -> int:

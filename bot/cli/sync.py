@@ -4,7 +4,8 @@ Run it once after installing or upgrading (not on every start: Discord limits ho
 may be created). Without ``--guild`` the commands are registered globally (they can take a while to
 appear everywhere); with ``--guild ID`` they are copied to that one server, where they show at once
 (handy for testing). Needs ``DISCORD_TOKEN`` like ``wildstud run``; opens no gateway connection and
-no database. Exit status 0 on success, 1 when Discord refuses, 2 without a token.
+no database. Exit status 0 on success, 1 when Discord refuses or cannot be reached, 2 without a
+token.
 """
 
 from __future__ import annotations
@@ -53,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     except discord.HTTPException as error:
         print(f"wildstud sync: Discord refused the commands: {error}", file=sys.stderr)
+        return 1
+    except (OSError, TimeoutError) as error:
+        print(f"wildstud sync: could not reach Discord: {error or type(error).__name__}", file=sys.stderr)
         return 1
     where = f"server {args.guild}" if args.guild is not None else "globally"
     print(f"Registered {len(names)} slash commands {where}: {', '.join('/' + n for n in names)}")

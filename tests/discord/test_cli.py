@@ -121,3 +121,59 @@ async def test_the_token_is_never_logged(
     await fake_discord.slash(guild.member("alice"), "table create", channel=guild.channel("poker"))
     assert caplog.records
     assert fake_discord.token not in caplog.text
+
+
+def test_an_unknown_log_level_is_refused_before_anything_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A typo in LOG_LEVEL used to be silently read as INFO; the admin would never learn why DEBUG
+    # lines are missing. It is a settings error like a non-numeric DEV_GUILD_ID (exit 2).
+    from bot.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("LOG_LEVEL", "loud")
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert "LOG_LEVEL" in err and "'LOUD'" in err and "DEBUG" in err
+    assert "not-a-real-token" not in err
+
+
+def test_sync_says_so_in_one_line_when_discord_cannot_be_reached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # No network (or a DNS failure) raised an aiohttp connection error, an OSError, which escaped as
+    # a 60-line traceback. The admin should read one line saying Discord could not be reached.
+    import bot.cli.sync as sync_module
+    from bot.cli import main
+
+    async def unreachable(token: str, guild: int | None) -> list[str]:
+        raise ConnectionRefusedError(111, "Connect call failed ('127.0.0.1', 9)")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setattr(sync_module, "sync_commands", unreachable)
+    assert main(["sync"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("wildstud sync: could not reach Discord")
+    assert "Traceback" not in err and err.count("\n") == 1
+
+
+def test_logs_are_plain_text_when_piped_or_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    # discord.py colours its log lines whenever it thinks it runs in Docker, even into a pipe; a
+    # host's log viewer then shows escape codes. Off a TTY (or with NO_COLOR) the format is plain.
+    import io
+
+    from bot.cli.run import log_formatter
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    record = logging.LogRecord("bot", logging.WARNING, __file__, 1, "hello", None, None)
+    piped = log_formatter(io.StringIO())
+    assert piped is not None and "\x1b[" not in piped.format(record)
+    assert log_formatter(Tty()) is None  # a real terminal: discord.py's own colours
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert log_formatter(Tty()) is not None
