@@ -1,10 +1,16 @@
-"""``/hand``: the record of finished hands at this channel's table.
+"""``/hand``: the record of finished hands at this channel's table, and the dealer's void.
 
 ``/hand history [number]`` attaches a finished hand's PHH file (SPEC §9; the last finished hand by
 default), which ``wildstud replay`` plays back through the engine. ``/hand verify [number]`` shows
 a hand's deck commitment, announced before its first card, and, once the hand is over, the
 revealed deck order and salt, checked against it (DESIGN "Fairness and secrecy"). A hand still
 being played shows only its commitment: its deck stays secret until it ends.
+
+``/hand void [reason]`` is the dealer's misdeal or dispute ruling on the hand in progress (the
+table's creator, the server's dealer role, or Manage Server: the same check as dealing and rulings,
+SPEC §8): the hand is void, every chip goes back to where it was before it, the channel is told who
+voided it and why, the deck is revealed as after every hand, and the next deal keeps the button
+(``TableService.void_hand``). Anyone else gets a private refusal and nothing changes.
 """
 
 from __future__ import annotations
@@ -19,7 +25,8 @@ from discord.ext import commands
 from bot.store.records import HandRecord
 from bot.tables.errors import TableError
 from bot.tables.fairness import verify
-from cogs.common import Interaction, reply, table_key
+from bot.tables.service import DEFAULT_VOID_REASON, MAX_VOID_REASON
+from cogs.common import Interaction, display_name, has_dealer_rights, reply, table_key
 
 if TYPE_CHECKING:
     from bot.discord_bot import WildstudBot
@@ -30,9 +37,11 @@ SEARCH_DEPTH = 200
 
 @app_commands.guild_only()
 class Hand(
-    commands.GroupCog, group_name="hand", group_description="Finished hands: history files and the fair deal"
+    commands.GroupCog,
+    group_name="hand",
+    group_description="Hands: history files, the fair deal, and the dealer's void",
 ):
-    """``/hand history``, ``/hand verify``."""
+    """``/hand history``, ``/hand verify``, ``/hand void``."""
 
     def __init__(self, bot: WildstudBot) -> None:
         self.bot = bot
@@ -100,6 +109,29 @@ class Hand(
             if hand.status == "voided":
                 lines.append(f"This hand was voided: {hand.void_reason or 'no reason recorded'}.")
         await reply(interaction, "\n".join(lines))
+
+    @app_commands.command(
+        name="void", description="Void the hand in progress: every chip goes back (the dealer only)"
+    )
+    @app_commands.describe(
+        reason=f"Why, said in the channel and kept in the ledger (default: {DEFAULT_VOID_REASON})"
+    )
+    async def void(
+        self,
+        interaction: Interaction,
+        reason: app_commands.Range[str, 1, MAX_VOID_REASON] | None = None,
+    ) -> None:
+        key = table_key(interaction)
+        self.bot.service.table(key)               # no table here: say so before anything else
+        rights = await has_dealer_rights(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            text = await self.bot.service.void_hand(
+                key, interaction.user.id, reason or "", dealer_rights=rights, name=display_name(interaction)
+            )
+        finally:
+            await self.bot.presenter.flush(key)
+        await reply(interaction, text)
 
 
 async def setup(bot: WildstudBot) -> None:

@@ -7,8 +7,9 @@ deal, when it becomes hand #1's table message. Stakes come from a preset
 ``seats`` caps the table (2-8); ``timer`` is the seconds each player has to act (0: no timer).
 
 Only the dealer deals and closes: the table's creator, members with the server's dealer role, or
-Manage Server (SPEC §8). The table service decides everything else; this cog only parses, checks
-who is asking, calls it and answers.
+Manage Server (SPEC §8). A table closes between hands; mid-hand the refusal says the dealer can
+``/hand void`` the hand first (``cogs.hand``). The table service decides everything else; this cog
+only parses, checks who is asking, calls it and answers.
 """
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
     assert subcommands["chips"] == sorted(
         ["balance", "leaderboard", "give", "daily", "grant", "take", "ledger", "settle", "setup"]
     )
-    assert subcommands["hand"] == ["history", "verify"]
+    assert subcommands["hand"] == ["history", "verify", "void"]
     create = next(o for o in synced["table"]["options"] if o["name"] == "create")
     assert {"stakes", "seats", "timer", "ante", "bring_in", "small_bet", "big_bet"} <= {
         o["name"] for o in create["options"]
