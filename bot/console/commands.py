@@ -44,7 +44,8 @@ _WORDS = {
 HELP = (
     "Type the number of an option, or: fold (f), check (k), call (c), bring in (bi), complete,\n"
     "bet N / raise N (b N, r N: N is your total for this street), all in (a).\n"
-    "Other commands: cards (your cards again), table (the table), help (?), quit (q)."
+    "Other commands: cards (your cards again), table (the table), help (?), quit (q),\n"
+    "void [reason] (you deal: call a misdeal, the hand is void and every chip goes back)."
 )
 
 

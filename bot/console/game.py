@@ -6,6 +6,9 @@
 * ``auto``: computer players only, for ``hands`` hands; prints the whole log and everyone's chips.
   With a ``seed`` the run is reproducible (the shuffles come from ``random.Random(seed)``; real
   play uses the OS CSPRNG).
+* ``void [reason]`` at a turn: the human at the keyboard is the dealer (solo and hot seat alike)
+  and voids the hand in progress, a misdeal: every chip goes back to where it was before the hand
+  and the next deal keeps the button (``TableService.void_hand``).
 * Chips live in the local SQLite store (``db``), so they carry over between runs; ``auto`` uses an
   in-memory database unless ``db`` is given. Quitting (``q``, Ctrl-C or end of input) mid-hand
   leaves the hand in the store, and the next run resumes it.
@@ -291,6 +294,10 @@ class TerminalGame:
             if word == "table":
                 self.say(service.status_text(self.key))
                 continue
+            if word.split()[:1] == ["void"]:
+                if await self.void(line.strip()[4:], name):
+                    return
+                continue
             try:
                 action, amount = parse_action(line, prompt)
                 await service.act(self.key, prompt.member, prompt.hand_id, prompt.turn, action, amount)
@@ -301,6 +308,19 @@ class TerminalGame:
                 self.say(s.tint("yellow", f"Not allowed: {exc.reason}"))
                 continue
             return
+
+    async def void(self, reason: str, name: str) -> bool:
+        """The dealer's misdeal: void the hand in progress (``name`` is who typed it, for the log).
+        Returns whether it was voided; a refusal is printed."""
+        service = self.service
+        assert service is not None
+        table = service.table(self.key)
+        try:   # the channel notice says what happened; the confirmation would repeat it
+            await service.void_hand(self.key, table.dealer, reason, dealer_rights=True, name=name)
+        except IllegalAction as exc:
+            self.say(self.style.tint("yellow", exc.reason))
+            return False
+        return True
 
     def prompt_text(self, prompt: Prompt) -> str:
         s = self.style
@@ -360,6 +380,8 @@ class TerminalGame:
                          "pot-limit|no-limit · q: quit")
             elif head == "chips":
                 await self.show_chips()
+            elif head == "void":
+                await self.void(" ".join(words[1:]), "")     # refused: no hand is in progress
             elif head == "rulings":
                 table = service.table(self.key)
                 self.say(rulings_text(table.pending_rulings or table.rulings))
