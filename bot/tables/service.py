@@ -830,10 +830,10 @@ class TableService:
         """
         table = self.table(key)
         text = " ".join(reason.split()) or DEFAULT_VOID_REASON
-        if len(text) > MAX_VOID_REASON:
-            raise TableError(f"Keep the reason to {MAX_VOID_REASON} characters.")
         async with table.lock:
             self._check_dealer(table, member, dealer_rights)
+            if len(text) > MAX_VOID_REASON:
+                raise TableError(f"Keep the reason to {MAX_VOID_REASON} characters.")
             live = table.hand
             if live is None:
                 raise TableError("No hand is in progress, so there is nothing to void.")
