@@ -171,6 +171,8 @@ class TerminalGame:
         assert service is not None
         played = 0
         while True:
+            if self.presenter.out_closed:
+                return
             table = service.table(self.key)
             if table.hand is None:
                 if self.config.auto and played >= self.config.hands:

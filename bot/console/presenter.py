@@ -3,6 +3,7 @@ player's private cards for the moment they may see them, and remembers the lates
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from typing import TextIO
 
@@ -46,6 +47,8 @@ class ConsolePresenter:
         self.hand_ended = False
         self.unseen: dict[int, PrivateNotice] = {}
         self.last_hand = False
+        self.out_closed = False
+        """Set once writing to ``out`` failed because its reader went away (a closed pipe)."""
         """Set for the last hand of an ``--auto`` run: the summary follows, not another hand, so the
         between-hands table ("next: hand #N") is left out."""
 
@@ -56,7 +59,13 @@ class ConsolePresenter:
     def say(self, text: str = "", *, public: bool = True) -> None:
         """Print a line (or block); public lines are kept for a redraw after the screen is cleared
         (private ones never are, so the next player at the keyboard cannot see them)."""
-        print(text, file=self.out, flush=True)
+        try:
+            print(text, file=self.out, flush=True)
+        except BrokenPipeError:
+            # The reader went away (``wildstud play --auto | head``): stop writing; the game loop
+            # sees ``out_closed`` and ends the run instead of logging a failure per notice.
+            self.out_closed = True
+            self.out = open(os.devnull, "w")
         if text and public:
             self.recent.append(text)
 
