@@ -20,6 +20,16 @@ Hand #3 · fourth street · fixed limit 20/40, ante 5 and bring-in 10
     Cid               495  folded (5 in)
 Pot 55 · fives are wild
 Bea to act: 10 to call
+
+With more than fives wild, each wild rank gets its own line:
+
+>>> from dataclasses import replace
+>>> more = replace(view, wild_lines=("fives are wild", "5♥ (Bea, 4th) → 2♦ (Cid): twos are wild"))
+>>> print(format_table(more).split("\n", 4)[4])
+Pot 55 · wild:
+  fives are wild
+  5♥ (Bea, 4th) → 2♦ (Cid): twos are wild
+Bea to act: 10 to call
 """
 
 from __future__ import annotations
@@ -90,10 +100,13 @@ def format_table(view: TableView) -> str:
         lines.append(row.rstrip())
     if view.community is not None:
         lines.append(f"Community card: {view.community}")
-    wild = view.wild_lines[0] if view.wild_lines else ""
-    if view.pot or wild:
-        lines.append(f"Pot {chips(view.pot)}" + (f" · {wild}" if wild else ""))
-    lines.extend(view.wild_lines[1:])
+    if len(view.wild_lines) == 1:
+        lines.append(f"Pot {chips(view.pot)} · {view.wild_lines[0]}")
+    else:
+        # Several wild ranks: one line each, so "fives are wild" never reads as the whole list.
+        if view.pot or view.wild_lines:
+            lines.append(f"Pot {chips(view.pot)}" + (" · wild:" if view.wild_lines else ""))
+        lines.extend(f"  {line}" for line in view.wild_lines)
     if view.footer:
         lines.append(view.footer)
     return "\n".join(lines)
