@@ -25,7 +25,7 @@ With more than fives wild, each wild rank gets its own line:
 
 >>> from dataclasses import replace
 >>> more = replace(view, wild_lines=("fives are wild", "5♥ (Bea, 4th) → 2♦ (Cid): twos are wild"))
->>> print(format_table(more).split("\n", 4)[4])
+>>> for line in format_table(more).splitlines()[4:]: print(line)
 Pot 55 · wild:
   fives are wild
   5♥ (Bea, 4th) → 2♦ (Cid): twos are wild
