@@ -53,29 +53,29 @@ def run(args: argparse.Namespace) -> int:
         path = database_path(args.db)
         if str(path) != ":memory:" and not path.exists():
             # Only check: opening a missing file would create an empty database there.
-            print(f"verify: no database at {path} (give the one the table plays on with --db)",
+            print(f"wildstud verify: no database at {path} (give the one the table plays on with --db)",
                   file=sys.stderr)
             return 2
         try:
             found = load_revealed_deck(path, args.hand)
         except (LookupError, ValueError) as exc:
-            print(f"verify: {exc}", file=sys.stderr)
+            print(f"wildstud verify: {exc}", file=sys.stderr)
             return 2
         expected, salt, deck_text = found
     else:
         if not args.commitment or not args.salt or not args.deck:
-            print("verify: give COMMITMENT SALT DECK..., or --hand ID", file=sys.stderr)
+            print("wildstud verify: give COMMITMENT SALT DECK..., or --hand ID", file=sys.stderr)
             return 2
         expected, salt, deck_text = args.commitment, args.salt, " ".join(args.deck)
         if not re.fullmatch(r"[0-9a-fA-F]{64}", expected.strip()):
-            print(f"verify: a commitment is 64 hex digits (SHA-256, announced before the deal), "
+            print(f"wildstud verify: a commitment is 64 hex digits (SHA-256, announced before the deal), "
                   f"not {expected!r}", file=sys.stderr)
             return 2
     try:
         order = parse_deck(deck_text)
         actual = compute(order, salt)
     except ValueError as exc:
-        print(f"verify: {exc}", file=sys.stderr)
+        print(f"wildstud verify: {exc}", file=sys.stderr)
         return 2
     if actual == expected.strip().lower():
         print(f"OK: the deck matches commitment {actual}")
