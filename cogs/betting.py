@@ -31,7 +31,7 @@ from bot.engine.errors import IllegalAction
 from bot.render.cards import chips
 from bot.tables.errors import StaleAction, TableError
 from bot.tables.notices import ActionOption, Prompt, TableKey
-from cogs.common import Interaction, answer_error, reply, table_key, wildstud
+from cogs.common import Interaction, TableButton, answer_error, reply, table_key, wildstud
 
 if TYPE_CHECKING:
     from bot.discord_bot import WildstudBot
@@ -341,33 +341,17 @@ async def submit_amount(interaction: Interaction) -> None:
         await answer_error(interaction, exc)
 
 
-class MyCardsButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"ws:cards:(?P<table>\d+)",
-):
+class MyCardsButton(TableButton, template=r"ws:cards:(?P<table>\d+)"):
     """Shows the clicker their own cards, ephemerally (the fallback when DMs are closed)."""
 
-    def __init__(self, table_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="My cards", custom_id=f"ws:cards:{table_id}", style=discord.ButtonStyle.secondary
-            )
-        )
-        self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> MyCardsButton:
-        return cls(int(match["table"]))
+    KIND = "cards"
+    LABEL = "My cards"
+    CLOSED = "That button belongs to a table that has been closed."
 
     async def callback(self, interaction: Interaction) -> None:
         try:
-            bot = wildstud(interaction)
-            key = table_key(interaction)
-            if bot.service.table(key).table_id != self.table_id:
-                raise StaleAction("That button belongs to a table that has been closed.")
-            notice = bot.service.my_cards(key, interaction.user.id)
+            key = self.current_table(interaction)
+            notice = wildstud(interaction).service.my_cards(key, interaction.user.id)
             await reply(interaction, notice.text)
         except Exception as exc:
             await answer_error(interaction, exc)

@@ -15,7 +15,6 @@ only parses, checks who is asking, calls it and answers.
 from __future__ import annotations
 
 import logging
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,11 +24,11 @@ from discord.ext import commands
 from bot.engine.stakes import PRESETS, STRUCTURES, TableStakes
 from bot.render.cards import chips
 from bot.render.settings import stakes_line
-from bot.tables.errors import StaleAction
 from bot.tables.options import TableOptions
 from bot.tables.service import MAX_SEATS
 from cogs.common import (
     Interaction,
+    TableButton,
     answer_error,
     code_block,
     display_name,
@@ -120,32 +119,17 @@ def timer_options(timer: int | None) -> TableOptions:
     return TableOptions(turn_timeout=float(seconds), reminder_after=seconds / 2)
 
 
-class JoinButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"ws:join:(?P<table>\d+)",
-):
+class JoinButton(TableButton, template=r"ws:join:(?P<table>\d+)"):
     """Take a seat with the default buy-in (as much as the balance and the table allow)."""
 
-    def __init__(self, table_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Join", custom_id=f"ws:join:{table_id}", style=discord.ButtonStyle.success
-            )
-        )
-        self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> JoinButton:
-        return cls(int(match["table"]))
+    KIND = "join"
+    LABEL = "Join"
+    STYLE = discord.ButtonStyle.success
 
     async def callback(self, interaction: Interaction) -> None:
         try:
             bot = wildstud(interaction)
-            key = table_key(interaction)
-            if bot.service.table(key).table_id != self.table_id:
-                raise StaleAction("That table has been closed.")
+            key = self.current_table(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
             try:
                 seat = await bot.service.join(key, interaction.user.id, display_name(interaction))
@@ -156,32 +140,16 @@ class JoinButton(
             await answer_error(interaction, exc)
 
 
-class DealButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"ws:deal:(?P<table>\d+)",
-):
+class DealButton(TableButton, template=r"ws:deal:(?P<table>\d+)"):
     """Deal the next hand (the dealer only)."""
 
-    def __init__(self, table_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Deal", custom_id=f"ws:deal:{table_id}", style=discord.ButtonStyle.primary
-            )
-        )
-        self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> DealButton:
-        return cls(int(match["table"]))
+    KIND = "deal"
+    LABEL = "Deal"
+    STYLE = discord.ButtonStyle.primary
 
     async def callback(self, interaction: Interaction) -> None:
         try:
-            bot = wildstud(interaction)
-            key = table_key(interaction)
-            if bot.service.table(key).table_id != self.table_id:
-                raise StaleAction("That table has been closed.")
+            self.current_table(interaction)
             rights = await has_dealer_rights(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
             await _deal(interaction, rights)
