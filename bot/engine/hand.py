@@ -601,6 +601,9 @@ class StudHand:
     def _amount_refusal(self, legal: LegalActions, amount: int, seat: int) -> str:
         top = self._street_bets[seat] + self._stacks[seat]
         if amount > top:
+            if legal.to_options:  # fixed limit: name the amounts there are, not the whole stack
+                opts = " or ".join(str(x) for x in legal.to_options)
+                return f"this is fixed limit: {legal.wager} to {opts} (you asked for {amount})"
             return f"you have only {self._stacks[seat]} chips: the most you can make it is {top}"
         if legal.min_to is None:
             return f"you can only go all-in (to {legal.all_in_to}), call or fold"

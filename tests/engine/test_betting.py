@@ -417,3 +417,17 @@ def test_stakes_in_a_hand_use_whole_chips() -> None:
     with pytest.raises(IllegalAction, match="whole number"):
         hand.bet_or_raise_to(1, 4.5)  # type: ignore[arg-type]
     _ = FL
+
+
+def test_fixed_limit_amount_above_the_stack_names_the_fixed_amounts() -> None:
+    # In fixed limit the only legal totals are the fixed ones (SPEC §5), so asking for more than the
+    # stack should be answered with those, not "the most you can make it is 1000", which invites a
+    # wager the structure forbids anyway. P2 faces the bring-in of 10: the completion is to 20.
+    hand = new_hand(H3)
+    play(hand, "p1 bring_in")
+    before = state(hand)
+    with pytest.raises(IllegalAction) as refused:
+        hand.bet_or_raise_to(1, 5000)
+    assert "fixed limit" in refused.value.reason and "20" in refused.value.reason
+    assert "most you can make it" not in refused.value.reason
+    assert state(hand) == before
