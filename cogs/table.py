@@ -15,6 +15,7 @@ only parses, checks who is asking, calls it and answers.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -24,6 +25,7 @@ from discord.ext import commands
 from bot.engine.stakes import PRESETS, STRUCTURES, TableStakes
 from bot.render.cards import chips
 from bot.render.settings import stakes_line
+from bot.tables.notices import TableKey
 from bot.tables.options import TableOptions
 from bot.tables.service import MAX_SEATS
 from cogs.common import (
@@ -262,35 +264,29 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
             await self.bot.presenter.flush(key)
         await reply(interaction, f"You sit in seat {seat.seat_no} with {chips(seat.stack)} chips.")
 
-    @app_commands.command(name="leave", description="Leave the table (your chips go back to your balance)")
-    async def leave(self, interaction: Interaction) -> None:
+    async def _change_seat(
+        self, interaction: Interaction, change: Callable[[TableKey, int], Awaitable[str]]
+    ) -> None:
+        """Run a seat change (leave, sit out, back) for the member, redraw the table, answer privately."""
         key = table_key(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            text = await self.bot.service.leave(key, interaction.user.id)
+            text = await change(key, interaction.user.id)
         finally:
             await self.bot.presenter.refresh(key)
         await reply(interaction, text)
+
+    @app_commands.command(name="leave", description="Leave the table (your chips go back to your balance)")
+    async def leave(self, interaction: Interaction) -> None:
+        await self._change_seat(interaction, self.bot.service.leave)
 
     @app_commands.command(name="sit-out", description="Sit out from the next hand (keep your seat)")
     async def sit_out(self, interaction: Interaction) -> None:
-        key = table_key(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            text = await self.bot.service.sit_out(key, interaction.user.id)
-        finally:
-            await self.bot.presenter.refresh(key)
-        await reply(interaction, text)
+        await self._change_seat(interaction, self.bot.service.sit_out)
 
     @app_commands.command(name="back", description="Play again after sitting out or being away")
     async def back(self, interaction: Interaction) -> None:
-        key = table_key(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            text = await self.bot.service.back(key, interaction.user.id)
-        finally:
-            await self.bot.presenter.refresh(key)
-        await reply(interaction, text)
+        await self._change_seat(interaction, self.bot.service.back)
 
     @app_commands.command(name="deal", description="Deal the next hand (the dealer only)")
     async def deal(self, interaction: Interaction) -> None:
