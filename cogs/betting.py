@@ -29,7 +29,7 @@ from discord.ext import commands
 
 from bot.engine.errors import IllegalAction
 from bot.render.cards import chips
-from bot.tables.errors import StaleAction, TableError
+from bot.tables.errors import TableError
 from bot.tables.notices import ActionOption, Prompt, TableKey
 from cogs.common import Interaction, TableButton, answer_error, reply, table_key, wildstud
 
@@ -103,32 +103,6 @@ _STYLES = {
 }
 
 
-def check_turn(
-    service: TableService, key: TableKey, table_id: int, member: int, hand_id: int, turn: int
-) -> None:
-    """Refuse at once (``TableError``) a button or command that cannot be the player's move now:
-    another table, another hand, an earlier turn, a member not in the hand, or not their turn.
-
-    It only reads; ``TableService.act`` repeats the hand and turn check under the table lock, so a
-    click that passes here and loses a race is still refused there.
-    """
-    table = service.table(key)
-    if table.table_id != table_id:
-        raise StaleAction("That button belongs to a table that has been closed.")
-    live = table.hand
-    if live is None or live.hand_id != hand_id:
-        raise StaleAction("That hand is over.")
-    if turn != live.turn:
-        raise StaleAction("That was for an earlier turn; the hand has moved on.")
-    seat = live.seat_of(member)
-    if seat is None:
-        raise TableError("You are not in this hand.")
-    actor = live.engine.actor
-    if actor != seat:
-        who = "nobody" if actor is None else live.names[actor]
-        raise TableError(f"It is not your turn: {who} is to act.")
-
-
 async def _act(
     interaction: Interaction, key: TableKey, hand_id: int, turn: int, action: str, amount: int | None
 ) -> None:
@@ -177,13 +151,8 @@ class ActionButton(
     async def callback(self, interaction: Interaction) -> None:
         try:
             key = table_key(interaction)
-            check_turn(
-                wildstud(interaction).service,
-                key,
-                self.table_id,
-                interaction.user.id,
-                self.hand_id,
-                self.turn,
+            wildstud(interaction).service.check_turn(
+                key, interaction.user.id, self.hand_id, self.turn, table_id=self.table_id
             )
         except IllegalAction as exc:
             await reply(interaction, exc.reason)
@@ -221,7 +190,7 @@ class AmountButton(
         try:
             bot = wildstud(interaction)
             key = table_key(interaction)
-            check_turn(bot.service, key, self.table_id, interaction.user.id, self.hand_id, self.turn)
+            bot.service.check_turn(key, interaction.user.id, self.hand_id, self.turn, table_id=self.table_id)
             option = _range_option(bot.service, key)
             assert option.min_to is not None and option.max_to is not None
             modal = AmountModal(
@@ -325,7 +294,7 @@ async def submit_amount(interaction: Interaction) -> None:
     try:
         bot = wildstud(interaction)
         key = table_key(interaction)
-        check_turn(bot.service, key, table_id, interaction.user.id, hand_id, turn)
+        bot.service.check_turn(key, interaction.user.id, hand_id, turn, table_id=table_id)
         option = _range_option(bot.service, key)
         assert option.min_to is not None and option.max_to is not None
         text = _modal_value(list(data.get("components") or []), AMOUNT_INPUT) or ""

@@ -619,19 +619,36 @@ class TableService:
             )
         table = self.table(key)
         async with table.lock:
-            live = table.hand
-            if live is None or live.hand_id != hand_id:
-                raise StaleAction("That hand is over.")
-            if turn != live.turn:
-                raise StaleAction("That was for an earlier turn; the hand has moved on.")
-            seat = live.seat_of(member)
-            if seat is None:
-                raise TableError("You are not in this hand.")
-            actor = live.engine.actor
-            if actor != seat:
-                who = "nobody" if actor is None else live.names[actor]
-                raise TableError(f"It is not your turn: {who} is to act.")
+            seat = self.check_turn(key, member, hand_id, turn)
             await self._apply(table, seat, action, amount)
+
+    def check_turn(
+        self, key: TableKey, member: int, hand_id: int, turn: int, *, table_id: int | None = None
+    ) -> int:
+        """The engine seat of ``member`` if a move for ``hand_id`` / ``turn`` is theirs to make now.
+
+        Only reads, so a front end may call it before deferring an interaction; ``act`` calls it
+        again under the table lock, so a move that passes here and then loses a race is still
+        refused. ``table_id`` (from a button) must be the channel's current table. Raises
+        ``StaleAction`` for another table, another hand or an earlier turn, ``TableError`` for a
+        member not in the hand or not to act, ``NoTable`` if the channel has no table.
+        """
+        table = self.table(key)
+        if table_id is not None and table.table_id != table_id:
+            raise StaleAction("That button belongs to a table that has been closed.")
+        live = table.hand
+        if live is None or live.hand_id != hand_id:
+            raise StaleAction("That hand is over.")
+        if turn != live.turn:
+            raise StaleAction("That was for an earlier turn; the hand has moved on.")
+        seat = live.seat_of(member)
+        if seat is None:
+            raise TableError("You are not in this hand.")
+        actor = live.engine.actor
+        if actor != seat:
+            who = "nobody" if actor is None else live.names[actor]
+            raise TableError(f"It is not your turn: {who} is to act.")
+        return seat
 
     async def _apply(self, table: Table, seat: int, action: str, amount: int | None) -> None:
         """Validate, store, then apply one command for engine ``seat``; then tell everyone."""
