@@ -1,0 +1,873 @@
+"""Card pictures (PNG bytes) for Discord: the table, a player's own hand and the showdown.
+
+Three frozen snapshots go in, PNG bytes and alt text with the same facts come out:
+
+* ``TablePicture`` -> ``table_png`` / ``table_alt``: seats around an oval felt (name, stack, up
+  cards, down cards as card backs, folded seats dimmed, the player to act highlighted, the dealer
+  button), the pot, the community card, and the wild ranks each with the card that made it wild.
+* ``HandPicture`` -> ``hand_png`` / ``hand_alt``: one player's own cards for the DM and "My
+  cards" (down cards marked *down*, the best five picked out, what each wild stands for).
+* ``ShowdownPicture`` -> ``showdown_png`` / ``showdown_alt``: every shown hand with its best five
+  and what it won.
+
+Every wild card (fives and each rank made wild by a follow) is drawn on a gold face with a gold
+frame and a star under its index, so it is seen at a glance even when cards overlap.
+
+A ``HandPicture`` holds a player's down cards: send its picture only to that player. A
+``TablePicture`` has no field for another player's down cards (only how many), so the table
+picture cannot leak one.
+
+Cards and suits are drawn procedurally (no card art); text uses the font Pillow ships
+(``ImageFont.load_default(size=...)``, Aileron, CC0, Pillow >= 10.1 with FreeType). Aileron has no
+suit or arrow glyphs, so ``♣ ♦ ♥ ♠`` and ``→`` inside any text are drawn as shapes. Suits use four
+colours (clubs green, diamonds blue, hearts red, spades black) so they read apart on a phone.
+
+Sizes: the table picture is ``TABLE_SIZE`` (960 x 600 px); Discord previews it about 550 px wide,
+where the smallest text is still ``MIN_TEXT_PX * 550 / 960`` >= 12 px. Card sprites are cached
+(``functools.lru_cache``), so an 8-seat table renders in a few milliseconds (see
+``benchmarks/bench_pictures.py``).
+
+Raises ``RuntimeError`` on first use if Pillow was built without FreeType (no scalable font).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.engine.cards import FULL_DECK, Card, Rank, Suit
+from bot.engine.evaluator import HandValue, evaluate
+from bot.engine.follow import WildEvent
+from bot.engine.showing import showing_value
+
+TABLE_SIZE = (960, 600)
+"""Width and height of the table picture in pixels."""
+
+PICTURE_WIDTH = 960
+"""Width of the hand and showdown pictures in pixels (their height grows with the content)."""
+
+DISCORD_PREVIEW_WIDTH = 550
+"""About how wide Discord shows an image attachment inline (desktop and phone)."""
+
+MIN_TEXT_PX = 22
+"""The smallest font size (px) any picture uses; at 550/960 scale that is 12.6 px on screen."""
+
+ALT_TEXT_LIMIT = 1024
+"""Discord's limit on an attachment's ``description`` (its alt text)."""
+
+# -- colours ----------------------------------------------------------------------------------
+_BG = (32, 34, 37)
+_FELT = (27, 94, 52)
+_FELT_EDGE = (20, 74, 41)
+_RAIL = (92, 58, 30)
+_PLATE = (16, 18, 20)
+_PLATE_ACT = (245, 197, 24)
+_TEXT = (240, 240, 240)
+_TEXT_DIM = (170, 176, 184)
+_TEXT_DARK = (20, 20, 20)
+_GOLD = (232, 163, 0)
+_GOLD_FACE = (255, 233, 160)
+_FACE = (255, 255, 255)
+_CARD_EDGE = (120, 120, 120)
+_BACK = (36, 64, 150)
+_BACK_LINE = (210, 220, 245)
+_BEST = (80, 200, 255)
+_WIN = (245, 197, 24)
+
+# Four-colour suits: dark on a card face, light on the dark background of text lines.
+_SUIT_ON_FACE = {
+    Suit.CLUBS: (0, 128, 40),
+    Suit.DIAMONDS: (20, 80, 210),
+    Suit.HEARTS: (210, 20, 30),
+    Suit.SPADES: (15, 15, 15),
+}
+_SUIT_ON_DARK = {
+    Suit.CLUBS: (90, 220, 120),
+    Suit.DIAMONDS: (120, 170, 255),
+    Suit.HEARTS: (255, 110, 110),
+    Suit.SPADES: (235, 235, 235),
+}
+_SUIT_OF_SYMBOL = {s.symbol: s for s in Suit}
+
+_SS = 3  # supersampling factor for sprites (drawn large once, then scaled down smoothly)
+
+# -- snapshots --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WildRank:
+    """A rank made wild by the follow rule: ``five`` (dealt face up) armed it and ``card`` set it.
+
+    Fives are always wild and need no entry (a ``WildRank(Rank.FIVE)`` is ignored).
+    """
+
+    rank: Rank
+    five: Card | None = None
+    card: Card | None = None
+
+
+def wilds_from_events(events: Iterable[WildEvent]) -> tuple[WildRank, ...]:
+    """The engine's wild events (``Hand.wild_events``) as picture entries, in the order made."""
+    return tuple(WildRank(ev.rank, ev.five, ev.follow_card) for ev in events)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPicture:
+    """One seat as everyone may see it: ``up`` cards face up and ``down`` card backs (a count, never
+    the cards). ``bet``: chips put in on this street. ``note``: a short status such as ``all-in``,
+    ``sitting out`` or ``away`` ("" for none)."""
+
+    name: str
+    stack: int
+    up: tuple[Card, ...] = ()
+    down: int = 0
+    folded: bool = False
+    to_act: bool = False
+    dealer: bool = False
+    bet: int = 0
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TablePicture:
+    """The table at one moment: ``title`` (e.g. ``Hand #3 · third street``), 2 to 8 seats in
+    clockwise order, the pot (chips), the wild ranks beyond fives in the order made, and the
+    community card if one was dealt."""
+
+    title: str
+    seats: tuple[SeatPicture, ...]
+    pot: int
+    wilds: tuple[WildRank, ...] = ()
+    community: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandPicture:
+    """One player's own cards, in the order dealt; ``up`` lists which of them are face up (the rest
+    are down cards). ``wild_in_flush`` is the table's ruling (``any-card`` or
+    ``highest-missing``), used to pick the best five."""
+
+    title: str
+    cards: tuple[Card, ...]
+    up: tuple[Card, ...]
+    wilds: tuple[WildRank, ...] = ()
+    community: Card | None = None
+    wild_in_flush: str = "any-card"
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHand:
+    """A hand turned face up at showdown: all of its cards, in the order dealt, and the chips it won
+    (0 for none)."""
+
+    name: str
+    cards: tuple[Card, ...]
+    won: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ShowdownPicture:
+    """The showdown: every shown hand (1 to 8), the wild ranks and the community card if any."""
+
+    title: str
+    hands: tuple[ShownHand, ...]
+    wilds: tuple[WildRank, ...] = ()
+    community: Card | None = None
+    wild_in_flush: str = "any-card"
+
+
+def wild_ranks_of(wilds: Iterable[WildRank]) -> frozenset[Rank]:
+    """Every wild rank: fives and each rank in ``wilds``."""
+    return frozenset({Rank.FIVE, *(w.rank for w in wilds)})
+
+
+def _extra_wilds(wilds: Iterable[WildRank]) -> list[WildRank]:
+    seen: set[Rank] = {Rank.FIVE}
+    out: list[WildRank] = []
+    for w in wilds:
+        if w.rank not in seen:
+            seen.add(w.rank)
+            out.append(w)
+    return out
+
+
+# -- fonts and shapes ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=64)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    font = ImageFont.load_default(size=size)
+    if not isinstance(font, ImageFont.FreeTypeFont):
+        raise RuntimeError("card pictures need Pillow >= 10.1 built with FreeType (no scalable font)")
+    return font
+
+
+def _suit_polys(suit: Suit, n: float, draw: ImageDraw.ImageDraw, fill: int) -> None:
+    """Draw a suit filling an ``n`` x ``n`` box at the origin of ``draw`` (``L`` mode)."""
+
+    def circle(cx: float, cy: float, r: float) -> None:
+        draw.ellipse((n * (cx - r), n * (cy - r), n * (cx + r), n * (cy + r)), fill=fill)
+
+    def poly(*pts: tuple[float, float]) -> None:
+        draw.polygon([(n * x, n * y) for x, y in pts], fill=fill)
+
+    if suit is Suit.HEARTS:
+        circle(0.29, 0.33, 0.24)
+        circle(0.71, 0.33, 0.24)
+        poly((0.06, 0.40), (0.94, 0.40), (0.5, 0.94))
+    elif suit is Suit.DIAMONDS:
+        poly((0.5, 0.02), (0.88, 0.5), (0.5, 0.98), (0.12, 0.5))
+    elif suit is Suit.SPADES:
+        circle(0.29, 0.60, 0.22)
+        circle(0.71, 0.60, 0.22)
+        poly((0.08, 0.54), (0.92, 0.54), (0.5, 0.04))
+        poly((0.5, 0.62), (0.68, 0.98), (0.32, 0.98))
+    else:
+        circle(0.5, 0.28, 0.22)
+        circle(0.26, 0.60, 0.22)
+        circle(0.74, 0.60, 0.22)
+        circle(0.5, 0.55, 0.12)
+        poly((0.5, 0.50), (0.68, 0.98), (0.32, 0.98))
+
+
+@functools.lru_cache(maxsize=256)
+def _suit_mask(suit: Suit, size: int) -> Image.Image:
+    """A smooth ``L`` mask of one suit, ``size`` x ``size`` px."""
+    big = Image.new("L", (size * 4, size * 4), 0)
+    _suit_polys(suit, size * 4, ImageDraw.Draw(big), 255)
+    return big.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@functools.lru_cache(maxsize=64)
+def _arrow_mask(size: int) -> Image.Image:
+    w, h = size * 4, size * 4
+    big = Image.new("L", (w, h), 0)
+    d = ImageDraw.Draw(big)
+    d.rectangle((0.05 * w, 0.44 * h, 0.62 * w, 0.60 * h), fill=255)
+    d.polygon([(0.55 * w, 0.25 * h), (0.98 * w, 0.52 * h), (0.55 * w, 0.79 * h)], fill=255)
+    return big.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@functools.lru_cache(maxsize=64)
+def _star_mask(size: int) -> Image.Image:
+    import math
+
+    n = size * 4
+    big = Image.new("L", (n, n), 0)
+    pts = []
+    for i in range(10):
+        r = n * (0.5 if i % 2 == 0 else 0.21)
+        a = math.pi / 2 + i * math.pi / 5
+        pts.append((n / 2 + r * math.cos(a), n / 2 - r * math.sin(a) + n * 0.04))
+    ImageDraw.Draw(big).polygon(pts, fill=255)
+    return big.resize((size, size), Image.Resampling.LANCZOS)
+
+
+RGB = tuple[int, int, int]
+
+
+@functools.lru_cache(maxsize=4096)
+def _run_width(run: str, size: int) -> float:
+    return _font(size).getlength(run) if run else 0.0
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_mask(run: str, size: int, bold: bool) -> Image.Image:
+    """A run of plain text as an ``L`` mask, origin at its top-left; cached, since names, stacks
+    and labels repeat from one picture of a table to the next (FreeType is most of the cost)."""
+    font = _font(size)
+    stroke = max(1, size // 22) if bold else 0
+    _, _, right, bottom = font.getbbox(run, stroke_width=stroke)
+    mask = Image.new("L", (max(1, int(right) + stroke + 1), max(1, int(bottom) + stroke + 1)), 0)
+    ImageDraw.Draw(mask).text((0, 0), run, font=font, fill=255, stroke_width=stroke, stroke_fill=255)
+    return mask
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_width(text: str, size: int) -> int:
+    """Width in px of ``text`` as ``_text`` draws it (suits and arrows as shapes)."""
+    width = 0.0
+    run = ""
+    for ch in text:
+        if ch in _SUIT_OF_SYMBOL or ch == "→":
+            width += _run_width(run, size) + _glyph_w(ch, size)
+            run = ""
+        else:
+            run += ch
+    return int(width + _run_width(run, size))
+
+
+def _glyph_w(ch: str, size: int) -> int:
+    return int(size * 0.78) if ch in _SUIT_OF_SYMBOL else int(size * 1.0)
+
+
+def _text(
+    img: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB = _TEXT,
+    *,
+    bold: bool = False,
+    on_face: bool = False,
+    anchor: str = "l",
+) -> int:
+    """Draw one line of text with its top at ``xy[1]``; ``anchor`` ``l``/``m``/``r`` for the x.
+
+    Suit symbols and ``→`` are drawn as shapes (suits in their colour for a card face or a dark
+    background). Returns the width drawn.
+    """
+    width = _text_width(text, size)
+    x, y = xy
+    if anchor == "m":
+        x -= width / 2
+    elif anchor == "r":
+        x -= width
+    suits = _SUIT_ON_FACE if on_face else _SUIT_ON_DARK
+    run = ""
+
+    def flush(px: float) -> float:
+        if run:
+            img.paste(fill, (int(px), int(y)), _text_mask(run, size, bold))
+            return px + _run_width(run, size)
+        return px
+
+    for ch in text:
+        if ch in _SUIT_OF_SYMBOL or ch == "→":
+            x = flush(x)
+            run = ""
+            g = _glyph_w(ch, size)
+            if ch == "→":
+                img.paste(fill, (int(x), int(y + size * 0.08)), _arrow_mask(g))
+            else:
+                suit = _SUIT_OF_SYMBOL[ch]
+                gs = int(size * 0.66)
+                img.paste(suits[suit], (int(x + (g - gs) / 2), int(y + size * 0.22)), _suit_mask(suit, gs))
+            x += g
+        else:
+            run += ch
+    flush(x)
+    return width
+
+
+def _fit(text: str, size: int, width: int) -> str:
+    """``text`` cut with an ellipsis so it fits ``width`` px."""
+    if _text_width(text, size) <= width:
+        return text
+    while text and _text_width(text + "…", size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+# -- card sprites -------------------------------------------------------------------------------
+
+
+def _rank_label(rank: Rank) -> str:
+    return "10" if rank is Rank.TEN else rank.char
+
+
+@functools.lru_cache(maxsize=1024)
+def card_sprite(card: Card, width: int, wild: bool = False) -> Image.Image:
+    """One card face (RGBA), ``width`` px wide and 1.4 x as tall; cached.
+
+    The index (rank over a small suit) sits in the top-left corner so it stays readable when the
+    next card overlaps the right part; a wild card has a gold face, a gold frame and a star under
+    its index.
+    """
+    w, h = width * _SS, int(width * 1.4) * _SS
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    edge = max(2, w // 28)
+    radius = w // 9
+    if wild:
+        d.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=_GOLD)
+        d.rounded_rectangle((edge * 2, edge * 2, w - 1 - edge * 2, h - 1 - edge * 2), radius, fill=_GOLD_FACE)
+    else:
+        d.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=_FACE, outline=_CARD_EDGE, width=edge)
+    colour = _SUIT_ON_FACE[card.suit]
+    label = _rank_label(card.rank)
+    size = int(w * (0.40 if len(label) == 1 else 0.36))
+    font = _font(size)
+    left = w * 0.07
+    d.text((left, h * 0.04), label, font=font, fill=colour, stroke_width=max(1, size // 16),
+           stroke_fill=colour)
+    small = int(w * 0.30)
+    img.paste(colour, (int(left + w * 0.02), int(h * 0.04 + size * 1.02)), _suit_mask(card.suit, small))
+    if wild:
+        star = int(w * 0.30)
+        img.paste(_GOLD, (int(left + w * 0.02), int(h * 0.04 + size * 1.05 + small * 1.1)), _star_mask(star))
+    big = int(w * 0.50)
+    img.paste(colour, (int(w * 0.44), int(h * 0.52)), _suit_mask(card.suit, big))
+    return img.resize((width, int(width * 1.4)), Image.Resampling.LANCZOS)
+
+
+@functools.lru_cache(maxsize=32)
+def card_back(width: int) -> Image.Image:
+    """A card back (RGBA), ``width`` px wide and 1.4 x as tall; cached."""
+    w, h = width * _SS, int(width * 1.4) * _SS
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    radius = w // 9
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=_FACE)
+    m = max(3, w // 14)
+    d.rounded_rectangle((m, m, w - 1 - m, h - 1 - m), radius, fill=_BACK)
+    line = max(2, w // 40)
+    d.rounded_rectangle((m * 2, m * 2, w - 1 - m * 2, h - 1 - m * 2), radius // 2, outline=_BACK_LINE,
+                        width=line)
+    cx, cy = w / 2, h / 2
+    d.polygon([(cx, cy - h * 0.22), (cx + w * 0.24, cy), (cx, cy + h * 0.22), (cx - w * 0.24, cy)],
+              outline=_BACK_LINE, width=line)
+    return img.resize((width, int(width * 1.4)), Image.Resampling.LANCZOS)
+
+
+def _paste(canvas: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
+    canvas.paste(sprite, (int(x), int(y)), sprite)
+
+
+def _dim(canvas: Image.Image, box: tuple[int, int, int, int], amount: float = 0.55) -> None:
+    """Darken a region (a folded seat, a card not in the best five)."""
+    region = canvas.crop(box)
+    canvas.paste(Image.blend(region, Image.new("RGB", region.size, _BG), amount), box[:2])
+
+
+def _card_text(card: Card) -> str:
+    return _rank_label(card.rank) + card.suit.symbol
+
+
+# -- the table ----------------------------------------------------------------------------------
+
+_SEAT_W, _SEAT_H = 264, 156
+_CARD_W = 62
+_CARD_H = int(_CARD_W * 1.4)
+_MINI_W = 36
+# Panel top-left corners, clockwise from the top left.
+_SLOTS = {
+    "TL": (36, 56), "TC": (348, 56), "TR": (660, 56), "R": (688, 236),
+    "BR": (660, 420), "BC": (348, 420), "BL": (36, 420), "L": (8, 236),
+}
+_LAYOUTS = {
+    1: ("BC",),
+    2: ("TC", "BC"),
+    3: ("TL", "TR", "BC"),
+    4: ("TL", "TR", "BR", "BL"),
+    5: ("TL", "TC", "TR", "BR", "BL"),
+    6: ("TL", "TC", "TR", "BR", "BC", "BL"),
+    7: ("TL", "TC", "TR", "R", "BR", "BL", "L"),
+    8: ("TL", "TC", "TR", "R", "BR", "BC", "BL", "L"),
+}
+
+
+def seat_boxes(n_seats: int) -> list[tuple[int, int, int, int]]:
+    """Where each seat's panel (name plate, cards and status line) lies in the table picture:
+    ``(left, top, right, bottom)`` px for seats 0..n-1, clockwise from the top left.
+
+    Raises ``ValueError`` for fewer than 1 or more than 8 seats.
+    """
+    if n_seats not in _LAYOUTS:
+        raise ValueError(f"a table picture has 1 to 8 seats, got {n_seats}")
+    return [(x, y, x + _SEAT_W, y + _SEAT_H) for x, y in (_SLOTS[s] for s in _LAYOUTS[n_seats])]
+
+
+@functools.lru_cache(maxsize=4)
+def _felt(size: tuple[int, int]) -> Image.Image:
+    w, h = size
+    big = Image.new("RGB", (w * 2, h * 2), _BG)
+    d = ImageDraw.Draw(big)
+    box = (60 * 2, 96 * 2, (w - 60) * 2, (h - 20) * 2)
+    d.ellipse(box, fill=_RAIL)
+    inset = 16 * 2
+    d.ellipse((box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset), fill=_FELT_EDGE)
+    inset2 = inset + 10
+    d.ellipse((box[0] + inset2, box[1] + inset2, box[2] - inset2, box[3] - inset2), fill=_FELT)
+    return big.resize(size, Image.Resampling.LANCZOS)
+
+
+def _draw_seat(canvas: Image.Image, seat: SeatPicture, x: int, y: int, wild: frozenset[Rank]) -> None:
+    draw = ImageDraw.Draw(canvas)
+    plate_h = 38
+    if seat.to_act:
+        draw.rounded_rectangle((x - 5, y - 5, x + _SEAT_W + 5, y + _SEAT_H + 3), 14, outline=_PLATE_ACT,
+                               width=4)
+    fill = _PLATE_ACT if seat.to_act else _PLATE
+    ink = _TEXT_DARK if seat.to_act else _TEXT
+    draw.rounded_rectangle((x, y, x + _SEAT_W, y + plate_h), 10, fill=fill)
+    nx = x + 8
+    if seat.dealer:
+        r = 14
+        cy = y + plate_h // 2
+        draw.ellipse((nx, cy - r, nx + 2 * r, cy + r), fill=_FACE, outline=_TEXT_DARK, width=2)
+        _text(canvas, (nx + r, cy - 13), "D", 22, _TEXT_DARK, bold=True, anchor="m")
+        nx += 2 * r + 6
+    stack = f"{seat.stack:,}"
+    stack_w = _text_width(stack, 24)
+    _text(canvas, (x + _SEAT_W - 8, y + 6), stack, 24, ink, anchor="r")
+    _text(canvas, (nx, y + 6), _fit(seat.name, 24, x + _SEAT_W - 14 - stack_w - nx), 24, ink, bold=True)
+    cy = y + plate_h + 6
+    cx = x + 2
+    back = card_back(_CARD_W)
+    n_up = len(seat.up)
+    # Backs overlap more than up cards: only the up cards carry information.
+    back_step = 22
+    room = _SEAT_W - _CARD_W - 4 - back_step * seat.down
+    up_step = min(_CARD_W + 4, room // max(1, n_up - 1)) if n_up > 1 else 0
+    for _ in range(seat.down):
+        _paste(canvas, back, cx, cy)
+        cx += back_step
+    if seat.down and n_up:
+        cx += 4
+    for c in seat.up:
+        _paste(canvas, card_sprite(c, _CARD_W, c.rank in wild), cx, cy)
+        cx += up_step
+    notes: list[str] = []
+    if seat.folded:
+        notes.append("folded")
+    if seat.note:
+        notes.append(seat.note)
+    if seat.bet:
+        notes.append(f"bet {seat.bet:,}")
+    if seat.folded:
+        _dim(canvas, (x, y, x + _SEAT_W, y + plate_h + 6 + _CARD_H))
+    if notes:
+        _text(canvas, (x + 4, y + plate_h + _CARD_H + 10), _fit(" · ".join(notes), 22, _SEAT_W - 8), 22,
+              _TEXT_DIM if seat.folded else _TEXT)
+
+
+def _wild_rows(canvas: Image.Image, wilds: Sequence[WildRank], x: int, y: int, width: int, rows: int) -> int:
+    """The wild list in the middle of the felt: fives first, then each rank with its five and the
+    card that set it. Returns the y below the list."""
+    _text(canvas, (x + width / 2, y), "Wild: fives", 24, _TEXT, bold=True, anchor="m")
+    y += 32
+    extra = _extra_wilds(wilds)
+    shown = extra if len(extra) <= rows else extra[: rows - 1]
+    for w in shown:
+        parts_w = (_MINI_W * 2 + 30 if w.five and w.card else 0) + _text_width(w.rank.plural, 24)
+        px = x + (width - parts_w) / 2
+        if w.five and w.card:
+            _paste(canvas, card_sprite(w.five, _MINI_W, True), px, y)
+            canvas.paste(_TEXT, (int(px + _MINI_W + 3), int(y + 14)), _arrow_mask(22))
+            _paste(canvas, card_sprite(w.card, _MINI_W, True), px + _MINI_W + 28, y)
+            px += _MINI_W * 2 + 36
+        _text(canvas, (px, y + 12), w.rank.plural, 24, _TEXT, bold=True)
+        y += int(_MINI_W * 1.4) + 6
+    if len(shown) < len(extra):
+        rest = ", ".join(w.rank.plural for w in extra[len(shown):])
+        _text(canvas, (x + width / 2, y + 6), _fit("and " + rest, 22, width), 22, _TEXT, anchor="m")
+        y += 30
+    return y
+
+
+def render_table(pic: TablePicture) -> Image.Image:
+    """The table picture as a Pillow image (RGB, ``TABLE_SIZE``).
+
+    Raises ``ValueError`` for no seats or more than 8.
+    """
+    if not 1 <= len(pic.seats) <= 8:
+        raise ValueError(f"a table picture has 1 to 8 seats, got {len(pic.seats)}")
+    canvas = _felt(TABLE_SIZE).copy()
+    wild = wild_ranks_of(pic.wilds)
+    _text(canvas, (14, 10), _fit(pic.title, 28, TABLE_SIZE[0] - 28), 28, _TEXT, bold=True)
+    for seat, slot in zip(pic.seats, _LAYOUTS[len(pic.seats)], strict=True):
+        sx, sy = _SLOTS[slot]
+        _draw_seat(canvas, seat, sx, sy, wild)
+    # The middle of the felt, between the left and right seats.
+    mx, mw, my = 300, 360, 220
+    _text(canvas, (mx + mw / 2, my), f"Pot {pic.pot:,}", 32, _TEXT, bold=True, anchor="m")
+    my += 42
+    rows = 2
+    if pic.community is not None:
+        label_w = _text_width("Community", 22)
+        total = label_w + 8 + _MINI_W
+        px = mx + (mw - total) / 2
+        _text(canvas, (px, my + 12), "Community", 22, _TEXT)
+        _paste(canvas, card_sprite(pic.community, _MINI_W, pic.community.rank in wild), px + label_w + 8, my)
+        my += int(_MINI_W * 1.4) + 6
+        rows = 1
+    _wild_rows(canvas, pic.wilds, mx, my, mw, rows)
+    return canvas
+
+
+@functools.lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """One 255-colour palette for every picture, built once from sample pictures that hold every
+    colour the pictures use (all suits, wild and plain faces, backs, felt, highlights, dimming)."""
+    deck = FULL_DECK
+    seats = tuple(
+        SeatPicture(f"Seat {i} Ag", 1_000 * i, tuple(deck[i * 6 : i * 6 + 4]), 2, folded=i in (2, 5),
+                    to_act=i == 3, dealer=i == 0, bet=40, note="all-in" if i == 6 else "")
+        for i in range(8)
+    )
+    twos = WildRank(Rank.TWO, Card(Rank.FIVE, Suit.HEARTS), Card(Rank.TWO, Suit.DIAMONDS))
+    jacks = WildRank(Rank.JACK, Card(Rank.FIVE, Suit.CLUBS), Card(Rank.JACK, Suit.SPADES))
+    table = render_table(TablePicture("Sample 0123456789", seats, 1_234, (twos, jacks), deck[50]))
+    own = (deck[12], deck[1], deck[44], deck[45], deck[30], deck[41], deck[51])
+    hand = render_hand(HandPicture("Sample", own, own[2:6], (twos, jacks)))
+    hands = (ShownHand("A", own, 10), ShownHand("B", tuple(deck[:7])))
+    shown = render_showdown(ShowdownPicture("Sample", hands, (twos, jacks)))
+    sheet = Image.new("RGB", (TABLE_SIZE[0], table.height + hand.height + shown.height), _BG)
+    sheet.paste(table, (0, 0))
+    sheet.paste(hand, (0, table.height))
+    sheet.paste(shown, (0, table.height + hand.height))
+    return sheet.quantize(colors=255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def _png(img: Image.Image) -> bytes:
+    """PNG bytes in the shared palette.
+
+    The pictures are flat colours plus anti-aliased edges: in a 255-colour palette they look the
+    same as RGB, the PNG is a third of the size, and mapping to a fixed palette (rather than
+    quantizing each picture) plus zlib level 1 keeps the 8-seat table within its 10 ms.
+    """
+    buf = io.BytesIO()
+    img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buf, "PNG", compress_level=1)
+    return buf.getvalue()
+
+
+def table_png(pic: TablePicture) -> bytes:
+    """The table picture as PNG bytes (``TABLE_SIZE``); see ``render_table``."""
+    return _png(render_table(pic))
+
+
+def _wild_alt(wilds: Sequence[WildRank]) -> str:
+    parts = ["fives"]
+    for w in _extra_wilds(wilds):
+        if w.five and w.card:
+            parts.append(f"{w.rank.plural} ({w.five} then {w.card})")
+        else:
+            parts.append(w.rank.plural)
+    return "Wild: " + ", ".join(parts) + "."
+
+
+def _cards_alt(cards: Iterable[Card], wild: frozenset[Rank]) -> str:
+    return " ".join(f"{c} (wild)" if c.rank in wild else str(c) for c in cards)
+
+
+def table_alt(pic: TablePicture) -> str:
+    """Alt text with the picture's facts: title, pot, community card, wild ranks with their cards,
+    and each seat (name, dealer, to act, stack, down cards, up cards with wild ones marked, folded,
+    note, bet). At most ``ALT_TEXT_LIMIT`` characters (cut with an ellipsis)."""
+    wild = wild_ranks_of(pic.wilds)
+    out = [f"{pic.title}. Pot {pic.pot:,}."]
+    if pic.community is not None:
+        out.append(f"Community card {_cards_alt([pic.community], wild)}.")
+    out.append(_wild_alt(pic.wilds))
+    for s in pic.seats:
+        tags = [t for t, on in (("dealer", s.dealer), ("to act", s.to_act), ("folded", s.folded)) if on]
+        text = s.name + (f" ({', '.join(tags)})" if tags else "") + f": {s.stack:,} chips"
+        if s.down:
+            text += f", {s.down} down"
+        if s.up:
+            text += f", up {_cards_alt(s.up, wild)}"
+        if s.note:
+            text += f", {s.note}"
+        if s.bet:
+            text += f", bet {s.bet:,}"
+        out.append(text + ".")
+    return _cap(" ".join(out))
+
+
+def _cap(text: str) -> str:
+    return text if len(text) <= ALT_TEXT_LIMIT else text[: ALT_TEXT_LIMIT - 1] + "…"
+
+
+# -- a player's own hand ------------------------------------------------------------------------
+
+
+def best_of(
+    cards: Sequence[Card], wild: frozenset[Rank], wild_in_flush: str
+) -> tuple[str, HandValue | None]:
+    """The best hand these cards make now: ``(description, value)``. With 5 to 7 cards the value
+    gives the best five and what each wild stands for; with 1 to 4 it is ``None`` and the
+    description is the best group (``three kings``); with none, ``("", None)``."""
+    if len(cards) >= 5:
+        value = evaluate(list(cards), wild, wild_in_flush=wild_in_flush)
+        return value.describe(kickers=True), value
+    if not cards:
+        return "", None
+    return showing_value(list(cards), wild, showing_hand="wild-aware").describe(), None
+
+
+_HAND_CARD_W = 104
+_HAND_STEP = 120
+
+
+def _hand_row(
+    canvas: Image.Image,
+    cards: Sequence[Card],
+    x: int,
+    y: int,
+    wild: frozenset[Rank],
+    value: HandValue | None,
+    labels: dict[Card, str],
+    card_w: int,
+    step: int,
+) -> None:
+    """A row of face-up cards; with ``value``, cards outside the best five are dimmed and those in
+    it are lifted and framed, each wild labelled with what it stands for; ``labels`` adds a tag under
+    a card (``down``)."""
+    best = set(value.best) if value is not None else set()
+    wilds_as = value.wilds_as if value is not None else {}
+    draw = ImageDraw.Draw(canvas)
+    card_h = int(card_w * 1.4)
+    lift = 14
+    for i, c in enumerate(cards):
+        cx = x + i * step
+        in_best = c in best
+        cy = y if (in_best or value is None) else y + lift
+        if in_best:
+            frame = (cx - 5, cy - 5, cx + card_w + 5, cy + card_h + 5)
+            draw.rounded_rectangle(frame, 14, outline=_BEST, width=4)
+        _paste(canvas, card_sprite(c, card_w, c.rank in wild), cx, cy)
+        if value is not None and not in_best:
+            _dim(canvas, (cx, cy, cx + card_w, cy + card_h), 0.6)
+        below = cy + card_h + 10 if in_best or value is None else y + lift + card_h + 10
+        tags: list[str] = []
+        if c in labels:
+            tags.append(labels[c])
+        if c in wilds_as:
+            stands = wilds_as[c]
+            tags.append("as itself" if stands == c else "as " + _card_text(stands))
+        for j, tag in enumerate(tags):
+            stands = tag.startswith("as ")  # what a wild plays as: the fact to read, so bold and bright
+            _text(canvas, (cx + card_w / 2, below + j * 28), tag, 22, _TEXT if stands else _TEXT_DIM,
+                  bold=stands, anchor="m")
+
+
+def _header(canvas: Image.Image, title: str, lines: Sequence[str], width: int) -> int:
+    _text(canvas, (16, 12), _fit(title, 28, width - 32), 28, _TEXT, bold=True)
+    y = 52
+    for line in lines:
+        _text(canvas, (16, y), _fit(line, 24, width - 32), 24, _TEXT)
+        y += 32
+    return y
+
+
+def _wild_line(wilds: Sequence[WildRank]) -> str:
+    parts = ["fives"]
+    for w in _extra_wilds(wilds):
+        parts.append(f"{w.rank.plural} ({w.five}→{w.card})" if w.five and w.card else w.rank.plural)
+    return "Wild: " + ", ".join(parts)
+
+
+def render_hand(pic: HandPicture) -> Image.Image:
+    """A player's own hand (RGB, ``PICTURE_WIDTH`` wide): title, best hand now, wild ranks, then
+    the cards in the order dealt with down cards tagged ``down``, the best five framed and lifted,
+    and each wild's stand-in under it. Raises ``ValueError`` for more than 7 cards."""
+    if len(pic.cards) > 7:
+        raise ValueError(f"a stud hand has at most 7 cards, got {len(pic.cards)}")
+    wild = wild_ranks_of(pic.wilds)
+    pool = list(pic.cards) + ([pic.community] if pic.community is not None else [])
+    described, value = best_of(pool, wild, pic.wild_in_flush)
+    lines = [f"Best now: {described}" if described else "No cards yet", _wild_line(pic.wilds)]
+    n = len(pool)
+    step = _HAND_STEP
+    height = 52 + 32 * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
+    canvas = Image.new("RGB", (PICTURE_WIDTH, height), _BG)
+    y = _header(canvas, pic.title, lines, PICTURE_WIDTH) + 16
+    up = set(pic.up)
+    labels = {c: "down" for c in pic.cards if c not in up}
+    if pic.community is not None:
+        labels[pic.community] = "community"
+    x = (PICTURE_WIDTH - ((n - 1) * step + _HAND_CARD_W)) // 2 if n else 0
+    _hand_row(canvas, pool, x, y, wild, value, labels, _HAND_CARD_W, step)
+    return canvas
+
+
+def hand_png(pic: HandPicture) -> bytes:
+    """A player's own hand as PNG bytes (send it to that player only); see ``render_hand``."""
+    return _png(render_hand(pic))
+
+
+def _value_alt(value: HandValue) -> str:
+    text = "best five " + " ".join(str(c) for c in value.best)
+    if value.wilds_as:
+        text += " (" + ", ".join(
+            f"{w} as itself" if s == w else f"{w} as {s}" for w, s in value.wilds_as.items()
+        ) + ")"
+    return text
+
+
+def hand_alt(pic: HandPicture) -> str:
+    """Alt text for ``hand_png``: the cards in order with down cards marked, the community card,
+    the best hand, the best five with each wild's stand-in, and the wild ranks."""
+    wild = wild_ranks_of(pic.wilds)
+    up = set(pic.up)
+    pool = list(pic.cards) + ([pic.community] if pic.community is not None else [])
+    described, value = best_of(pool, wild, pic.wild_in_flush)
+    cards = " ".join(f"{c} (down)" if c not in up else str(c) for c in pic.cards)
+    out = [f"{pic.title}. Your cards: {cards or 'none'}."]
+    if pic.community is not None:
+        out.append(f"Community card {pic.community}.")
+    if described:
+        out.append(f"Best now: {described}" + (f"; {_value_alt(value)}" if value is not None else "") + ".")
+    out.append(_wild_alt(pic.wilds))
+    return _cap(" ".join(out))
+
+
+# -- the showdown -------------------------------------------------------------------------------
+
+_SD_CARD_W = 84
+_SD_STEP = 96
+_SD_ROW_H = 44 + int(_SD_CARD_W * 1.4) + 14 + 62
+
+
+def _showdown_values(pic: ShowdownPicture) -> list[tuple[str, HandValue | None]]:
+    wild = wild_ranks_of(pic.wilds)
+    extra = [pic.community] if pic.community is not None else []
+    return [best_of(list(h.cards) + extra, wild, pic.wild_in_flush) for h in pic.hands]
+
+
+def render_showdown(pic: ShowdownPicture) -> Image.Image:
+    """The showdown (RGB, ``PICTURE_WIDTH`` wide): title and wild ranks, then one row per shown
+    hand: name, hand, chips won (winners framed in gold), the cards with the best five framed and
+    each wild's stand-in under it. Raises ``ValueError`` for no hands or more than 8."""
+    if not 1 <= len(pic.hands) <= 8:
+        raise ValueError(f"a showdown picture has 1 to 8 hands, got {len(pic.hands)}")
+    wild = wild_ranks_of(pic.wilds)
+    lines = [_wild_line(pic.wilds)]
+    if pic.community is not None:
+        lines.append(f"Community card {pic.community} (everyone's seventh card)")
+    top = 52 + 32 * len(lines) + 8
+    canvas = Image.new("RGB", (PICTURE_WIDTH, top + _SD_ROW_H * len(pic.hands)), _BG)
+    _header(canvas, pic.title, lines, PICTURE_WIDTH)
+    draw = ImageDraw.Draw(canvas)
+    extra = [pic.community] if pic.community is not None else []
+    for i, (hand, (described, value)) in enumerate(zip(pic.hands, _showdown_values(pic), strict=True)):
+        y = top + i * _SD_ROW_H
+        if hand.won:
+            draw.rounded_rectangle((6, y, PICTURE_WIDTH - 6, y + _SD_ROW_H - 8), 12, outline=_WIN, width=4)
+        head = f"{hand.name}: {described}" if described else hand.name
+        won = f"wins {hand.won:,}" if hand.won else ""
+        won_w = _text_width(won, 26) if won else 0
+        _text(canvas, (20, y + 10), _fit(head, 26, PICTURE_WIDTH - 60 - won_w), 26, _TEXT, bold=True)
+        if won:
+            _text(canvas, (PICTURE_WIDTH - 20, y + 10), won, 26, _WIN, bold=True, anchor="r")
+        pool = list(hand.cards) + extra
+        labels = {c: "community" for c in extra}
+        _hand_row(canvas, pool, 24, y + 50, wild, value, labels, _SD_CARD_W, _SD_STEP)
+    return canvas
+
+
+def showdown_png(pic: ShowdownPicture) -> bytes:
+    """The showdown as PNG bytes; see ``render_showdown``."""
+    return _png(render_showdown(pic))
+
+
+def showdown_alt(pic: ShowdownPicture) -> str:
+    """Alt text for ``showdown_png``: the wild ranks, the community card, and for each hand its
+    cards, its value with the best five and each wild's stand-in, and what it won."""
+    out = [f"{pic.title}.", _wild_alt(pic.wilds)]
+    if pic.community is not None:
+        out.append(f"Community card {pic.community}.")
+    for hand, (described, value) in zip(pic.hands, _showdown_values(pic), strict=True):
+        text = f"{hand.name}: {' '.join(str(c) for c in hand.cards)}"
+        if described:
+            text += f", {described}"
+        if value is not None:
+            text += f"; {_value_alt(value)}"
+        text += f"; wins {hand.won:,}." if hand.won else "."
+        out.append(text)
+    return _cap(" ".join(out))

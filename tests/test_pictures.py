@@ -1,0 +1,291 @@
+"""Card pictures (bot.render.pictures): they decode, have the expected size, show what the snapshot
+says (checked on pixels against the snapshot, not against the renderer's own output), and their alt
+text carries the same facts."""
+
+from __future__ import annotations
+
+import io
+import itertools
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.engine.cards import Card, Rank, Suit, parse_cards
+from bot.render import pictures as P
+from bot.render.gallery import render as render_gallery
+from bot.render.pictures import (
+    HandPicture,
+    SeatPicture,
+    ShowdownPicture,
+    ShownHand,
+    TablePicture,
+    WildRank,
+)
+
+TWOS = WildRank(Rank.TWO, Card.parse("5h"), Card.parse("2d"))
+JACKS = WildRank(Rank.JACK, Card.parse("5c"), Card.parse("Js"))
+
+
+def cs(text: str) -> tuple[Card, ...]:
+    return tuple(parse_cards(text))
+
+
+def eight_seats() -> TablePicture:
+    names = ["Ann", "Bea", "Cid", "Dot", "Eve", "Fay", "Gus", "Hal"]
+    ups = ["Qc 9d Jd 5c", "5h Kd 7h Js", "2d 8c", "9s Ts Ah 3d", "Kc Kh 4s 6c", "3c 4h", "Ac Tc 8s 2h", ""]
+    seats = tuple(
+        SeatPicture(n, 1_000 + 111 * i, cs(u), 2 if u else 0, dealer=i == 0, to_act=i == 3, bet=40 * (i % 2))
+        for i, (n, u) in enumerate(zip(names, ups, strict=True))
+    )
+    return TablePicture("Hand #41 · sixth street", seats, 1_265, (TWOS, JACKS))
+
+
+def decode(png: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(png))
+    img.load()
+    assert img.format == "PNG"
+    return img
+
+
+def count(img: Image.Image, colour: tuple[int, int, int], box: tuple[int, int, int, int] | None = None,
+          tol: int = 12) -> int:
+    """Pixels within ``tol`` of ``colour`` (each channel) in ``box``."""
+    region = (img.crop(box) if box else img).convert("RGB")
+    r0, g0, b0 = colour
+    raw = region.tobytes()
+    return sum(1 for i in range(0, len(raw), 3)
+               if abs(raw[i] - r0) <= tol and abs(raw[i + 1] - g0) <= tol and abs(raw[i + 2] - b0) <= tol)
+
+
+def brightness(img: Image.Image, box: tuple[int, int, int, int]) -> float:
+    data = img.crop(box).convert("L").tobytes()
+    return sum(data) / len(data)
+
+
+# -- sizes and decoding --------------------------------------------------------------------------
+
+
+def test_table_picture_decodes_at_its_size() -> None:
+    img = decode(P.table_png(eight_seats()))
+    assert img.size == P.TABLE_SIZE == (960, 600)
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_every_seat_count_draws_inside_the_picture_without_overlap(n: int) -> None:
+    boxes = P.seat_boxes(n)
+    assert len(boxes) == n
+    w, h = P.TABLE_SIZE
+    for i, (left, top, right, bottom) in enumerate(boxes):
+        assert 0 <= left < right <= w and 44 <= top < bottom <= h  # below the title line
+        for other in boxes[i + 1:]:
+            assert right <= other[0] or other[2] <= left or bottom <= other[1] or other[3] <= top
+    seats = eight_seats().seats[:n]
+    assert decode(P.table_png(replace(eight_seats(), seats=seats))).size == P.TABLE_SIZE
+
+
+def test_hand_and_showdown_pictures_decode_and_grow_one_row_per_hand() -> None:
+    hand = HandPicture("Hand #2 · fifth street", cs("Jh 2c Kc Kh 4s"), cs("Kc Kh 4s"), (TWOS, JACKS))
+    assert decode(P.hand_png(hand)).width == P.PICTURE_WIDTH
+    hands = (ShownHand("Eve", cs("Jh 2c Kc Kh 4s 6c Ks"), 90), ShownHand("Ann", cs("Ad Ah Qc 9d Jd 3c 9h")),
+             ShownHand("Gus", cs("7d 7s Ac Tc 8s 2h 3s")))
+    heights = [decode(P.showdown_png(ShowdownPicture("Showdown", hands[:k], (TWOS, JACKS)))).height
+               for k in (1, 2, 3)]
+    assert heights[0] > 0 and heights[2] - heights[1] == heights[1] - heights[0] > 150
+    for k in (1, 3):
+        assert decode(P.showdown_png(ShowdownPicture("S", hands[:k]))).width == P.PICTURE_WIDTH
+
+
+def test_readable_at_discord_preview_width() -> None:
+    """Every font the table picture uses is at least 12 px once Discord scales it to 550 px wide,
+    and a card's rank reads at least 9 px tall there (measured on the drawn ink)."""
+    scale = P.DISCORD_PREVIEW_WIDTH / P.TABLE_SIZE[0]
+    sizes: list[int] = []
+    real_font = P._font
+
+    def spy(size: int):  # type: ignore[no-untyped-def]
+        sizes.append(size)
+        return real_font(size)
+
+    for cached in (P._text_mask, P._run_width, P._text_width):
+        cached.cache_clear()
+    mp = pytest.MonkeyPatch()
+    mp.setattr(P, "_font", spy)
+    try:
+        P.render_table(eight_seats())
+    finally:
+        mp.undo()
+        for cached in (P._text_mask, P._run_width, P._text_width):
+            cached.cache_clear()
+    assert sizes and min(sizes) * scale >= 12
+    sprite = P.card_sprite(Card(Rank.KING, Suit.SPADES), 62)
+    on_white = Image.new("RGB", sprite.size, (255, 255, 255))
+    on_white.paste(sprite, (0, 0), sprite)
+    index = on_white.crop((0, 0, sprite.width // 2, int(sprite.height * 0.42)))
+    dark_rows = [y for y in range(index.height)
+                 if any(sum(index.getpixel((x, y))) < 150 for x in range(index.width))]  # type: ignore[arg-type]
+    rank_rows = [y for y in dark_rows if y < dark_rows[0] + 40]
+    # The rank glyph is the first run of dark rows (the suit below it is separate).
+    run_end = next((a for a, b in itertools.pairwise(rank_rows) if b - a > 1), rank_rows[-1])
+    assert (run_end - dark_rows[0] + 1) * scale >= 9
+
+
+# -- what the table shows -------------------------------------------------------------------------
+
+
+def test_wild_cards_get_a_gold_face_and_others_do_not() -> None:
+    gold = P._GOLD_FACE
+    assert count(P.card_sprite(Card.parse("Kd"), 62, True), gold) > 500
+    assert count(P.card_sprite(Card.parse("Kd"), 62, False), gold) == 0
+    # In the table: Gus's up cards include 2♥ (twos are wild), Dot's include no wild card.
+    pic = eight_seats()
+    img = P.render_table(pic)
+    boxes = P.seat_boxes(8)
+    assert count(img, gold, boxes[6]) > 300
+    assert count(img, gold, boxes[3]) == 0
+    # Without the twos, Gus's 2♥ is a plain card.
+    plain = P.render_table(replace(pic, wilds=(JACKS,)))
+    assert count(plain, gold, boxes[6]) == 0
+
+
+def test_the_player_to_act_is_highlighted_and_only_that_seat() -> None:
+    pic = eight_seats()
+    img = P.render_table(pic)
+    boxes = P.seat_boxes(8)
+    lit = [count(img, P._PLATE_ACT, box) for box in boxes]
+    assert lit[3] > 1_000 and all(v == 0 for i, v in enumerate(lit) if i != 3)
+    nobody = replace(pic, seats=tuple(replace(s, to_act=False) for s in pic.seats))
+    assert count(P.render_table(nobody), P._PLATE_ACT) == 0
+
+
+def test_folded_seats_are_dimmed() -> None:
+    pic = eight_seats()
+    folded = replace(pic, seats=tuple(replace(s, folded=i == 1) for i, s in enumerate(pic.seats)))
+    box = P.seat_boxes(8)[1]
+    assert brightness(P.render_table(folded), box) < 0.75 * brightness(P.render_table(pic), box)
+    other = P.seat_boxes(8)[4]
+    assert brightness(P.render_table(folded), other) == brightness(P.render_table(pic), other)
+
+
+def test_down_cards_are_backs_one_per_card() -> None:
+    pic = eight_seats()
+    box = P.seat_boxes(8)[0]
+
+    def backs(n: int) -> int:
+        seats = tuple(replace(s, down=n) if i == 0 else s for i, s in enumerate(pic.seats))
+        return count(P.render_table(replace(pic, seats=seats)), P._BACK, box, tol=4)
+
+    none, two, three = backs(0), backs(2), backs(3)
+    assert none == 0 and 0 < two < three
+
+
+def test_dealer_button_only_on_the_dealer() -> None:
+    pic = eight_seats()
+    no_dealer = replace(pic, seats=tuple(replace(s, dealer=False) for s in pic.seats))
+    box = P.seat_boxes(8)[0]
+    plate = (box[0], box[1], box[0] + 60, box[1] + 38)
+    assert count(P.render_table(pic), P._FACE, plate) > 200
+    assert count(P.render_table(no_dealer), P._FACE, plate) == 0
+
+
+def test_suits_and_arrows_in_text_are_drawn_as_shapes() -> None:
+    """Pillow's font has no suit glyphs: a ♥ in text must come out in the heart colour, not as a box."""
+    img = Image.new("RGB", (200, 40), P._BG)
+    P._text(img, (4, 4), "5♥→2♦", 26)
+    assert count(img, P._SUIT_ON_DARK[Suit.HEARTS], tol=30) > 40
+    assert count(img, P._SUIT_ON_DARK[Suit.DIAMONDS], tol=30) > 40
+    blank = Image.new("RGB", (200, 40), P._BG)
+    P._text(blank, (4, 4), "5 2", 26)
+    assert count(blank, P._SUIT_ON_DARK[Suit.HEARTS], tol=30) == 0
+
+
+# -- alt text ------------------------------------------------------------------------------------
+
+
+def test_table_alt_text_carries_the_facts() -> None:
+    pic = eight_seats()
+    folded = replace(pic, seats=tuple(replace(s, folded=i == 2) for i, s in enumerate(pic.seats)),
+                     community=Card.parse("9c"))
+    alt = P.table_alt(folded)
+    assert len(alt) <= P.ALT_TEXT_LIMIT
+    assert "Hand #41 · sixth street" in alt and "Pot 1,265" in alt and "Community card 9♣" in alt
+    assert "twos (5♥ then 2♦)" in alt and "jacks (5♣ then J♠)" in alt and "fives" in alt
+    for seat in folded.seats:
+        part = alt.split(seat.name, 1)[1].split(". ", 1)[0]
+        assert f"{seat.stack:,} chips" in part
+        assert ("dealer" in part) == seat.dealer
+        assert ("to act" in part) == seat.to_act
+        assert ("folded" in part) == seat.folded
+        assert (f"{seat.down} down" in part) == bool(seat.down)
+        for c in seat.up:
+            wild = c.rank in (Rank.FIVE, Rank.TWO, Rank.JACK)
+            assert (f"{c} (wild)" in part) == wild
+            assert str(c) in part
+
+
+def test_alt_text_is_cut_to_discords_limit() -> None:
+    pic = eight_seats()
+    long = replace(pic, seats=tuple(replace(s, name=s.name * 30) for s in pic.seats))
+    alt = P.table_alt(long)
+    assert len(alt) == P.ALT_TEXT_LIMIT and alt.endswith("…")
+
+
+def test_hand_alt_marks_down_cards_and_the_best_five_with_what_wilds_stand_for() -> None:
+    # J♥ and 2♣ are wild (jacks and twos): with K♣ K♥ they make four kings, six kicker.
+    pic = HandPicture("Hand #41 · sixth street", cs("Jh 2c Kc Kh 4s 6c"), cs("Kc Kh 4s 6c"), (TWOS, JACKS))
+    alt = P.hand_alt(pic)
+    assert "J♥ (down) 2♣ (down) K♣ K♥ 4♠ 6♣" in alt
+    assert "Four of a kind, kings" in alt
+    best = alt.split("best five ", 1)[1].split(" (", 1)[0].split()
+    assert sorted(best) == sorted(["K♣", "K♥", "J♥", "2♣", "6♣"])
+    assert "J♥ as K" in alt and "2♣ as K" in alt
+    assert "twos (5♥ then 2♦)" in alt
+
+
+def test_hand_picture_frames_the_best_five_and_tags_down_cards() -> None:
+    pic = HandPicture("Hand #41", cs("Jh 2c Kc Kh 4s 6c"), cs("Kc Kh 4s 6c"), (TWOS, JACKS))
+    img = P.render_hand(pic)
+    framed = count(img, P._BEST, tol=20)
+    early = P.render_hand(replace(pic, cards=pic.cards[:4], up=cs("Kc Kh")))  # 4 cards: no best five yet
+    assert framed > 1_000 and count(early, P._BEST, tol=20) == 0
+    assert "three kings" in P.hand_alt(replace(pic, cards=pic.cards[:3], up=cs("Kc"))).lower()
+    no_down = P.render_hand(replace(pic, up=pic.cards))
+    # The "down" tags are grey text under the first two cards.
+    assert count(img, P._TEXT_DIM, tol=10) > count(no_down, P._TEXT_DIM, tol=10)
+
+
+def test_showdown_five_of_a_kind_and_the_winner() -> None:
+    pic = ShowdownPicture(
+        "Hand #41 · showdown",
+        (ShownHand("Eve", cs("Jh 2c Kc Kh 4s 6c Ks"), 1_265), ShownHand("Ann", cs("Ad Ah Qc 9d Jd 3c 9h"))),
+        (TWOS, JACKS),
+    )
+    alt = P.showdown_alt(pic)
+    eve, ann = alt.split("Eve: ", 1)[1].split("Ann: ")
+    assert "Five of a kind, kings" in eve and "wins 1,265" in eve
+    # Ann: A♦ A♥ with J♦ wild is three aces, and 9♦ 9♥ fill the house.
+    assert "Full house, aces over nines" in ann and "wins" not in ann
+    assert count(P.render_showdown(pic), P._WIN, tol=10) > 1_000
+    nobody = replace(pic, hands=tuple(replace(h, won=0) for h in pic.hands))
+    assert count(P.render_showdown(nobody), P._WIN, tol=10) == 0
+
+
+def test_bad_snapshots_are_refused() -> None:
+    seat = SeatPicture("A", 1)
+    with pytest.raises(ValueError, match="1 to 8 seats"):
+        P.render_table(TablePicture("t", (seat,) * 9, 0))
+    with pytest.raises(ValueError, match="at most 7 cards"):
+        P.render_hand(HandPicture("t", cs("2c 3c 4c 6c 7c 8c 9c Tc"), ()))
+    with pytest.raises(ValueError, match="1 to 8 hands"):
+        P.render_showdown(ShowdownPicture("t", ()))
+
+
+def test_gallery_renders_four_pictures(tmp_path: Path) -> None:
+    paths = render_gallery(tmp_path)
+    assert [p.name for p in paths] == ["table-third-street.png", "showdown-five-of-a-kind.png",
+                                       "hand-dm-wilds.png", "table-8-seats.png"]
+    for path in paths:
+        assert decode(path.read_bytes()).width == 960
+        assert path.with_suffix(".txt").read_text(encoding="utf-8").strip()
+    assert "Five of a kind" in (tmp_path / "showdown-five-of-a-kind.txt").read_text(encoding="utf-8")
