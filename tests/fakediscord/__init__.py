@@ -24,7 +24,7 @@ from .models import (
     FakeRole,
     FakeUser,
 )
-from .server import DiscordError, FakeDiscord, GuildSpec, RecordedRequest
+from .server import DiscordError, FakeDiscord, GuildSpec, RateLimitWait, RecordedRequest
 
 
 async def start_bot(bot: discord.Client, fake: FakeDiscord, *, within: float = 5.0) -> None:
@@ -57,6 +57,7 @@ __all__ = [
     "FakeRole",
     "FakeUser",
     "GuildSpec",
+    "RateLimitWait",
     "RecordedRequest",
     "restart_bot",
     "start_bot",

@@ -27,6 +27,7 @@ import logging
 import math
 import re
 import secrets
+import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ import discord
 import yarl
 from aiohttp import web
 
+from .components import IS_COMPONENTS_V2, check_v2
 from .interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -71,6 +73,7 @@ from .models import (
     SnowflakeGen,
     iter_components,
 )
+from .ratelimits import RateLimiter, install_wait_probe
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +92,10 @@ BOT_TASK_PREFIXES: tuple[str, ...] = (
     "discord-ui-modal-dispatch",
     "discord.py: ",
 )
+
+#: Message flags a bot may set when it sends or edits a message: suppress embeds, suppress
+#: notifications, Components V2.
+_KEPT_FLAGS = (1 << 2) | (1 << 12) | IS_COMPONENTS_V2
 
 #: What the bot's own role may do in every fake guild.
 BOT_PERMISSIONS = discord.Permissions(
@@ -139,7 +146,16 @@ class Upload:
 
 @dataclass
 class RecordedRequest:
-    """One REST request the bot made, as the fake received it (``path`` is relative to /api/v10)."""
+    """One REST request the bot made, as the fake received it (``path`` is relative to /api/v10).
+
+    Rate limits: ``bucket`` is the fake's bucket key (``channel-messages:<channel id>``,
+    ``interaction:<token>``, ...; "" for a route that was never limited: unknown, injected or
+    unauthorized); ``remaining`` and ``reset_after`` are what the headers said; ``rate_limited`` is
+    ``"user"`` or ``"global"`` when the answer was a 429 from the limits (else ``None``);
+    ``counts_global`` says whether the request counted towards the global limit; ``waited`` is how
+    long discord.py held the request back before sending it because it knew the bucket was
+    exhausted (seconds, 0.0 if it did not wait); ``at`` is when it arrived (``time.monotonic``).
+    """
 
     method: str
     path: str
@@ -147,9 +163,40 @@ class RecordedRequest:
     json: Any
     uploads: list[Upload]
     status: int = 0
+    bucket: str = ""
+    remaining: int | None = None
+    reset_after: float = 0.0
+    rate_limited: str | None = None
+    counts_global: bool = False
+    waited: float = 0.0
+    at: float = 0.0
+
+    @property
+    def exhausted(self) -> bool:
+        """The answer said ``X-RateLimit-Remaining: 0``: discord.py slept until the bucket reset
+        before it returned this answer to the bot."""
+        return self.remaining == 0 and self.rate_limited is None
 
     def __repr__(self) -> str:
         return f"<{self.method} {self.path} -> {self.status}>"
+
+
+@dataclass
+class RateLimitWait:
+    """discord.py waiting on a rate limit, about ``seconds`` long; ``how``:
+
+    * ``"exhausted"``: the answer to this request used the bucket's last request
+      (``X-RateLimit-Remaining: 0``), so discord.py slept until the bucket reset before returning
+      it (its HTTP client and its webhook adapter both do): the bot's code waited;
+    * ``"bucket"``: discord.py held this request back before sending it, because the bucket was
+      exhausted or another request in it was still out (measured in the client);
+    * ``"429"``: the request was refused with 429 and discord.py slept ``retry_after`` to retry it.
+    """
+
+    method: str
+    path: str
+    seconds: float
+    how: str
 
 
 @dataclass
@@ -262,6 +309,9 @@ class FakeDiscord:
         identifies: every IDENTIFY payload (token removed).
         sync_calls: every bulk command sync as ``(guild_id or None, payload)``.
         interaction_deadline: seconds the bot has for the initial response (Discord: 3).
+        rate_limits: the ``RateLimiter`` (Discord's per-route and global limits, always on);
+            ``time_scale`` shrinks its windows (default 0.01: "5 per 5 s" lasts 50 ms).
+        rate_limit_waits: every time discord.py held a request back on a rate limit.
     """
 
     _active: ClassVar[FakeDiscord | None] = None
@@ -275,8 +325,13 @@ class FakeDiscord:
         error_loggers: Sequence[str] = ("discord", "bot", "cogs"),
         interaction_deadline: float = 3.0,
         heartbeat_interval_ms: int = 45_000,
+        time_scale: float = 0.01,
     ) -> None:
         self.ids = SnowflakeGen()
+        self.rate_limits = RateLimiter(time_scale)
+        self.rate_limit_waits: list[RateLimitWait] = []
+        self._pending_waits: dict[tuple[str, str], list[float]] = {}
+        self._undo_probe: Callable[[], None] | None = None
         self.token = token
         self.interaction_deadline = interaction_deadline
         self.heartbeat_interval_ms = heartbeat_interval_ms
@@ -366,6 +421,7 @@ class FakeDiscord:
         self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
         discord.http.Route.BASE = self.api_base
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        self._undo_probe = install_wait_probe(self._note_wait)
         for name in self.error_loggers:
             logging.getLogger(name).addHandler(self._log_handler)
         FakeDiscord._active = self
@@ -387,6 +443,9 @@ class FakeDiscord:
             if self._saved is not None:
                 discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
                 self._saved = None
+            if self._undo_probe is not None:
+                self._undo_probe()
+                self._undo_probe = None
             if FakeDiscord._active is self:
                 FakeDiscord._active = None
 
@@ -715,6 +774,26 @@ class FakeDiscord:
                 "X-RateLimit-Scope": "global" if is_global else "user",
             },
         )
+
+    @property
+    def time_scale(self) -> float:
+        """How much shorter than Discord's the rate-limit windows are (1.0 = as on Discord).
+
+        Raises ``ValueError`` when set to 0 or less: the limits cannot be turned off."""
+        return self.rate_limits.time_scale
+
+    @time_scale.setter
+    def time_scale(self, value: float) -> None:
+        self.rate_limits.time_scale = value
+
+    def _note_wait(self, method: str, path: str, seconds: float) -> None:
+        self.rate_limit_waits.append(RateLimitWait(method, path[len(API_PREFIX):], seconds, "bucket"))
+        self._pending_waits.setdefault((method, path), []).append(seconds)
+
+    @property
+    def rate_limited(self) -> list[RecordedRequest]:
+        """Requests answered 429 by the rate limits (not by ``rate_limit``/``inject_error``)."""
+        return [r for r in self.requests if r.rate_limited is not None]
 
     # -- waiting -----------------------------------------------------------------------------
 
@@ -1222,14 +1301,18 @@ class FakeDiscord:
         except Exception as exc:  # a malformed body is a fake bug or a client bug: say so loudly
             self.internal_errors.append(f"{method} {rel}: cannot read body: {exc!r}")
             return self._json({"code": 50109, "message": "The request body contains invalid JSON."}, 400)
-        rec = RecordedRequest(method=method, path=rel, query=dict(request.query), json=body, uploads=uploads)
+        rec = RecordedRequest(method=method, path=rel, query=dict(request.query), json=body, uploads=uploads,
+                              at=time.monotonic())
+        pending = self._pending_waits.get((method, request.path))
+        if pending:
+            rec.waited = pending.pop(0)
         self.requests.append(rec)
         for inj in self._injected:
             if inj.times > 0 and inj.method == method and inj.pattern.fullmatch(rel):
                 inj.times -= 1
                 rec.status = inj.status
                 return self._json(inj.body, inj.status, inj.headers)
-        handler, params = self._route(method, rel)
+        handler, params, template = self._route(method, rel)
         if handler is None:
             self.unhandled.append(f"{method} {rel}")
             rec.status = 404
@@ -1238,30 +1321,43 @@ class FakeDiscord:
         if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
             rec.status = 401
             return self._json({"code": 0, "message": "401: Unauthorized"}, 401)
+        decision = self.rate_limits.check(method, template, params, request.headers.get("Authorization", ""))
+        rec.bucket, rec.remaining, rec.reset_after = decision.bucket, decision.remaining, decision.reset_after
+        rec.counts_global = decision.counts_global
+        if decision.limited is not None:
+            rec.status = 429
+            rec.rate_limited = decision.limited
+            self.rate_limit_waits.append(RateLimitWait(method, rel, decision.retry_after, "429"))
+            return self._json(RateLimiter.body(decision), 429, decision.headers)
+        if decision.remaining == 0:
+            # discord.py (its HTTP client and its webhook adapter alike) sleeps Reset-After before it
+            # returns an answer that used a bucket's last request.
+            self.rate_limit_waits.append(RateLimitWait(method, rel, decision.reset_after, "exhausted"))
+        limits = decision.headers
         try:
             status, data = await handler(request, params, body, uploads)
         except DiscordError as err:
             rec.status = err.status
-            return self._json(err.body(), err.status)
+            return self._json(err.body(), err.status, limits)
         except Exception as exc:
             log.exception("fake discord failed on %s %s", method, rel)
             self.internal_errors.append(f"{method} {rel}: {exc!r}")
             rec.status = 400
-            return self._json({"code": 0, "message": f"fake discord internal error: {exc!r}"}, 400)
+            return self._json({"code": 0, "message": f"fake discord internal error: {exc!r}"}, 400, limits)
         rec.status = status
         if status == 204:
-            return web.Response(status=204)
-        return self._json(data, status)
+            return web.Response(status=204, headers=limits)
+        return self._json(data, status, limits)
 
-    def _route(self, method: str, rel: str) -> tuple[Any, dict[str, str]]:
-        for m, pattern, handler in self._route_table:
+    def _route(self, method: str, rel: str) -> tuple[Any, dict[str, str], str]:
+        for m, pattern, handler, template in self._route_table:
             if m == method:
                 match = pattern.fullmatch(rel)
                 if match:
-                    return handler, match.groupdict()
-        return None, {}
+                    return handler, match.groupdict(), template
+        return None, {}, ""
 
-    def _routes(self) -> list[tuple[str, re.Pattern[str], Callable[..., Awaitable[tuple[int, Any]]]]]:
+    def _routes(self) -> list[tuple[str, re.Pattern[str], Callable[..., Awaitable[tuple[int, Any]]], str]]:
         table = [
             ("GET", "/users/@me", self._get_me),
             ("GET", "/oauth2/applications/@me", self._get_app),
@@ -1290,7 +1386,7 @@ class FakeDiscord:
             ("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}", self._webhook_edit),
             ("DELETE", "/webhooks/{app_id}/{token}/messages/{message_id}", self._webhook_delete),
         ]
-        return [(m, _compile_path(p, named=True), h) for m, p, h in table]
+        return [(m, _compile_path(p, named=True), h, p) for m, p, h in table]
 
     def _serve_attachment(self, path: str) -> web.Response:
         parts = path.split("/")
@@ -1374,7 +1470,7 @@ class FakeDiscord:
             raise DiscordError(403, 50007, "Cannot send messages to this user")
         payload: JSON = body or {}
         validate_message(payload, uploads, creating=True)
-        msg = self._new_message(channel, payload, uploads)
+        msg = self._new_message(channel, payload, uploads, flags=int(payload.get("flags") or 0) & _KEPT_FLAGS)
         await self._dispatch_message_event("MESSAGE_CREATE", msg)
         return 200, msg.payload(self.application_id)
 
@@ -1438,7 +1534,11 @@ class FakeDiscord:
         return out
 
     def _apply_edit(self, msg: FakeMessage, payload: JSON, uploads: list[Upload]) -> None:
-        validate_message(payload, uploads, creating=False)
+        validate_message(payload, uploads, creating=False, current=msg)
+        if payload.get("flags") is not None:
+            # Discord keeps ephemeral/loading as they are and never drops the V2 flag once set.
+            msg.flags = (msg.flags & (EPHEMERAL | LOADING | IS_COMPONENTS_V2)) | (
+                int(payload["flags"]) & _KEPT_FLAGS)
         msg.history.append((msg.content, copy.deepcopy(msg.embeds), copy.deepcopy(msg.components)))
         if "content" in payload:
             msg.content = payload["content"] or ""
@@ -1625,7 +1725,7 @@ class FakeDiscord:
         if ctype == CHANNEL_MESSAGE:
             validate_message(data, uploads, creating=True)
         elif ctype == UPDATE_MESSAGE:
-            validate_message(data, uploads, creating=False)
+            validate_message(data, uploads, creating=False, current=inter.source_message)
         elif ctype == AUTOCOMPLETE_RESULT and len(data.get("choices", [])) > 25:
             raise _form_error("choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
         elif ctype == MODAL:
@@ -1875,13 +1975,38 @@ def _check_len(value: Any, limit: int, fieldname: str) -> None:
         raise _form_error(fieldname, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
 
 
-def validate_message(payload: JSON, uploads: list[Upload], *, creating: bool) -> None:
+def validate_message(
+    payload: JSON, uploads: list[Upload], *, creating: bool, current: FakeMessage | None = None
+) -> None:
     """Reject what Discord rejects with 400 (50006 empty message, 50035 invalid form body).
 
     Checked: content ≤ 2000, ≤ 10 embeds and embed limits (title 256, description 4096,
     25 fields of 256/1024, 6000 in total), ≤ 5 action rows of ≤ 5 buttons or 1 select,
-    custom_id ≤ 100 and unique, button label ≤ 80, select options ≤ 25.
+    custom_id ≤ 100 and unique, button label ≤ 80, select options ≤ 25; with the Components V2
+    flag (on the payload or on ``current``, the message being edited), the V2 rules of
+    ``components.check_v2``.
     """
+    names = [u.filename for u in uploads]
+    by_index = {u.index: u for u in uploads}
+    for entry in payload.get("attachments") or []:
+        key = entry.get("id")
+        if entry.get("filename") and key is not None and str(key).isdigit() and int(key) in by_index:
+            names.append(str(entry["filename"]))
+    kept: list[str] = []
+    if current is not None:
+        listed = {str(e.get("id")) for e in payload.get("attachments") or []}
+        kept = [
+            a.filename for a in current.attachments if "attachments" not in payload or str(a.id) in listed
+        ]
+    v2 = check_v2(
+        payload,
+        names,
+        error=lambda where, code, message: _form_error(where, code, message),
+        current_flags=None if current is None else current.flags,
+        current_content=current.content if current is not None else "",
+        current_embeds=len(current.embeds) if current is not None else 0,
+        kept=kept,
+    )
     content = payload.get("content")
     _check_len(content, 2000, "content")
     embeds = payload.get("embeds") or []
@@ -1905,7 +2030,6 @@ def validate_message(payload: JSON, uploads: list[Upload], *, creating: bool) ->
     if total > 6000:
         raise _form_error("embeds", "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
     components = payload.get("components") or []
-    v2 = bool(int(payload.get("flags") or 0) & (1 << 15))
     if not v2:
         if len(components) > 5:
             raise _form_error("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
@@ -1915,6 +2039,12 @@ def validate_message(payload: JSON, uploads: list[Upload], *, creating: bool) ->
                     f"components.{i}", "UNION_TYPE_CHOICES", "Top-level components must be rows"
                 )
             inner = row.get("components") or []
+            for j, comp in enumerate(inner):
+                if comp.get("type") != BUTTON and comp.get("type") not in SELECT_TYPES:
+                    raise _form_error(
+                        f"components.{i}.components.{j}", "UNION_TYPE_CHOICES",
+                        "Without the IS_COMPONENTS_V2 flag a row holds only buttons and selects",
+                    )
             if not 1 <= len(inner) <= 5 or (
                 any(c.get("type") in SELECT_TYPES for c in inner) and len(inner) > 1
             ):
