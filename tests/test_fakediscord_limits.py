@@ -255,6 +255,7 @@ async def test_discord_py_paces_itself_and_the_waits_are_recorded(
     window resets (5 s x scale) instead of getting a 429."""
     fake = fake_discord
     poker = fake.guild().channel("poker")
+    mark = len(fake.requests)
     start = time.monotonic()
     res = await fake.slash(fake.guild().member("alice"), "lim burst", {"n": 7}, channel=poker)
     elapsed = time.monotonic() - start
@@ -269,6 +270,9 @@ async def test_discord_py_paces_itself_and_the_waits_are_recorded(
         if w.how == "exhausted" and w.path == f"/channels/{poker.id}/messages"
     ]
     assert waits and all(0 < w.seconds <= 5 * SCALE + 0.001 for w in waits)
+    cost = fake.traffic(mark)
+    assert (cost.channel_messages, cost.global_counted, cost.interaction, cost.rate_limited) == (7, 7, 2, 0)
+    assert cost.requests == 9 and cost.waited >= 1 and cost.wait_seconds > 0
 
 
 async def test_a_429_is_retried_by_discord_py(fake_discord: FakeDiscord, bot: LimitBot) -> None:

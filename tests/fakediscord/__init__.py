@@ -24,7 +24,7 @@ from .models import (
     FakeRole,
     FakeUser,
 )
-from .server import DiscordError, FakeDiscord, GuildSpec, RateLimitWait, RecordedRequest
+from .server import DiscordError, FakeDiscord, GuildSpec, RateLimitWait, RecordedRequest, Traffic
 
 
 async def start_bot(bot: discord.Client, fake: FakeDiscord, *, within: float = 5.0) -> None:
@@ -59,6 +59,7 @@ __all__ = [
     "GuildSpec",
     "RateLimitWait",
     "RecordedRequest",
+    "Traffic",
     "restart_bot",
     "start_bot",
     "stop_bot",

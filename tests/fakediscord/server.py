@@ -199,6 +199,27 @@ class RateLimitWait:
     how: str
 
 
+@dataclass(frozen=True)
+class Traffic:
+    """What a stretch of recorded requests cost under Discord's limits (``FakeDiscord.traffic``).
+
+    ``requests``: all of them; ``channel_messages``: message create/edit/delete in channels (the
+    5-per-5-s buckets); ``global_counted``: those counted towards the 50/s global limit;
+    ``interaction``: interaction callbacks and webhook requests (per token, exempt from the global
+    limit); ``rate_limited``: 429 answers from the limits; ``waited``: requests discord.py held back
+    or slept on (held before sending, answered with ``Remaining: 0``, or refused with 429);
+    ``wait_seconds``: the time those waits add up to.
+    """
+
+    requests: int
+    channel_messages: int
+    global_counted: int
+    interaction: int
+    rate_limited: int
+    waited: int
+    wait_seconds: float
+
+
 @dataclass
 class InjectedError:
     """A canned error answer for the next ``times`` requests matching ``method`` and ``pattern``."""
@@ -790,6 +811,22 @@ class FakeDiscord:
         self.rate_limit_waits.append(RateLimitWait(method, path[len(API_PREFIX):], seconds, "bucket"))
         self._pending_waits.setdefault((method, path), []).append(seconds)
 
+    def traffic(self, since: int = 0, until: int | None = None) -> Traffic:
+        """Sum up ``requests[since:until]`` (take ``len(fake.requests)`` as a mark before an action,
+        then ``fake.traffic(mark)`` after it)."""
+        recs = self.requests[since:until]
+        waits = [r for r in recs if r.waited > 0 or r.exhausted or r.rate_limited is not None]
+        seconds = sum(r.waited + (r.reset_after if r.exhausted or r.rate_limited else 0.0) for r in waits)
+        return Traffic(
+            requests=len(recs),
+            channel_messages=sum(1 for r in recs if r.bucket.startswith("channel-messages:")),
+            global_counted=sum(1 for r in recs if r.counts_global),
+            interaction=sum(1 for r in recs if r.bucket.startswith("interaction:")),
+            rate_limited=sum(1 for r in recs if r.rate_limited is not None),
+            waited=len(waits),
+            wait_seconds=seconds,
+        )
+
     @property
     def rate_limited(self) -> list[RecordedRequest]:
         """Requests answered 429 by the rate limits (not by ``rate_limit``/``inject_error``)."""
@@ -1327,6 +1364,7 @@ class FakeDiscord:
         if decision.limited is not None:
             rec.status = 429
             rec.rate_limited = decision.limited
+            rec.reset_after = decision.retry_after
             self.rate_limit_waits.append(RateLimitWait(method, rel, decision.retry_after, "429"))
             return self._json(RateLimiter.body(decision), 429, decision.headers)
         if decision.remaining == 0:
