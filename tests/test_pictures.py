@@ -271,6 +271,17 @@ def test_showdown_five_of_a_kind_and_the_winner() -> None:
     assert count(P.render_showdown(nobody), P._WIN, tol=10) == 0
 
 
+def test_many_wild_ranks_still_fit_and_the_alt_text_keeps_every_origin() -> None:
+    five = Card.parse("5s")
+    ranks = [Rank.TWO, Rank.JACK, Rank.SEVEN, Rank.QUEEN, Rank.KING, Rank.THREE]
+    wilds = tuple(WildRank(r, five, Card(r, Suit.HEARTS)) for r in ranks)
+    pic = replace(eight_seats(), wilds=wilds, community=Card.parse("9c"))
+    assert decode(P.table_png(pic)).size == P.TABLE_SIZE
+    alt = P.table_alt(pic)
+    for r in ranks:
+        assert f"{r.plural} (5♠ then {Card(r, Suit.HEARTS)})" in alt
+
+
 def test_bad_snapshots_are_refused() -> None:
     seat = SeatPicture("A", 1)
     with pytest.raises(ValueError, match="1 to 8 seats"):

@@ -536,27 +536,50 @@ def _draw_seat(canvas: Image.Image, seat: SeatPicture, x: int, y: int, wild: fro
               _TEXT_DIM if seat.folded else _TEXT)
 
 
+def _wild_entry(canvas: Image.Image, w: WildRank, x: float, y: float, width: float) -> None:
+    """One wild rank centred in ``width``: its five, an arrow, the card that set it, the rank."""
+    label = _fit(w.rank.plural, 22, int(width) - (_MINI_W * 2 + 34 if w.five and w.card else 0))
+    parts_w = (_MINI_W * 2 + 34 if w.five and w.card else 0) + _text_width(label, 22)
+    px = x + (width - parts_w) / 2
+    if w.five and w.card:
+        _paste(canvas, card_sprite(w.five, _MINI_W, True), px, y)
+        canvas.paste(_TEXT, (int(px + _MINI_W + 2), int(y + 15)), _arrow_mask(20))
+        _paste(canvas, card_sprite(w.card, _MINI_W, True), px + _MINI_W + 24, y)
+        px += _MINI_W * 2 + 34
+    _text(canvas, (px, y + 13), label, 22, _TEXT, bold=True)
+
+
 def _wild_rows(canvas: Image.Image, wilds: Sequence[WildRank], x: int, y: int, width: int, rows: int) -> int:
     """The wild list in the middle of the felt: fives first, then each rank with its five and the
-    card that set it. Returns the y below the list."""
+    card that set it, two to a row when there are several. When even that does not fit in
+    ``rows`` rows, the ranks are listed as words (the alt text and the log keep the origins).
+    Returns the y below the list."""
     _text(canvas, (x + width / 2, y), "Wild: fives", 24, _TEXT, bold=True, anchor="m")
     y += 32
     extra = _extra_wilds(wilds)
-    shown = extra if len(extra) <= rows else extra[: rows - 1]
-    for w in shown:
-        parts_w = (_MINI_W * 2 + 30 if w.five and w.card else 0) + _text_width(w.rank.plural, 24)
-        px = x + (width - parts_w) / 2
-        if w.five and w.card:
-            _paste(canvas, card_sprite(w.five, _MINI_W, True), px, y)
-            canvas.paste(_TEXT, (int(px + _MINI_W + 3), int(y + 14)), _arrow_mask(22))
-            _paste(canvas, card_sprite(w.card, _MINI_W, True), px + _MINI_W + 28, y)
-            px += _MINI_W * 2 + 36
-        _text(canvas, (px, y + 12), w.rank.plural, 24, _TEXT, bold=True)
-        y += int(_MINI_W * 1.4) + 6
-    if len(shown) < len(extra):
-        rest = ", ".join(w.rank.plural for w in extra[len(shown):])
-        _text(canvas, (x + width / 2, y + 6), _fit("and " + rest, 22, width), 22, _TEXT, anchor="m")
-        y += 30
+    per_row = 1 if len(extra) <= 1 else 2
+    row_h = int(_MINI_W * 1.4) + 6
+    if len(extra) > rows * per_row:
+        lines: list[str] = []
+        for word in (w.rank.plural for w in extra):
+            if lines and _text_width(f"{lines[-1]} · {word}", 22) <= width:
+                lines[-1] = f"{lines[-1]} · {word}"
+            else:
+                lines.append(word)
+        room = max(1, (rows * row_h + 10) // 26)
+        if len(lines) > room:  # never drop a rank unsaid: squeeze the rest into the last line
+            lines = [*lines[: room - 1], _fit(" · ".join(lines[room - 1 :]), 22, width)]
+        for line in lines:
+            _text(canvas, (x + width / 2, y), line, 22, _TEXT, bold=True, anchor="m")
+            y += 26
+        return y
+    for i in range(0, len(extra), per_row):
+        pair = extra[i : i + per_row]
+        col_w = width / per_row
+        offset = (width - col_w * len(pair)) / 2
+        for j, w in enumerate(pair):
+            _wild_entry(canvas, w, x + offset + j * col_w, y, col_w)
+        y += row_h
     return y
 
 
@@ -574,7 +597,7 @@ def render_table(pic: TablePicture) -> Image.Image:
         sx, sy = _SLOTS[slot]
         _draw_seat(canvas, seat, sx, sy, wild)
     # The middle of the felt, between the left and right seats.
-    mx, mw, my = 300, 360, 220
+    mx, mw, my = 282, 396, 220
     _text(canvas, (mx + mw / 2, my), f"Pot {pic.pot:,}", 32, _TEXT, bold=True, anchor="m")
     my += 42
     rows = 2
