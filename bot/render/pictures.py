@@ -754,9 +754,9 @@ def _hand_row(
             stands = wilds_as[c]
             tags.append("as itself" if stands == c else "as " + _card_text(stands))
         for j, tag in enumerate(tags):
-            stands = tag.startswith("as ")  # what a wild plays as: the fact to read, so bold and bright
-            _text(canvas, (cx + card_w / 2, below + j * 28), tag, 22, _TEXT if stands else _TEXT_DIM,
-                  bold=stands, anchor="m")
+            stand_in = tag.startswith("as ")  # what a wild plays as: the fact to read, so bold and bright
+            _text(canvas, (cx + card_w / 2, below + j * 28), tag, 22, _TEXT if stand_in else _TEXT_DIM,
+                  bold=stand_in, anchor="m")
 
 
 def _header(canvas: Image.Image, title: str, lines: Sequence[str], width: int) -> int:
