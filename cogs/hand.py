@@ -1,10 +1,12 @@
 """``/hand``: the record of finished hands at this channel's table, and the dealer's void.
 
 ``/hand history [number]`` attaches a finished hand's PHH file (SPEC §9; the last finished hand by
-default), which ``wildstud replay`` plays back through the engine. ``/hand verify [number]`` shows
-a hand's deck commitment, announced before its first card, and, once the hand is over, the
-revealed deck order and salt, checked against it (DESIGN "Fairness and secrecy"). A hand still
-being played shows only its commitment: its deck stays secret until it ends.
+default) as the member asking saw it: every shown hand, their own down cards, ``??`` for the rest
+(nobody gets another player's unshown cards, dealers and admins included). ``/hand verify [number]``
+shows a hand's deck commitment, announced before its first card, and, once the hand is over, checks
+the openings of the cards everyone saw and of the asking member's own down cards against it, and
+attaches the ``wildstud verify`` command that checks them again (DESIGN "Fairness and secrecy").
+A hand still being played shows only its commitment.
 
 ``/hand void [reason]`` is the dealer's misdeal or dispute ruling on the hand in progress (the
 table's creator, the server's dealer role, or Manage Server: the same check as dealing and rulings,
@@ -24,7 +26,8 @@ from discord.ext import commands
 
 from bot.store.records import HandRecord
 from bot.tables.errors import TableError
-from bot.tables.fairness import verify
+from bot.tables.fairness import check_openings, verify
+from bot.tables.reveal import reveal_of, viewer_history
 from bot.tables.service import DEFAULT_VOID_REASON, MAX_VOID_REASON
 from cogs.common import Interaction, display_name, has_dealer_rights, reply, table_key
 
@@ -72,14 +75,16 @@ class Hand(
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         hand = await self._hand(interaction, number, finished=True)
-        if not hand.phh:
-            raise TableError(f"Hand #{hand.hand_no} has no history file.")
-        file = discord.File(
-            io.BytesIO(hand.phh.encode("utf-8")), filename=f"wildstud-hand-{hand.hand_no}.phh"
-        )
+        names = self.bot.service.table(table_key(interaction)).names
+        try:
+            text = viewer_history(hand, interaction.user.id, dict(names))
+        except ValueError as exc:
+            raise TableError(f"Hand #{hand.hand_no} has no history file ({exc}).") from None
+        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"wildstud-hand-{hand.hand_no}.phh")
         await reply(
             interaction,
-            f"Hand #{hand.hand_no} as a PHH hand history (replay it with `wildstud replay`).",
+            f"Hand #{hand.hand_no} as you saw it, a PHH hand history: every hand shown at the showdown, "
+            "your own down cards, and ?? for every card nobody was shown.",
             file=file,
         )
 
@@ -93,22 +98,40 @@ class Hand(
         await interaction.response.defer(ephemeral=True, thinking=True)
         hand = await self._hand(interaction, number, finished=False)
         lines = [f"Hand #{hand.hand_no}", f"Commitment (announced before the deal): {hand.commitment}"]
+        file: discord.File | None = None
         if hand.status == "in_progress":
-            lines.append("The deck and the salt are revealed when the hand is over.")
+            lines.append("The cards everyone saw, and your own, are opened when the hand is over.")
         else:
-            deck = "".join(hand.deck)
-            ok = verify(hand.commitment, hand.salt, deck)
-            lines += [
-                f"Deck (top card first): {deck}",
-                f"Salt: {hand.salt}",
-                "SHA-256(deck:salt) matches the commitment."
-                if ok
-                else "The deck does NOT match the commitment!",
-                f"Check it yourself: `wildstud verify {hand.commitment} {hand.salt} {deck}`",
-            ]
+            try:
+                reveal = reveal_of(hand, interaction.user.id)
+            except ValueError as exc:
+                raise TableError(f"Hand #{hand.hand_no} cannot be checked: {exc}.") from None
+            if reveal.scheme == "deck":
+                deck = reveal.deck
+                ok = verify(hand.commitment, reveal.salt, deck)
+                lines += [
+                    f"Dealt before per-card commitments: its whole deck was revealed. Deck: {deck}",
+                    f"Salt: {reveal.salt}",
+                    "SHA-256(deck:salt) matches the commitment." if ok
+                    else "The deck does NOT match the commitment!",
+                ]
+            else:
+                verdict = check_openings(reveal.commitment, reveal.leaves, reveal.openings)
+                public = len(reveal.openings) - len(reveal.own)
+                own = f" and your {len(reveal.own)} down cards" if reveal.own else ""
+                lines.append(
+                    f"{public} cards everyone saw{own} opened: "
+                    + ("each matches its leaf and the leaves match the commitment."
+                       if verdict.ok else "MISMATCH at "
+                       + ", ".join(f"position {p}" for p, _ in verdict.failures) + "!")
+                )
+                lines.append(f"The other {52 - len(reveal.openings)} positions stay closed.")
+            lines.append("Check it yourself with the attached `wildstud verify` command.")
+            file = discord.File(io.BytesIO((reveal.verify_command() + "\n").encode("utf-8")),
+                                filename=f"wildstud-verify-hand-{hand.hand_no}.txt")
             if hand.status == "voided":
                 lines.append(f"This hand was voided: {hand.void_reason or 'no reason recorded'}.")
-        await reply(interaction, "\n".join(lines))
+        await reply(interaction, "\n".join(lines), file=file)
 
     @app_commands.command(
         name="void", description="Void the hand in progress: every chip goes back (the dealer only)"

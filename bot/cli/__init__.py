@@ -24,6 +24,7 @@ COMMANDS: tuple[str, ...] = (
     "replay",
     "simulate",
     "verify",
+    "history",
 )
 
 

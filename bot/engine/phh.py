@@ -554,6 +554,7 @@ def export_phh(
     deck_commitment: str | Mapping[str, Any] | None = None,
     fields: Mapping[str, Any] | None = None,
     hide_unshown: bool = False,
+    viewer: int | None = None,
     header: bool = True,
 ) -> str:
     """Write ``hand`` (finished or in progress) as PHH TOML text (SPEC §9), with ``tomli-w``.
@@ -570,8 +571,8 @@ def export_phh(
     and ``_deck_commitment`` (if given). ``fields`` adds optional PHH fields (``hand``, ``table``,
     ``time``...). With ``hide_unshown`` the down cards of every hand not shown at showdown (folded,
     mucked, won without a showdown, or still in play) are written ``??``, as PHH writes unknown
-    cards: that text is for players to read and cannot be replayed. ``header`` prepends a comment
-    summary.
+    cards: that text is for players to read and cannot be replayed; ``viewer`` (a seat) keeps that
+    seat's own down cards written, as that player saw the hand. ``header`` prepends a comment summary.
 
     Raises ``ValueError`` for ``players``/``seats`` of the wrong length.
 
@@ -597,7 +598,7 @@ def export_phh(
     hidden: set[Card] = set()
     if hide_unshown:
         for seat in range(n):
-            if seat not in shown:
+            if seat not in shown and seat != viewer:
                 hidden.update(hand.down_cards(seat))
 
     def code(card: Card) -> str:
@@ -687,7 +688,7 @@ def export_phh(
             "five": e.five.code,
             "seat": "" if e.five_seat is None else player_label(e.five_seat),
             "street": e.street,
-            "follow_card": e.follow_card.code,
+            "follow_card": code(e.follow_card),   # a down card announced by rank keeps its suit secret
             "follow_seat": "" if e.follow_seat is None else player_label(e.follow_seat),
             "rank": e.rank.char,
             "how": e.how,
@@ -701,10 +702,10 @@ def export_phh(
     text = tomli_w.dumps(data)
     if not header:
         return text
-    return _header(hand) + text
+    return _header(hand, hidden) + text
 
 
-def _header(hand: StudHand) -> str:
+def _header(hand: StudHand, hidden: set[Card]) -> str:
     lines = [
         "# Wildstud hand history: Sex in the Middle East (seven-card stud, fives wild),",
         "# PHH format (uoftcprg/phh-std); p1 is the first seat left of the dealer.",
@@ -715,7 +716,10 @@ def _header(hand: StudHand) -> str:
     lines.append(f"# Rulings: {named}.")
     lines.append("# Wild: " + ", ".join(r.char for r in hand.wild_ranks) + ".")
     for event in hand.wild_events:
-        lines.append(f"#   {event}")
+        if event.follow_card in hidden:
+            lines.append(f"#   {event.five} -> a face-down card: {event.rank.plural} are wild")
+        else:
+            lines.append(f"#   {event}")
     result = hand.result
     if result is None:
         lines.append("# The hand is still in progress.")

@@ -72,6 +72,7 @@ from bot.tables.notices import (
     Undeliverable,
 )
 from bot.tables.options import TableOptions
+from bot.tables.reveal import opening_text, reveal_text
 from bot.tables.state import LiveHand, SeatState, Table
 
 log = logging.getLogger(__name__)
@@ -545,7 +546,8 @@ class TableService:
             table, NoticeKind.HAND_START,
             f"Hand #{live.hand_no}: {names[-1]} deals to {_join(names)}."
             f" {table.stakes.describe().capitalize()}."
-            f"\nDeck commitment: {deal.digest} (SHA-256 of the deck and a salt, shown after the hand)",
+            f"\nDeck commitment: {deal.digest} (a salted SHA-256 of each card; the cards everyone sees"
+            " are opened after the hand, your own down cards to you)",
             hand_id,
         )
         await self._after_change(table, street_dealt=True)
@@ -869,13 +871,8 @@ class TableService:
                 " with its owner: each stack is what it was before the hand.",
                 live.hand_id,
             )
-            deal = live.deal
-            await self._post(
-                table, NoticeKind.REVEAL,
-                f"Hand #{live.hand_no} deck and salt, to check against the commitment:\n"
-                f"wildstud verify {deal.digest} {deal.salt} {deal.deck}",
-                live.hand_id,
-            )
+            await self._post(table, NoticeKind.REVEAL,
+                             reveal_text(live.hand_no, live.hand_id, live.deal, live.engine), live.hand_id)
             table.hand = None
             table.redeal = True
             await self._finish_leaving(table)
@@ -916,13 +913,8 @@ class TableService:
             seat = table.seats.get(seat_no)
             if seat is not None and seat.member == live.members[i]:
                 seat.stack = result.final_stacks[i]
-        deal = live.deal
-        await self._post(
-            table, NoticeKind.REVEAL,
-            f"Hand #{live.hand_no} deck and salt, to check against the commitment:\n"
-            f"wildstud verify {deal.digest} {deal.salt} {deal.deck}",
-            live.hand_id,
-        )
+        await self._post(table, NoticeKind.REVEAL, reveal_text(live.hand_no, live.hand_id, live.deal, engine),
+                         live.hand_id)
         table.hand = None
         table.last_prompt = None
         await self._finish_leaving(table)
@@ -1115,6 +1107,7 @@ class TableService:
             live.hand_no, street_name(engine.street), cards, up, engine.community_card,
             engine.wild_ranks, live.rulings.wild_in_flush,
         )
+        text += opening_text(live.deal, engine.down_cards(seat))
         own = list(cards) + ([engine.community_card] if engine.community_card is not None else [])
         best = best_now(own, engine.wild_ranks, live.rulings.wild_in_flush)
         return PrivateNotice(

@@ -32,7 +32,7 @@ def test_void_at_a_turn_gives_every_chip_back_and_the_same_dealer_deals_again(tm
     assert "No hand is in progress, so there is nothing to void." in text
     assert "Hand #1 is void: Ann voided it (Misdeal: a card flashed)." in text
     assert "each stack is what it was before the hand" in text
-    assert "Hand #1 deck and salt" in text                 # the deck is revealed as after any hand
+    assert "Hand #1 deck: the" in text and "stay closed" in text   # opened as after any hand
     # A misdeal is re-dealt with the same button: the same dealer and deal order as hand #1.
     first = re.search(r"Hand #1: (.+?)\. ", text)
     second = re.search(r"Hand #2: (.+?)\. ", text)

@@ -96,16 +96,16 @@ async def play_passively(fake: FakeDiscord, guild: FakeGuild, channel: FakeChann
     return clicks
 
 
-def revealed_deck(fake: FakeDiscord, channel: FakeChannel, hand_no: int) -> list[Card]:
-    """The deck order revealed after hand ``hand_no`` (top card first)."""
-    for message in fake.channel_messages(channel):
-        if f"Hand #{hand_no} deck" not in message.text:
-            continue
-        match = re.search(r"wildstud verify [0-9a-f]{64} [0-9a-f]{32} (\S+)", message.text)
-        if match:
-            codes = match.group(1)
-            return [Card.parse(codes[i : i + 2]) for i in range(0, len(codes), 2)]
-    raise AssertionError(f"no deck reveal for hand #{hand_no}")
+async def dealt_deck(bot: WildstudBot, guild: FakeGuild, channel: FakeChannel, hand_no: int) -> list[Card]:
+    """The deck order hand ``hand_no`` of ``channel``'s table was dealt from (top card first), read from
+    the bot's database: the channel never sees it (only the cards everyone saw are opened)."""
+    from bot.tables.notices import TableKey
+
+    table_id = bot.service.table(TableKey(guild.id, channel.id)).table_id
+    for hand in await bot.store.table_hands(table_id):
+        if hand.hand_no == hand_no:
+            return [Card.parse(code) for code in hand.deck]
+    raise AssertionError(f"no hand #{hand_no} at the table in #{channel.name}")
 
 
 def deal_order(fake: FakeDiscord, channel: FakeChannel, hand_no: int) -> list[str]:

@@ -87,7 +87,7 @@ async def test_hand_history_verify_and_settle(fake_discord: FakeDiscord, tmp_pat
 
     await fake.slash(alice, "table deal", channel=poker)
     during = await fake.slash(bob, "hand verify", channel=poker)
-    assert "revealed when the hand is over" in during.text and "Deck" not in during.text
+    assert "opened when the hand is over" in during.text and "Deck" not in during.text
     commitment = re.search(r"Commitment \(announced before the deal\): ([0-9a-f]{64})", during.text)
     assert commitment is not None
     await _play_short_hand(fake, guild, poker)
@@ -99,14 +99,27 @@ async def test_hand_history_verify_and_settle(fake_discord: FakeDiscord, tmp_pat
     # SPEC §9: fixed limit is variant F7S; the stacks before and after sum the same (no rake).
     assert phh["variant"] == "F7S" and sorted(phh["players"]) == ["alice", "bob"]
     assert sum(phh["starting_stacks"]) == sum(phh["finishing_stacks"]) == 2 * STARTING_CHIPS
+    # As bob saw it: his own down cards, ?? for alice's (nobody showed: someone folded).
+    bob_p = f"p{phh['players'].index('bob') + 1}"
+    deals = {line.split()[2]: line.split()[3] for line in phh["actions"] if line.startswith("d dh")
+             and len(line.split()[3]) == 6}
+    assert "??" not in deals[bob_p] and all(v.startswith("????") for k, v in deals.items() if k != bob_p)
 
     verified = await fake.slash(alice, "hand verify", {"number": 1}, channel=poker)
-    assert "matches the commitment" in verified.text
-    deck = re.search(r"Deck \(top card first\): (\S+)", verified.text)
-    salt = re.search(r"Salt: ([0-9a-f]{32})", verified.text)
-    assert deck and salt
-    # DESIGN "Fairness": the commitment is SHA-256 of deck + ":" + salt, computed here independently.
-    assert hashlib.sha256(f"{deck.group(1)}:{salt.group(1)}".encode()).hexdigest() == commitment.group(1)
+    assert "each matches its leaf and the leaves match the commitment" in verified.text, verified.text
+    (command_file,) = [a for m in verified.messages for a in m.attachments]
+    found = re.fullmatch(r"wildstud verify ([0-9a-f]{64}) --leaves (\S+) --open (.+)\n", command_file.text)
+    assert found is not None and found.group(1) == commitment.group(1)
+    # DESIGN "Fairness", recomputed here: SHA-256 over the leaves gives the commitment, and each
+    # opening POSITION:CARD:SALT hashes to its leaf.
+    leaves = found.group(2).split(",")
+    assert hashlib.sha256(("wildstud-deck-v2|" + "".join(leaves)).encode()).hexdigest() == commitment.group(1)
+    openings = [o.split(":") for o in found.group(3).split()]
+    for position, card, salt in openings:
+        leaf = hashlib.sha256(f"wildstud-card-v2|{position}|{card}|{salt}".encode()).hexdigest()
+        assert leaf == leaves[int(position) - 1]
+    # Two door cards everyone saw, plus alice's own two down cards (she asked); none of bob's.
+    assert len(openings) == 4
     missing = await fake.slash(alice, "hand verify", {"number": 9}, channel=poker)
     assert "no hand #9" in missing.text
 

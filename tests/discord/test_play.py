@@ -12,12 +12,12 @@ from tests.discord.helpers import (
     STARTING_CHIPS,
     current_prompt,
     deal_order,
+    dealt_deck,
     label_starting,
     new_bot,
     open_table,
     play_passively,
     prompted_member,
-    revealed_deck,
     total_chips,
 )
 from tests.fakediscord import FakeDiscord, start_bot
@@ -56,10 +56,10 @@ async def test_three_members_play_a_hand_to_showdown(fake_discord: FakeDiscord, 
     # The hand's table message shows its final state and no longer offers actions.
     assert "Hand over." in table_message.text and not table_message.buttons
 
-    # Each DM holds exactly its owner's cards. The independent reference is the revealed deck and
+    # Each DM holds exactly its owner's cards. The independent reference is the stored deck and
     # SPEC §2: with three players and nobody folding, pass k (0..6) gives player i deck[3k + i];
     # passes 0, 1 and 6 are down cards.
-    deck = revealed_deck(fake, poker, 1)
+    deck = await dealt_deck(bot, guild, poker, 1)
     order = deal_order(fake, poker, 1)
     members = {"alice": alice, "bob": bob, "carol": carol}
     dealt_cards = {name: [deck[3 * k + i] for k in range(7)] for i, name in enumerate(order)}

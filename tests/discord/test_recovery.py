@@ -11,13 +11,13 @@ from bot.tables.clock import FakeClock
 from tests.discord.helpers import (
     STARTING_CHIPS,
     current_prompt,
+    dealt_deck,
     hand_over,
     label_starting,
     new_bot,
     open_table,
     play_passively,
     prompted_member,
-    revealed_deck,
     total_chips,
 )
 from tests.fakediscord import FakeDiscord, restart_bot, start_bot
@@ -132,7 +132,7 @@ async def test_two_tables_in_two_channels_never_leak(fake_discord: FakeDiscord, 
         assert not any(name in text for name in foreign), channel.name
         # The other table's deck order and commitment never appear here.
         other = lobby if channel is poker else poker
-        other_deck = "".join(c.code for c in revealed_deck(fake, other, 1))
+        other_deck = "".join(c.code for c in await dealt_deck(bot, guild, other, 1))
         assert other_deck not in text.replace(" ", "")
     # Each member's DMs name only their own table's channel.
     for member, channel in ((alice, poker), (bob, poker), (dave, lobby), (erin, lobby)):

@@ -17,7 +17,6 @@ from tests.discord.helpers import (
     open_table,
     play_passively,
     prompted_member,
-    revealed_deck,
     table_message,
     total_chips,
 )
@@ -67,7 +66,9 @@ async def test_dealer_voids_the_hand_chips_go_back_and_old_buttons_are_stale(
         "Hand #1 is void: alice voided it (a down card was dealt face up)" in t and "back with its owner" in t
         for t in texts
     ), texts
-    assert len(revealed_deck(fake, poker, 1)) == 52                    # the deck is shown as after a hand
+    # As after any hand, the cards everyone saw are opened; the deck itself is never shown.
+    reveal = [t for t in texts if "Hand #1 deck: the" in t]
+    assert reveal and "stay closed" in reveal[0] and "/hand verify 1" in reveal[0], texts
     # The hand's table message is drawn void, without buttons; a between-hands message follows.
     assert "void" in hand_table.text and not hand_table.buttons
     assert "Between hands (next: hand #2)" in table_message(fake, poker).text

@@ -146,7 +146,7 @@ async def test_a_hand_finished_just_before_a_restart_still_tells_who_won(db_path
             assert "Bea folds" in told
             # Cid's bring-in of 10 is uncalled and comes back; he wins the antes (3 x 5 = 15).
             assert "Cid wins the pot of 15; everyone else folded" in told
-            assert any("deck and salt" in t for t in h2.texts(NoticeKind.REVEAL))
+            assert any("Hand #1 deck: the" in t for t in h2.texts(NoticeKind.REVEAL))
             assert await stacks(h2.store, h2) == {"Ann": 495, "Bea": 495, "Cid": 510}
 
 

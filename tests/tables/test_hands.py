@@ -42,7 +42,7 @@ async def test_three_player_hand_to_showdown(store: Store, db_path: Path) -> Non
     start = h.texts(NoticeKind.HAND_START)[0]
     reveal = h.texts(NoticeKind.REVEAL)[0]
     digest = re.findall(r"\b[0-9a-f]{64}\b", start)[0]
-    assert f"wildstud verify {digest} " in reveal
+    assert "Hand #1 deck: the" in reveal and digest not in reveal and "/hand verify 1" in reveal
     hand = (await store.table_hands(h.service.table(h.key).table_id))[0]
     assert hand.status == "finished" and hand.phh and "Ann" in hand.phh
 

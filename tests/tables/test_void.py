@@ -20,8 +20,10 @@ from hypothesis import strategies as st
 from bot.engine.stakes import PRESETS, TableStakes
 from bot.store import Store
 from bot.tables.errors import NotDealer, StaleAction, TableError
+from bot.tables.fairness import check_openings
 from bot.tables.notices import NoticeKind
 from bot.tables.options import TableOptions
+from bot.tables.reveal import reveal_of
 from tests.tables.helpers import Harness, StackedRandom, stacked_deck
 
 THREE = (("Ann", 500), ("Bea", 500), ("Cid", 500))
@@ -119,10 +121,16 @@ async def test_dealer_voids_mid_hand_every_chip_goes_back_and_the_button_stays(
     assert "back with its owner" in void[0].text and "before the hand" in void[0].text
     reveal = [n.text for n in h.rec.public(h.key, NoticeKind.REVEAL)]
     assert len(reveal) == 1
-    found = re.search(r"wildstud verify ([0-9a-f]{64}) ([0-9a-f]{32}) (\S+)", reveal[0])
-    assert found is not None and found.group(1) == record.commitment
-    assert commitment_of(found.group(3), found.group(2)) == record.commitment
-    assert found.group(3) == "".join(record.deck)
+    # Only the up cards dealt before the void are opened; the deck order itself is never published.
+    assert f"verify --hand {hand_id}" in reveal[0] and "".join(record.deck) not in reveal[0]
+    opened = reveal_of(record)
+    assert opened.scheme == "per-card"
+    assert check_openings(record.commitment, opened.leaves, opened.openings).ok
+    # Opened: exactly the up cards the channel was shown (two each on fourth street); no down card.
+    channel = "\n".join(n.text for n in h.rec.public(h.key) if n.kind != NoticeKind.REVEAL)
+    assert len(opened.openings) == 6 and all(str(o.card) in channel for o in opened.openings)
+    downs = {c for seat in range(3) for c in live.engine.down_cards(seat)}
+    assert downs and not downs & {o.card for o in opened.openings}
     # The table notice after the void is the between-hands one, with the stacks restored.
     last_table = h.rec.public(h.key, NoticeKind.TABLE)[-1]
     assert last_table.hand_id is None and "Between hands (next: hand #2)" in last_table.text

@@ -1,0 +1,78 @@
+"""``wildstud history --hand ID [--member ID | --full] [--db PATH]``: a finished hand's PHH history.
+
+Without options it prints the hand as a spectator saw it: every up card and every hand shown at
+showdown, ``??`` (PHH's unknown card) for every other down card. ``--member ID`` prints it as that
+member saw it (their own down cards too). ``--full`` prints the complete stored history, every
+player's down cards included, which ``wildstud replay`` can re-run: it is for whoever runs the bot
+(the database holds every card), never to be handed to players. Exit status 0, or 2 when the hand or
+the database cannot be read (``history`` never creates a database).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any
+
+FULL_WARNING = "# --full: this history includes every player's down cards, folded and mucked hands too.\n"
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``history`` sub-command."""
+    parser = subparsers.add_parser(
+        "history",
+        help="print a finished hand's PHH history as players saw it (--full: every card)",
+        description=(
+            "Print a finished hand's history (PHH). By default as a spectator saw it; --member ID as "
+            "that member saw it; --full with every player's down cards (replayable; for the bot's host)."
+        ),
+    )
+    parser.add_argument("--hand", type=int, required=True, metavar="ID", help="the hand's id")
+    who = parser.add_mutually_exclusive_group()
+    who.add_argument("--member", type=int, metavar="ID", help="as this member saw it")
+    who.add_argument("--full", action="store_true",
+                     help="the complete history: includes every player's down cards")
+    parser.add_argument(
+        "--db", metavar="PATH", help="SQLite database (default: $DATABASE_PATH, then wildstud.sqlite3)"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the history; returns the exit status."""
+    from bot.cli.play import database_path
+    from bot.store import Store, StoreError
+    from bot.tables.reveal import viewer_history
+
+    path = database_path(args.db)
+    if str(path) != ":memory:" and not path.exists():
+        print(f"wildstud history: no database at {path} (give the one the table plays on with --db)",
+              file=sys.stderr)
+        return 2
+
+    async def read() -> str:
+        store = await Store.open(path)
+        try:
+            try:
+                record = await store.get_hand(args.hand)
+            except StoreError as exc:
+                raise LookupError(f"hand {args.hand}: {exc.reason}") from None
+            if record.status != "finished":
+                raise ValueError(f"hand {args.hand} is {record.status.replace('_', ' ')}: "
+                                 "only a finished hand has a history")
+            if args.full:
+                if not record.phh:
+                    raise ValueError(f"hand {args.hand} has no stored history")
+                return FULL_WARNING + record.phh
+            return viewer_history(record, args.member)
+        finally:
+            await store.close()
+
+    try:
+        text = asyncio.run(read())
+    except (LookupError, ValueError) as exc:
+        print(f"wildstud history: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
