@@ -19,12 +19,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.ui.common import Interaction, reply, table_key
 from bot.render.cards import chips
 from bot.store import StoreError
-from cogs.common import Interaction, reply, table_key
 
 if TYPE_CHECKING:
-    from bot.discord_bot import WildstudBot
+    from bot.discord.client import WildstudBot
 
 _QUIET = discord.AllowedMentions.none()
 

@@ -22,14 +22,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.ui.common import Interaction, display_name, has_dealer_rights, reply, table_key
 from bot.store.records import HandRecord
 from bot.tables.errors import TableError
 from bot.tables.fairness import verify
 from bot.tables.service import DEFAULT_VOID_REASON, MAX_VOID_REASON
-from cogs.common import Interaction, display_name, has_dealer_rights, reply, table_key
 
 if TYPE_CHECKING:
-    from bot.discord_bot import WildstudBot
+    from bot.discord.client import WildstudBot
 
 SEARCH_DEPTH = 200
 """How many recent hands of the table ``/hand`` looks through for a hand number."""

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.ui.common import Interaction, has_dealer_rights, reply, table_key
 from bot.engine.rulings import RULING_HELP, RULINGS
 from bot.render.settings import rulings_changes, rulings_table
-from cogs.common import Interaction, has_dealer_rights, reply, table_key
 
 if TYPE_CHECKING:
-    from bot.discord_bot import WildstudBot
+    from bot.discord.client import WildstudBot
 
 
 def _normalise(name: str) -> str:

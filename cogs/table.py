@@ -22,27 +22,25 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.ui.common import (
+    Interaction,
+    display_name,
+    has_dealer_rights,
+    reply,
+    require_channel_access,
+    table_key,
+)
+from bot.discord.ui.lobby import DealButton, JoinButton, deal
+from bot.discord.ui.text import code_block
 from bot.engine.stakes import PRESETS, STRUCTURES, TableStakes
 from bot.render.cards import chips
 from bot.render.settings import stakes_line
 from bot.tables.notices import TableKey
 from bot.tables.options import TableOptions
 from bot.tables.service import MAX_SEATS
-from cogs.common import (
-    Interaction,
-    TableButton,
-    answer_error,
-    code_block,
-    display_name,
-    has_dealer_rights,
-    reply,
-    require_channel_access,
-    table_key,
-    wildstud,
-)
 
 if TYPE_CHECKING:
-    from bot.discord_bot import WildstudBot
+    from bot.discord.client import WildstudBot
 
 log = logging.getLogger(__name__)
 
@@ -119,62 +117,6 @@ def timer_options(timer: int | None) -> TableOptions:
     if seconds <= 0:
         return TableOptions(turn_timeout=None, reminder_after=None)
     return TableOptions(turn_timeout=float(seconds), reminder_after=seconds / 2)
-
-
-class JoinButton(TableButton, template=r"ws:join:(?P<table>\d+)"):
-    """Take a seat with the default buy-in (as much as the balance and the table allow)."""
-
-    KIND = "join"
-    LABEL = "Join"
-    STYLE = discord.ButtonStyle.success
-
-    async def callback(self, interaction: Interaction) -> None:
-        try:
-            bot = wildstud(interaction)
-            key = self.current_table(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            try:
-                seat = await bot.service.join(key, interaction.user.id, display_name(interaction))
-            finally:
-                await bot.presenter.flush(key)
-            await reply(interaction, f"You sit in seat {seat.seat_no} with {chips(seat.stack)} chips.")
-        except Exception as exc:
-            await answer_error(interaction, exc)
-
-
-class DealButton(TableButton, template=r"ws:deal:(?P<table>\d+)"):
-    """Deal the next hand (the dealer only)."""
-
-    KIND = "deal"
-    LABEL = "Deal"
-    STYLE = discord.ButtonStyle.primary
-
-    async def callback(self, interaction: Interaction) -> None:
-        try:
-            self.current_table(interaction)
-            rights = await has_dealer_rights(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await _deal(interaction, rights)
-        except Exception as exc:
-            await answer_error(interaction, exc)
-
-
-async def _deal(interaction: Interaction, rights: bool) -> None:
-    bot = wildstud(interaction)
-    key = table_key(interaction)
-    require_channel_access(interaction)
-    try:
-        await bot.service.deal(key, interaction.user.id, dealer_rights=rights)
-    finally:
-        await bot.presenter.flush(key)
-    live = bot.service.table(key).hand
-    done = f"Hand #{live.hand_no} is dealt." if live is not None else "The hand is dealt and already over."
-    await reply(interaction, done)
-
-
-def lobby_items(table_id: int) -> list[discord.ui.Item[Any]]:
-    """The between-hands buttons: Join and Deal."""
-    return [JoinButton(table_id), DealButton(table_id)]
 
 
 @app_commands.guild_only()
@@ -293,7 +235,7 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         table_key(interaction)
         rights = await has_dealer_rights(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await _deal(interaction, rights)
+        await deal(interaction, rights)
 
     @app_commands.command(
         name="status", description="Show the table: seats, stacks, pot, wild cards, whose turn"

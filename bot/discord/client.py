@@ -31,13 +31,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_presenter import DiscordPresenter
+from bot.discord.presenter import DiscordPresenter
+from bot.discord.ui.errors import answer_error
 from bot.settings import Settings, load_settings
 from bot.store import Store
 from bot.tables.clock import Clock
 from bot.tables.options import TableOptions
 from bot.tables.service import TableService
-from cogs.common import answer_error
 
 log = logging.getLogger(__name__)
 

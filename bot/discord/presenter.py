@@ -37,6 +37,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.discord.ui.betting import MyCardsButton, action_items, prompt_view
+from bot.discord.ui.lobby import JoinButton, lobby_items
+from bot.discord.ui.text import code_block, split_text
 from bot.render.table import TableView, format_table
 from bot.tables.notices import (
     NoticeKind,
@@ -48,12 +51,9 @@ from bot.tables.notices import (
     TableKey,
     Undeliverable,
 )
-from cogs.betting import MyCardsButton, action_items, prompt_view
-from cogs.common import code_block, split_text
-from cogs.table import JoinButton, lobby_items
 
 if TYPE_CHECKING:
-    from bot.discord_bot import WildstudBot
+    from bot.discord.client import WildstudBot
     from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
