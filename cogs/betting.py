@@ -12,10 +12,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.ui.amount import AMOUNT_MODAL, AmountButton, submit_amount
-from bot.discord.ui.betting import ActionButton, MyCardsButton, resolve
+from bot.discord.ui.betting import ActionButton, MyCardsButton
 from bot.discord.ui.common import Interaction, table_key
-from bot.discord.ui.text import WAGERS, describe
-from bot.tables.errors import TableError
+from bot.discord.ui.text import describe
 
 if TYPE_CHECKING:
     from bot.discord.client import WildstudBot
@@ -38,27 +37,10 @@ class Betting(commands.Cog):
 
     async def _command(self, interaction: Interaction, action: str, amount: int | None = None) -> None:
         key = table_key(interaction)
-        prompt = self.bot.service.current_prompt(key)
-        member = interaction.user.id
-        if prompt is None:
-            raise TableError("Nobody is to act right now.")
-        if prompt.member != member:
-            table = self.bot.service.table(key)
-            if table.hand is None or table.hand.seat_of(member) is None:
-                raise TableError("You are not in this hand.")
-            raise TableError(f"It is not your turn: {prompt.name} is to act.")
-        name, total = resolve(prompt, action, amount)
-        option = prompt.option(name)
-        if total is None and option is not None and name in ("call", "bring_in", "all_in"):
-            total = option.amount
+        self.bot.service.snapshot(key)          # no table here: say so before deferring
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            await self.bot.service.act(
-                key, member, prompt.hand_id, prompt.turn, name, total if name in WAGERS else None
-            )
-        finally:
-            await self.bot.presenter.flush(key)
-        await interaction.followup.send(f"You {describe(name, total)}.", ephemeral=True)
+        done, total = await self.bot.service.act_on_prompt(key, interaction.user.id, action, amount)
+        await interaction.followup.send(f"You {describe(done, total)}.", ephemeral=True)
 
     @app_commands.command(name="bet", description="Bet (or raise, or complete) to a total for this street")
     @app_commands.describe(amount="Your total for this street (not needed in fixed limit)")

@@ -49,7 +49,7 @@ class Hand(
 
     async def _hand(self, interaction: Interaction, number: int | None, *, finished: bool) -> HandRecord:
         key = table_key(interaction)
-        table = self.bot.service.table(key)
+        table = self.bot.service.snapshot(key)
         hands = await self.bot.store.table_hands(table.table_id, limit=SEARCH_DEPTH)
         for hand in hands:
             if number is not None and hand.hand_no != number:
@@ -122,15 +122,12 @@ class Hand(
         reason: app_commands.Range[str, 1, MAX_VOID_REASON] | None = None,
     ) -> None:
         key = table_key(interaction)
-        self.bot.service.table(key)               # no table here: say so before anything else
+        self.bot.service.snapshot(key)            # no table here: say so before anything else
         rights = await has_dealer_rights(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            text = await self.bot.service.void_hand(
-                key, interaction.user.id, reason or "", dealer_rights=rights, name=display_name(interaction)
-            )
-        finally:
-            await self.bot.presenter.flush(key)
+        text = await self.bot.service.void_hand(
+            key, interaction.user.id, reason or "", dealer_rights=rights, name=display_name(interaction)
+        )
         await reply(interaction, text)
 
 

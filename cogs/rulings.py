@@ -70,7 +70,7 @@ class Ruling(commands.GroupCog, group_name="ruling", group_description="The deal
         name="list", description="Every ruling at this table, and changes waiting for the next deal"
     )
     async def list_(self, interaction: Interaction) -> None:
-        table = self.bot.service.table(table_key(interaction))
+        table = self.bot.service.snapshot(table_key(interaction))
         lines = ["Rulings in force:", *(f"• {line}" for line in rulings_table(table.rulings))]
         if table.pending_rulings is not None:
             changes = rulings_changes(table.rulings, table.pending_rulings)

@@ -183,9 +183,8 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
             f"Your table is open ({stakes_line(table.stakes)}); you are its dealer. Players take a"
             " seat with Join on the table message or /table join; Deal starts a hand."
         )
-        try:
-            await self.bot.presenter.open_table_message(key)
-        except discord.HTTPException as exc:
+        exc = self.bot.presenter.table_message_refusal(key)
+        if exc is not None:
             log.warning("could not post the table message in %s: %s", key.channel, exc)
             text = (
                 f"Your table is open ({stakes_line(table.stakes)}), but I couldn't post its table message"
@@ -198,24 +197,17 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
     async def join(self, interaction: Interaction, buy_in: app_commands.Range[int, 1] | None = None) -> None:
         key = table_key(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            seat = await self.bot.service.join(
-                key, interaction.user.id, display_name(interaction), buy_in=buy_in
-            )
-        finally:
-            await self.bot.presenter.flush(key)
+        seat = await self.bot.service.join(key, interaction.user.id, display_name(interaction), buy_in=buy_in)
         await reply(interaction, f"You sit in seat {seat.seat_no} with {chips(seat.stack)} chips.")
 
     async def _change_seat(
         self, interaction: Interaction, change: Callable[[TableKey, int], Awaitable[str]]
     ) -> None:
-        """Run a seat change (leave, sit out, back) for the member, redraw the table, answer privately."""
+        """Run a seat change (leave, sit out, back) for the member and answer privately (the
+        service's update redraws the table)."""
         key = table_key(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            text = await change(key, interaction.user.id)
-        finally:
-            await self.bot.presenter.refresh(key)
+        text = await change(key, interaction.user.id)
         await reply(interaction, text)
 
     @app_commands.command(name="leave", description="Leave the table (your chips go back to your balance)")
@@ -242,14 +234,13 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
     )
     async def status(self, interaction: Interaction) -> None:
         key = table_key(interaction)
-        service = self.bot.service
-        table = service.table(key)
-        text = service.status_text(key)
+        table = self.bot.service.snapshot(key)
+        text = self.bot.service.status_text(key)
         extra: list[str] = [f"Stakes: {stakes_line(table.stakes)}"]
         if table.pending_stakes is not None or table.pending_rulings is not None:
             extra.append("Changes are waiting for the next deal (see /ruling list).")
-        if table.options.turn_timeout is not None:
-            extra.append(f"Timer: {table.options.turn_timeout:g} seconds to act.")
+        if table.turn_timeout is not None:
+            extra.append(f"Timer: {table.turn_timeout:g} seconds to act.")
         await reply(interaction, code_block(text) + "\n" + "\n".join(extra))
 
     @app_commands.command(name="close", description="Close the table between hands (the dealer only)")
@@ -257,12 +248,7 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         key = table_key(interaction)
         rights = await has_dealer_rights(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table_id = self.bot.service.table(key).table_id
-        try:
-            returned = await self.bot.service.close_table(key, interaction.user.id, dealer_rights=rights)
-        finally:
-            await self.bot.presenter.flush(key)
-        await self.bot.presenter.closed(key, table_id)
+        returned = await self.bot.service.close_table(key, interaction.user.id, dealer_rights=rights)
         total = sum(returned.values())
         await reply(
             interaction, f"Table closed; {chips(total)} chips went back to {len(returned)} player(s)."
@@ -295,7 +281,7 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         max_buy_in: app_commands.Range[int, 1] | None = None,
     ) -> None:
         key = table_key(interaction)
-        table = self.bot.service.table(key)
+        table = self.bot.service.snapshot(key)
         chosen = build_stakes(
             stakes,
             structure,
@@ -322,8 +308,8 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         rights = await has_dealer_rights(interaction)
         wanted = timer_options(seconds)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        hand = self.bot.service.table(key).hand
-        timed_before = hand is not None and hand.deadline is not None
+        before = self.bot.service.current_prompt(key)
+        timed_before = before is not None and before.deadline is not None
         options = await self.bot.service.set_options(
             key,
             interaction.user.id,
@@ -335,8 +321,8 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
             await reply(interaction, "No timer: players take as long as they need.")
             return
         text = f"Players have {options.turn_timeout:g} seconds to act, from the next turn."
-        live = self.bot.service.table(key).hand
-        if not timed_before and live is not None and live.deadline is not None:
+        now = self.bot.service.current_prompt(key)
+        if not timed_before and now is not None and now.deadline is not None:
             text = (
                 f"Players have {options.turn_timeout:g} seconds to act, starting now for the player to act."
             )

@@ -132,9 +132,7 @@ class WildstudBot(commands.Bot):
         self._service = TableService(
             self._store, self._presenter, clock=self.clock, rng=self.rng, default_options=self.table_options
         )
-        self._presenter.service = self._service
         tables = await self._service.start()
-        await self._presenter.flush_all()
         log.info("store %s open; %d table(s) restored", self.database_path, len(tables))
         if self.settings.dev_guild_id is not None:
             await self._sync_dev_guild(self.settings.dev_guild_id)

@@ -1,6 +1,8 @@
-"""The Discord presenter: what the table service says, as channel messages, edits and DMs.
+"""The Discord presenter: each update of the table service, as channel messages, edits and DMs.
 
-It implements ``bot.tables.notices.Presenter`` for a running ``WildstudBot``:
+It implements ``bot.tables.notices.Presenter`` for a running ``WildstudBot``: the service hands
+it one ``Update`` per operation (the notices in order, then the table snapshot), and it never
+reads the service back.
 
 * **One table message per hand**, edited as the hand goes: seats, up cards, stacks, the pot, the
   wild list with origins, whose turn and what they face, with the current player's action buttons,
@@ -11,7 +13,8 @@ It implements ``bot.tables.notices.Presenter`` for a running ``WildstudBot``:
   its message gets its final state, "Hand over." and no buttons.
 * **The hand log**: street lines, actions, new wild ranks, results and the deck reveal are
   collected and posted together as one message at the next natural break (the prompt, the
-  showdown, a table change), so one action costs one channel message and one edit.
+  showdown, a table change, the end of the update), so one action costs one channel message and
+  one edit.
 * **The prompt**: the log lines so far plus ``@player your turn · Pot N``, mentioning (pinging)
   only the player to act, with the action buttons and "My cards".
 * **Private messages** (each player's own cards after every street) go by DM. If Discord refuses
@@ -31,7 +34,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -40,9 +43,11 @@ import discord
 from bot.discord.ui.betting import MyCardsButton, action_items, prompt_view
 from bot.discord.ui.lobby import JoinButton, lobby_items
 from bot.discord.ui.text import code_block, split_text
-from bot.render.table import TableView, format_table
+from bot.render.table import format_table
+from bot.render.views import Phase, TableSnapshot, table_view
 from bot.tables.notices import (
     NoticeKind,
+    NoticePresenter,
     PrivateNotice,
     Prompt,
     PublicNotice,
@@ -50,11 +55,11 @@ from bot.tables.notices import (
     ShowdownNotice,
     TableKey,
     Undeliverable,
+    Update,
 )
 
 if TYPE_CHECKING:
     from bot.discord.client import WildstudBot
-    from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +92,12 @@ class _TableState:
     hand_id: int | None = None
     hand_done: bool = False
     searched: bool = False
+    drawn: str | None = None
+    """The content last drawn on the table message (lobby or hand), to redraw only a change."""
+    update: Update | None = None
+    """The update being shown."""
+    refusal: discord.HTTPException | None = None
+    """Discord's refusal of the last table message post, if it failed."""
 
 
 @contextlib.contextmanager
@@ -114,21 +125,38 @@ def prompt_line(prompt: Prompt, seconds_left: int | None) -> str:
     return " · ".join(parts)
 
 
-class DiscordPresenter:
-    """The table service's front end on Discord (see the module docstring).
-
-    ``service`` is set by the bot right after the service is built (the presenter reads table
-    views and prompts from it to draw buttons).
-    """
+class DiscordPresenter(NoticePresenter):
+    """The table service's front end on Discord (see the module docstring)."""
 
     def __init__(self, bot: WildstudBot) -> None:
         self.bot = bot
-        self.service: TableService | None = None
         self._tables: dict[TableKey, _TableState] = {}
         self._dm_channels: dict[int, discord.DMChannel] = {}
         self._dm_refused: dict[int, int] = {}
 
     # ------------------------------------------------------------------ the Presenter protocol
+    async def update(self, table: TableKey, update: Update) -> None:
+        """Show one update: its notices in order (``NoticePresenter``), then what is left of the
+        hand log, and the table message redrawn if the update changed it without saying so."""
+        state = self._state(table)
+        state.update = update
+        state.refusal = None
+        try:
+            await super().update(table, update)
+        finally:
+            state.update = None
+
+    async def updated(self, table: TableKey, update: Update) -> None:
+        state = self._state(table)
+        if update.table is None:
+            await self._closed(table, update.table_id)
+            return
+        async with state.lock:
+            with _logged(table, "post the hand log"):
+                await self._post_log(table, state)
+            if not any(isinstance(n, PublicNotice) and n.kind is NoticeKind.TABLE for n in update.notices):
+                await self._redraw(table, state, update.table)
+
     async def post(self, table: TableKey, notice: PublicNotice) -> None:
         """Table notices edit the table message; hand log lines are collected; the rest is
         posted at once (after the collected lines)."""
@@ -142,11 +170,11 @@ class DiscordPresenter:
                 and notice.hand_id is not None
                 and notice.hand_id == state.hand_id
             ):
-                await self._finish_hand_message(table, state)
+                await self._finish_hand_message(table, state, None)
             if notice.hand_id is not None and notice.kind is not NoticeKind.VOID:
                 state.lines.append(notice.text)
                 return
-            await self._flush(table, state)
+            await self._post_log(table, state)
             await self._send(table, notice.text)
 
     async def private(self, table: TableKey, notice: PrivateNotice) -> None:
@@ -168,8 +196,8 @@ class DiscordPresenter:
         state = self._state(table)
         async with state.lock:
             seconds = None
-            if notice.deadline is not None and self.service is not None:
-                seconds = round(notice.deadline - self.service.clock.now())
+            if notice.deadline is not None and state.update is not None:
+                seconds = round(notice.deadline - state.update.now)
             lines = [*state.lines, prompt_line(notice, seconds)]
             state.lines.clear()
             view = prompt_view(self._table_id(table), notice)
@@ -192,7 +220,7 @@ class DiscordPresenter:
                 )
         state = self._state(table)
         async with state.lock:
-            await self._flush(table, state)
+            await self._post_log(table, state)
             mentions = discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(notice.member)]
             )
@@ -202,60 +230,22 @@ class DiscordPresenter:
         """Post the log so far, then the showdown (shown hands, what the wilds stood for, winners)."""
         state = self._state(table)
         async with state.lock:
-            await self._flush(table, state)
+            await self._post_log(table, state)
             await self._send(table, notice.text)
 
     # ------------------------------------------------------------------ for the cogs
-    # The cogs call these after the table service has changed something. What happened has
-    # happened: if Discord then refuses a post or an edit (missing permissions, a deleted
-    # channel), that is logged and never reported to the member as their request failing.
-    async def open_table_message(self, key: TableKey) -> None:
-        """Post a new table's message (the lobby, with "Join" and "Deal") after ``/table create``.
-
-        Raises ``discord.HTTPException`` if Discord refuses it (the cog tells the creator).
-        """
-        self._state(key).searched = True  # a new table has no earlier message to look for
-        await self._refresh(key)
-
-    async def flush(self, key: TableKey) -> None:
-        """Post any collected log lines of the table now (a refused post is logged)."""
+    def table_message_refusal(self, key: TableKey) -> discord.HTTPException | None:
+        """Discord's refusal of the table message in the last update of ``key``, if it was refused
+        (``/table create`` tells the creator)."""
         state = self._tables.get(key)
-        if state is None or not state.lines:
-            return
-        async with state.lock:
-            with _logged(key, "post the hand log"):
-                await self._flush(key, state)
+        return state.refusal if state is not None else None
 
-    async def flush_all(self) -> None:
-        """Post every table's collected log lines (after start-up resumed the hands)."""
-        for key in list(self._tables):
-            await self.flush(key)
-
-    async def refresh(self, key: TableKey) -> None:
-        """Redraw the table message from the service (after seat changes the service does not
-        announce with a table notice), and post any collected lines (a refusal is logged)."""
-        with _logged(key, "update the table message"):
-            await self._refresh(key)
-
-    async def _refresh(self, key: TableKey) -> None:
-        service = self._service()
-        if not service.has_table(key):
-            await self.flush(key)
-            return
-        view = service.table_view(key)
-        hand = service.table(key).hand
-        notice = PublicNotice(NoticeKind.TABLE, format_table(view), hand.hand_id if hand else None, view)
-        state = self._state(key)
-        async with state.lock:
-            await self._flush(key, state)
-            await self._table_notice(key, state, notice)
-
-    async def closed(self, key: TableKey, table_id: int) -> None:
+    async def _closed(self, key: TableKey, table_id: int) -> None:
         """The table was closed: post what is left, take the buttons off its messages, forget it."""
         state = self._tables.pop(key, None) or _TableState()
         async with state.lock:
             with _logged(key, "take the buttons off the closed table's messages"):
-                await self._flush(key, state)
+                await self._post_log(key, state)
                 if state.lobby is None and not state.searched:
                     # Not touched since a restart: find the table message to take its buttons off.
                     state.lobby = await self._find_message(key, "```\nBetween hands", table_id)
@@ -266,8 +256,33 @@ class DiscordPresenter:
 
     # ------------------------------------------------------------------ table messages
     async def _table_notice(self, key: TableKey, state: _TableState, notice: PublicNotice) -> None:
+        try:
+            await self._draw(key, state, notice)
+        except discord.HTTPException as exc:
+            state.refusal = exc
+            raise
+
+    async def _redraw(self, key: TableKey, state: _TableState, snapshot: TableSnapshot) -> None:
+        """Draw ``snapshot`` on the table message if it differs from what is there."""
+        if snapshot.phase is not Phase.BETWEEN_HANDS and snapshot.hand_id != state.hand_id:
+            return
+        if snapshot.phase is not Phase.BETWEEN_HANDS and state.hand_done:
+            return
+        text = format_table(table_view(snapshot))
+        if code_block(text) == state.drawn:
+            return
+        notice = PublicNotice(NoticeKind.TABLE, text, snapshot.hand_id, None, snapshot)
+        with _logged(key, "update the table message"):
+            await self._table_notice(key, state, notice)
+
+    async def _draw(self, key: TableKey, state: _TableState, notice: PublicNotice) -> None:
         table_id = self._table_id(key)
         content = code_block(notice.text)
+        snapshot = notice.snapshot
+        if snapshot is not None and snapshot.phase in (Phase.OVER, Phase.VOID):
+            await self._finish_hand_message(key, state, content)
+            return
+        state.drawn = content
         if notice.hand_id is None:
             if state.hand_message is not None and not state.hand_done:
                 await self._edit(key, state.hand_message, view=None)
@@ -280,17 +295,16 @@ class DiscordPresenter:
                 state.lobby = await self._find_message(key, "```\nBetween hands", table_id)
             if state.lobby is not None and await self._edit(key, state.lobby, content=content, view=view):
                 return
-            await self._flush(key, state)
+            await self._post_log(key, state)
             state.lobby = await self._send(key, content, view=view)
             return
-        view = self._hand_view(key, table_id, notice.hand_id)
+        view = self._hand_view(table_id, notice.hand_id, snapshot)
         if state.hand_id != notice.hand_id:
             found = None
             if not state.searched:
                 state.searched = True
-                hand = self._service().table(key).hand
-                if hand is not None and hand.hand_id == notice.hand_id:
-                    found = await self._find_message(key, f"```\nHand #{hand.hand_no} ·", table_id)
+                if snapshot is not None and snapshot.hand_id == notice.hand_id:
+                    found = await self._find_message(key, f"```\nHand #{snapshot.hand_no} ·", table_id)
                 if found is None and state.lobby is None:
                     state.lobby = await self._find_message(key, "```\nBetween hands", table_id)
             state.hand_id, state.hand_done = notice.hand_id, False
@@ -299,7 +313,7 @@ class DiscordPresenter:
             if found is not None and await self._edit(key, found, content=content, view=view):
                 state.hand_message = found
             else:
-                await self._flush(key, state)
+                await self._post_log(key, state)
                 state.hand_message = await self._send(key, content, view=view)
             if state.lobby is not None:
                 await self._delete(key, state.lobby)
@@ -308,12 +322,13 @@ class DiscordPresenter:
         if state.hand_message is None or not await self._edit(
             key, state.hand_message, content=content, view=view
         ):
-            await self._flush(key, state)
+            await self._post_log(key, state)
             state.hand_message = await self._send(key, content, view=view)
 
-    def _hand_view(self, key: TableKey, table_id: int, hand_id: int) -> discord.ui.View:
+    @staticmethod
+    def _hand_view(table_id: int, hand_id: int, snapshot: TableSnapshot | None) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
-        prompt = self._service().current_prompt(key)
+        prompt = snapshot.prompt if snapshot is not None else None
         if prompt is not None and prompt.hand_id == hand_id:
             for item in action_items(table_id, prompt):
                 view.add_item(item)
@@ -321,19 +336,13 @@ class DiscordPresenter:
         view.add_item(JoinButton(table_id))
         return view
 
-    async def _finish_hand_message(self, key: TableKey, state: _TableState) -> None:
-        """Draw the hand's final state ("Hand over.") without buttons; the service still holds
-        the finished hand when it announces the deck reveal."""
+    async def _finish_hand_message(self, key: TableKey, state: _TableState, content: str | None) -> None:
+        """Draw the hand's final state (``content``: "Hand over." or the void) without buttons."""
         if state.hand_message is None or state.hand_done:
             return
-        service = self._service()
-        hand = service.table(key).hand if service.has_table(key) else None
-        content: str | None = None
-        if hand is not None and hand.hand_id == state.hand_id:
-            final: TableView = replace(service.table_view(key), footer="Hand over.")
-            content = code_block(format_table(final))
         await self._edit(key, state.hand_message, content=content, view=None)
         state.hand_done = True
+        state.drawn = None
 
     async def _find_message(self, key: TableKey, prefix: str, table_id: int) -> int | None:
         """A recent message of ours in the channel starting with ``prefix`` and carrying this
@@ -358,7 +367,7 @@ class DiscordPresenter:
         return None
 
     # ------------------------------------------------------------------ sending
-    async def _flush(self, key: TableKey, state: _TableState) -> None:
+    async def _post_log(self, key: TableKey, state: _TableState) -> None:
         if state.lines:
             text = "\n".join(state.lines)
             state.lines.clear()
@@ -434,10 +443,8 @@ class DiscordPresenter:
             state = self._tables[key] = _TableState()
         return state
 
-    def _service(self) -> TableService:
-        if self.service is None:
-            raise RuntimeError("the presenter has no table service yet")
-        return self.service
-
     def _table_id(self, key: TableKey) -> int:
-        return self._service().table(key).table_id
+        update = self._state(key).update
+        if update is None:
+            raise RuntimeError("the presenter draws a table only while it shows an update")
+        return update.table_id

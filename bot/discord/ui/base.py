@@ -41,6 +41,6 @@ class TableButton(
     def current_table(self, interaction: Interaction) -> TableKey:
         """The channel's table key; raises ``StaleAction`` if this button's table was closed."""
         key = table_key(interaction)
-        if wildstud(interaction).service.table(key).table_id != self.table_id:
+        if wildstud(interaction).service.snapshot(key).table_id != self.table_id:
             raise StaleAction(self.CLOSED)
         return key

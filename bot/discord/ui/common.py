@@ -112,10 +112,6 @@ async def reply(
 async def act(
     interaction: Interaction, key: TableKey, hand_id: int, turn: int, action: str, amount: int | None
 ) -> None:
-    bot = wildstud(interaction)
-    try:
-        await bot.service.act(key, interaction.user.id, hand_id, turn, action, amount)
-    finally:
-        await bot.presenter.flush(key)
+    await wildstud(interaction).service.act(key, interaction.user.id, hand_id, turn, action, amount)
 
 

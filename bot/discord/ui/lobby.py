@@ -32,10 +32,7 @@ class JoinButton(TableButton, template=r"ws:join:(?P<table>\d+)"):
             bot = wildstud(interaction)
             key = self.current_table(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            try:
-                seat = await bot.service.join(key, interaction.user.id, display_name(interaction))
-            finally:
-                await bot.presenter.flush(key)
+            seat = await bot.service.join(key, interaction.user.id, display_name(interaction))
             await reply(interaction, f"You sit in seat {seat.seat_no} with {chips(seat.stack)} chips.")
         except Exception as exc:
             await answer_error(interaction, exc)
@@ -62,12 +59,9 @@ async def deal(interaction: Interaction, rights: bool) -> None:
     bot = wildstud(interaction)
     key = table_key(interaction)
     require_channel_access(interaction)
-    try:
-        await bot.service.deal(key, interaction.user.id, dealer_rights=rights)
-    finally:
-        await bot.presenter.flush(key)
-    live = bot.service.table(key).hand
-    done = f"Hand #{live.hand_no} is dealt." if live is not None else "The hand is dealt and already over."
+    await bot.service.deal(key, interaction.user.id, dealer_rights=rights)
+    table = bot.service.snapshot(key)
+    done = f"Hand #{table.hand_no} is dealt." if table.in_hand else "The hand is dealt and already over."
     await reply(interaction, done)
 
 
