@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.discord.ui.amount import AMOUNT_MODAL, AmountButton, submit_amount
 from bot.discord.ui.betting import ActionButton, MyCardsButton
-from bot.discord.ui.common import Interaction, table_key
+from bot.discord.ui.common import Interaction, actor, table_key
 from bot.discord.ui.text import describe
 
 if TYPE_CHECKING:
@@ -39,7 +39,8 @@ class Betting(commands.Cog):
         key = table_key(interaction)
         self.bot.service.snapshot(key)          # no table here: say so before deferring
         await interaction.response.defer(ephemeral=True, thinking=True)
-        done, total = await self.bot.service.act_on_prompt(key, interaction.user.id, action, amount)
+        who = await actor(interaction)
+        done, total = await self.bot.service.act_on_prompt(key, who, action, amount)
         await interaction.followup.send(f"You {describe(done, total)}.", ephemeral=True)
 
     @app_commands.command(name="bet", description="Bet (or raise, or complete) to a total for this street")

@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.ui.common import Interaction, display_name, has_dealer_rights, reply, table_key
+from bot.discord.ui.common import Interaction, actor, reply, table_key
 from bot.store.records import HandRecord
 from bot.tables.errors import TableError
 from bot.tables.fairness import verify
@@ -123,10 +123,10 @@ class Hand(
     ) -> None:
         key = table_key(interaction)
         self.bot.service.snapshot(key)            # no table here: say so before anything else
-        rights = await has_dealer_rights(interaction)
+        who = await actor(interaction, dealer=True)
         await interaction.response.defer(ephemeral=True, thinking=True)
         text = await self.bot.service.void_hand(
-            key, interaction.user.id, reason or "", dealer_rights=rights, name=display_name(interaction)
+            key, who, reason or ""
         )
         await reply(interaction, text)
 

@@ -24,8 +24,7 @@ from discord.ext import commands
 
 from bot.discord.ui.common import (
     Interaction,
-    display_name,
-    has_dealer_rights,
+    actor,
     reply,
     require_channel_access,
     table_key,
@@ -35,7 +34,7 @@ from bot.discord.ui.text import code_block
 from bot.engine.stakes import PRESETS, STRUCTURES, TableStakes
 from bot.render.cards import chips
 from bot.render.settings import stakes_line
-from bot.tables.notices import TableKey
+from bot.tables.notices import Actor, TableKey
 from bot.tables.options import TableOptions
 from bot.tables.service import MAX_SEATS
 
@@ -177,7 +176,7 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         # rate-limit), so answer first, privately: a refusal stays the creator's business.
         await interaction.response.defer(ephemeral=True, thinking=True)
         table = await self.bot.service.create_table(
-            key, interaction.user.id, stakes=chosen, options=options, max_seats=seats or MAX_SEATS
+            key, await actor(interaction), stakes=chosen, options=options, max_seats=seats or MAX_SEATS
         )
         text = (
             f"Your table is open ({stakes_line(table.stakes)}); you are its dealer. Players take a"
@@ -197,17 +196,17 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
     async def join(self, interaction: Interaction, buy_in: app_commands.Range[int, 1] | None = None) -> None:
         key = table_key(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        seat = await self.bot.service.join(key, interaction.user.id, display_name(interaction), buy_in=buy_in)
+        seat = await self.bot.service.join(key, await actor(interaction), buy_in=buy_in)
         await reply(interaction, f"You sit in seat {seat.seat_no} with {chips(seat.stack)} chips.")
 
     async def _change_seat(
-        self, interaction: Interaction, change: Callable[[TableKey, int], Awaitable[str]]
+        self, interaction: Interaction, change: Callable[[TableKey, Actor], Awaitable[str]]
     ) -> None:
         """Run a seat change (leave, sit out, back) for the member and answer privately (the
         service's update redraws the table)."""
         key = table_key(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await change(key, interaction.user.id)
+        text = await change(key, await actor(interaction))
         await reply(interaction, text)
 
     @app_commands.command(name="leave", description="Leave the table (your chips go back to your balance)")
@@ -225,9 +224,9 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
     @app_commands.command(name="deal", description="Deal the next hand (the dealer only)")
     async def deal(self, interaction: Interaction) -> None:
         table_key(interaction)
-        rights = await has_dealer_rights(interaction)
+        who = await actor(interaction, dealer=True)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await deal(interaction, rights)
+        await deal(interaction, who)
 
     @app_commands.command(
         name="status", description="Show the table: seats, stacks, pot, wild cards, whose turn"
@@ -246,9 +245,9 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
     @app_commands.command(name="close", description="Close the table between hands (the dealer only)")
     async def close(self, interaction: Interaction) -> None:
         key = table_key(interaction)
-        rights = await has_dealer_rights(interaction)
+        who = await actor(interaction, dealer=True)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        returned = await self.bot.service.close_table(key, interaction.user.id, dealer_rights=rights)
+        returned = await self.bot.service.close_table(key, who)
         total = sum(returned.values())
         await reply(
             interaction, f"Table closed; {chips(total)} chips went back to {len(returned)} player(s)."
@@ -296,24 +295,23 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
             },
             current=table.pending_stakes or table.stakes,
         )
-        rights = await has_dealer_rights(interaction)
+        who = await actor(interaction, dealer=True)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await self.bot.service.set_stakes(key, interaction.user.id, chosen, dealer_rights=rights)
+        text = await self.bot.service.set_stakes(key, who, chosen)
         await reply(interaction, text)
 
     @app_commands.command(name="timer", description="Seconds each player has to act (the dealer only)")
     @app_commands.describe(seconds="Seconds to act; 0 turns the timer off")
     async def timer(self, interaction: Interaction, seconds: app_commands.Range[int, 0, 3600]) -> None:
         key = table_key(interaction)
-        rights = await has_dealer_rights(interaction)
+        who = await actor(interaction, dealer=True)
         wanted = timer_options(seconds)
         await interaction.response.defer(ephemeral=True, thinking=True)
         before = self.bot.service.current_prompt(key)
         timed_before = before is not None and before.deadline is not None
         options = await self.bot.service.set_options(
             key,
-            interaction.user.id,
-            dealer_rights=rights,
+            who,
             turn_timeout=wanted.turn_timeout,
             reminder_after=wanted.reminder_after,
         )

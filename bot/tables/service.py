@@ -56,6 +56,7 @@ from bot.tables.options import TableOptions
 from bot.tables.prompting import resolve
 from bot.tables.registry import Registry
 from bot.tables.repository import MAX_SEATS, Repository
+from bot.tables.robot import Situation, situation
 from bot.tables.runner import HandRunner
 from bot.tables.seating import Seating
 from bot.tables.snapshot import hand_prompt, own_cards, snapshot, table_notice
@@ -186,6 +187,15 @@ class TableService:
         if live is None or seat is None:
             raise TableError("You are not in a hand at this table.")
         return own_cards(live, seat)
+
+    def situation(self, key: TableKey, member: int) -> Situation:
+        """What ``member``'s seat may know now in the hand in progress (their own cards, every up
+        card, the legal actions), for a computer player. Raises ``TableError`` if not in it."""
+        live = self.registry.get(key).hand
+        seat = live.seat_of(member) if live is not None else None
+        if live is None or seat is None:
+            raise TableError("You are not in a hand at this table.")
+        return situation(live.engine, seat)
 
     def table_view(self, key: TableKey) -> TableView:
         """The table as everyone may see it now."""

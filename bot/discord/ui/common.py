@@ -10,7 +10,7 @@ import discord
 
 from bot.discord.ui.text import split_text
 from bot.tables.errors import TableError
-from bot.tables.notices import TableKey
+from bot.tables.notices import Actor, TableKey
 
 if TYPE_CHECKING:
     from bot.discord.client import WildstudBot
@@ -60,6 +60,14 @@ async def has_dealer_rights(interaction: Interaction) -> bool:
     if settings.dealer_role_id is not None:
         return any(role.id == settings.dealer_role_id for role in member.roles)
     return any(role.name.lower() == DEALER_ROLE_NAME for role in member.roles)
+
+
+async def actor(interaction: Interaction, *, dealer: bool = False) -> Actor:
+    """The member asking, as the table service takes them: their id, display name and, for the
+    dealer's commands (``dealer``), whether they have dealer rights (``has_dealer_rights``: one
+    store read, so only when it matters)."""
+    rights = await has_dealer_rights(interaction) if dealer else False
+    return Actor(interaction.user.id, display_name(interaction), rights)
 
 
 _THREADS = (
@@ -112,6 +120,7 @@ async def reply(
 async def act(
     interaction: Interaction, key: TableKey, hand_id: int, turn: int, action: str, amount: int | None
 ) -> None:
-    await wildstud(interaction).service.act(key, interaction.user.id, hand_id, turn, action, amount)
+    who = await actor(interaction)
+    await wildstud(interaction).service.act(key, who, hand_id, turn, action, amount)
 
 

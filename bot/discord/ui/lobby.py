@@ -9,8 +9,7 @@ import discord
 from bot.discord.ui.base import TableButton
 from bot.discord.ui.common import (
     Interaction,
-    display_name,
-    has_dealer_rights,
+    actor,
     reply,
     require_channel_access,
     table_key,
@@ -18,6 +17,7 @@ from bot.discord.ui.common import (
 )
 from bot.discord.ui.errors import answer_error
 from bot.render.cards import chips
+from bot.tables.notices import Actor
 
 
 class JoinButton(TableButton, template=r"ws:join:(?P<table>\d+)"):
@@ -32,7 +32,7 @@ class JoinButton(TableButton, template=r"ws:join:(?P<table>\d+)"):
             bot = wildstud(interaction)
             key = self.current_table(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            seat = await bot.service.join(key, interaction.user.id, display_name(interaction))
+            seat = await bot.service.join(key, await actor(interaction))
             await reply(interaction, f"You sit in seat {seat.seat_no} with {chips(seat.stack)} chips.")
         except Exception as exc:
             await answer_error(interaction, exc)
@@ -48,18 +48,19 @@ class DealButton(TableButton, template=r"ws:deal:(?P<table>\d+)"):
     async def callback(self, interaction: Interaction) -> None:
         try:
             self.current_table(interaction)
-            rights = await has_dealer_rights(interaction)
+            who = await actor(interaction, dealer=True)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await deal(interaction, rights)
+            await deal(interaction, who)
         except Exception as exc:
             await answer_error(interaction, exc)
 
 
-async def deal(interaction: Interaction, rights: bool) -> None:
+async def deal(interaction: Interaction, who: Actor) -> None:
+    """Deal the next hand at the interaction's table for ``who`` and say so (privately)."""
     bot = wildstud(interaction)
     key = table_key(interaction)
     require_channel_access(interaction)
-    await bot.service.deal(key, interaction.user.id, dealer_rights=rights)
+    await bot.service.deal(key, who)
     table = bot.service.snapshot(key)
     done = f"Hand #{table.hand_no} is dealt." if table.in_hand else "The hand is dealt and already over."
     await reply(interaction, done)
