@@ -31,10 +31,6 @@ from bot.tables.service import DEFAULT_VOID_REASON, MAX_VOID_REASON
 if TYPE_CHECKING:
     from bot.discord.client import WildstudBot
 
-SEARCH_DEPTH = 200
-"""How many recent hands of the table ``/hand`` looks through for a hand number."""
-
-
 @app_commands.guild_only()
 class Hand(
     commands.GroupCog,
@@ -50,18 +46,14 @@ class Hand(
     async def _hand(self, interaction: Interaction, number: int | None, *, finished: bool) -> HandRecord:
         key = table_key(interaction)
         table = self.bot.service.snapshot(key)
-        hands = await self.bot.store.table_hands(table.table_id, limit=SEARCH_DEPTH)
-        for hand in hands:
-            if number is not None and hand.hand_no != number:
-                continue
-            if finished and hand.status != "finished":
-                if number is not None:
-                    raise TableError(f"Hand #{number} is not finished ({hand.status.replace('_', ' ')}).")
-                continue
-            return hand
-        if number is not None:
-            raise TableError(f"There is no hand #{number} at this table.")
-        raise TableError("No hand has finished at this table yet.")
+        hand = await self.bot.store.hand_by_number(table.table_id, number, finished=finished)
+        if hand is None:
+            if number is not None:
+                raise TableError(f"There is no hand #{number} at this table.")
+            raise TableError("No hand has finished at this table yet.")
+        if finished and hand.status != "finished":
+            raise TableError(f"Hand #{hand.hand_no} is not finished ({hand.status.replace('_', ' ')}).")
+        return hand
 
     @app_commands.command(
         name="history", description="A finished hand's history file (PHH), the last one by default"

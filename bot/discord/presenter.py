@@ -45,6 +45,7 @@ from bot.discord.ui.lobby import JoinButton, lobby_items
 from bot.discord.ui.text import code_block, split_text
 from bot.render.table import format_table
 from bot.render.views import Phase, TableSnapshot, table_view
+from bot.store import StoreError
 from bot.tables.notices import (
     NoticeKind,
     NoticePresenter,
@@ -65,9 +66,6 @@ log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
 """Discord's "Cannot send messages to this user" (closed DMs, blocked bot, no shared server)."""
-
-HISTORY_LIMIT = 50
-"""How many recent channel messages to look through for a table message after a restart."""
 
 _QUIET = discord.AllowedMentions.none()
 
@@ -92,6 +90,11 @@ class _TableState:
     hand_id: int | None = None
     hand_done: bool = False
     searched: bool = False
+    """The store was asked for the table message kept before a restart."""
+    stored_hand: tuple[int, int] | None = None
+    """``(message id, hand id)`` of a hand's table message kept before a restart."""
+    saved: tuple[int, int | None] | None = None
+    """What the store holds for this table's message."""
     drawn: str | None = None
     """The content last drawn on the table message (lobby or hand), to redraw only a change."""
     update: Update | None = None
@@ -246,13 +249,13 @@ class DiscordPresenter(NoticePresenter):
         async with state.lock:
             with _logged(key, "take the buttons off the closed table's messages"):
                 await self._post_log(key, state)
-                if state.lobby is None and not state.searched:
-                    # Not touched since a restart: find the table message to take its buttons off.
-                    state.lobby = await self._find_message(key, "```\nBetween hands", table_id)
+                await self._recall(state, table_id)    # not touched since a restart
                 if state.hand_message is not None and not state.hand_done:
                     await self._edit(key, state.hand_message, view=None)
                 if state.lobby is not None:
                     await self._edit(key, state.lobby, content_suffix="Table closed.", view=None)
+            state.hand_message = state.lobby = None
+            await self._remember(state, table_id)
 
     # ------------------------------------------------------------------ table messages
     async def _table_notice(self, key: TableKey, state: _TableState, notice: PublicNotice) -> None:
@@ -277,6 +280,15 @@ class DiscordPresenter(NoticePresenter):
 
     async def _draw(self, key: TableKey, state: _TableState, notice: PublicNotice) -> None:
         table_id = self._table_id(key)
+        await self._recall(state, table_id)
+        try:
+            await self._draw_message(key, state, notice, table_id)
+        finally:
+            await self._remember(state, table_id)
+
+    async def _draw_message(
+        self, key: TableKey, state: _TableState, notice: PublicNotice, table_id: int
+    ) -> None:
         content = code_block(notice.text)
         snapshot = notice.snapshot
         if snapshot is not None and snapshot.phase in (Phase.OVER, Phase.VOID):
@@ -290,9 +302,6 @@ class DiscordPresenter(NoticePresenter):
             view = discord.ui.View(timeout=None)
             for item in lobby_items(table_id):
                 view.add_item(item)
-            if state.lobby is None and not state.searched:
-                state.searched = True
-                state.lobby = await self._find_message(key, "```\nBetween hands", table_id)
             if state.lobby is not None and await self._edit(key, state.lobby, content=content, view=view):
                 return
             await self._post_log(key, state)
@@ -301,12 +310,9 @@ class DiscordPresenter(NoticePresenter):
         view = self._hand_view(table_id, notice.hand_id, snapshot)
         if state.hand_id != notice.hand_id:
             found = None
-            if not state.searched:
-                state.searched = True
-                if snapshot is not None and snapshot.hand_id == notice.hand_id:
-                    found = await self._find_message(key, f"```\nHand #{snapshot.hand_no} ·", table_id)
-                if found is None and state.lobby is None:
-                    state.lobby = await self._find_message(key, "```\nBetween hands", table_id)
+            if state.stored_hand is not None and state.stored_hand[1] == notice.hand_id:
+                found = state.stored_hand[0]
+            state.stored_hand = None
             state.hand_id, state.hand_done = notice.hand_id, False
             if found is None and state.lobby is not None and _recent(state.lobby):
                 found, state.lobby = state.lobby, None  # the lobby message becomes the hand's
@@ -344,27 +350,42 @@ class DiscordPresenter(NoticePresenter):
         state.hand_done = True
         state.drawn = None
 
-    async def _find_message(self, key: TableKey, prefix: str, table_id: int) -> int | None:
-        """A recent message of ours in the channel starting with ``prefix`` and carrying this
-        table's buttons (finds the table message again after a restart)."""
-        me = self.bot.user
-        marker = f"ws:join:{table_id}"
+    async def _recall(self, state: _TableState, table_id: int) -> None:
+        """Once per table after a start: the table message the store kept (``bot.store.messages``),
+        so it is edited again instead of a new one being posted."""
+        if state.searched:
+            return
+        state.searched = True
         try:
-            async for message in self._channel(key).history(limit=HISTORY_LIMIT):
-                if me is not None and message.author.id != me.id:
-                    continue
-                if not message.content.startswith(prefix):
-                    continue
-                ids = {
-                    getattr(c, "custom_id", None)
-                    for row in message.components
-                    for c in getattr(row, "children", [])
-                }
-                if marker in ids:
-                    return message.id
-        except discord.HTTPException as exc:
-            log.info("could not read the history of channel %s: %s", key.channel, exc)
-        return None
+            stored = await self.bot.store.table_message(table_id)
+        except StoreError as exc:
+            log.warning("could not read the table message of table %s: %s", table_id, exc.reason)
+            return
+        if stored is not None:
+            message_id, hand_id = stored
+            if hand_id is None:
+                state.lobby = message_id
+            else:
+                state.stored_hand = (message_id, hand_id)
+        state.saved = stored
+
+    async def _remember(self, state: _TableState, table_id: int) -> None:
+        """Keep the table message's id (and the hand it shows) in the store, when it changed."""
+        current: tuple[int, int | None] | None = None
+        if state.hand_message is not None:
+            current = (state.hand_message, state.hand_id)
+        elif state.lobby is not None:
+            current = (state.lobby, None)
+        if current == state.saved:
+            return
+        try:
+            if current is None:
+                await self.bot.store.set_table_message(table_id, None)
+            else:
+                await self.bot.store.set_table_message(table_id, *current)
+            state.saved = current
+        except StoreError as exc:
+            log.warning("could not keep the table message of table %s: %s", table_id, exc.reason)
 
     # ------------------------------------------------------------------ sending
     async def _post_log(self, key: TableKey, state: _TableState) -> None:
