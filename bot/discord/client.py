@@ -17,7 +17,7 @@ thread would otherwise keep the process alive). Default intents only: interactio
 member, their roles and permissions, so no privileged intent is needed.
 
 Every slash-command error reaches ``WildstudTree.on_error``, which answers with a short ephemeral
-reason (``cogs.common.answer_error``); buttons and modals do the same in their callbacks.
+reason (``bot.discord.ui.errors.answer_error``); buttons and modals do the same in their callbacks.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=Tr
 
 
 class WildstudTree(app_commands.CommandTree[Any]):
-    """The command tree: one error handler for every slash command (see ``cogs.common``)."""
+    """The command tree: one error handler for every slash command (see ``bot.discord.ui.errors``)."""
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /

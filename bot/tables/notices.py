@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple, Protocol
 
+from bot.render.table import TableView
 from bot.render.views import ActionOption, PrivateNotice, Prompt, TableSnapshot
 
 __all__ = [
@@ -105,7 +106,7 @@ class PublicNotice:
     kind: NoticeKind
     text: str
     hand_id: int | None = None
-    table: object | None = None
+    table: TableView | None = None
     """For ``TABLE`` notices: the ``bot.render.table.TableView`` drawn in ``text``."""
     snapshot: TableSnapshot | None = None
     """For ``TABLE`` notices: the table at that moment (``bot.render.views.TableSnapshot``)."""

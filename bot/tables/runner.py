@@ -159,7 +159,6 @@ class HandRunner:
         live.actions.append(text)
         table.cancel_timers()
         live.deadline = None
-        table.last_prompt = None
         await self._after_change(table)
 
     async def fold_leaving(self, table: Table, seat: int) -> None:
@@ -218,7 +217,6 @@ class HandRunner:
         self.arm_timers(table, live.hand_id, live.turn)
         prompt = hand_prompt(table)
         assert prompt is not None
-        table.last_prompt = prompt
         table.tell(prompt)
 
     # ==================================================================== timers
@@ -254,7 +252,6 @@ class HandRunner:
             if self._current(table, hand_id, turn) is None:
                 return
             prompt = hand_prompt(table, reminder=True)
-            table.last_prompt = prompt
             if prompt is not None:
                 table.tell(prompt)
 
@@ -315,7 +312,6 @@ class HandRunner:
         table.cancel_timers()
         live.deadline = None
         live.void_reason = reason
-        table.last_prompt = None
         table.post(
             NoticeKind.VOID,
             f"Hand #{live.hand_no} is void: {who} voided it ({reason}). Every chip bet in it is back"
@@ -365,7 +361,6 @@ class HandRunner:
         table.tell(table_notice(table, over=True))  # the hand's final state
         _reveal(table, live)
         table.hand = None
-        table.last_prompt = None
         await self.seating.finish_leaving(table)
         for seat in sorted(table.seats.values(), key=lambda s: s.seat_no):
             if seat.stack <= 0:

@@ -16,7 +16,7 @@ from bot.engine.stakes import TableStakes
 from bot.render.narrate import Narrator
 from bot.tables.clock import TimerHandle
 from bot.tables.fairness import DealCommitment
-from bot.tables.notices import Notice, NoticeKind, Prompt, PublicNotice, TableKey
+from bot.tables.notices import Notice, NoticeKind, PublicNotice, TableKey
 from bot.tables.options import TableOptions
 
 SeatStatus = str
@@ -106,7 +106,6 @@ class Table:
     same dealer) instead of moving it one seat."""
     hand: LiveHand | None = None
     hands_dealt: int = 0
-    last_prompt: Prompt | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timers: list[TimerHandle] = field(default_factory=list)
     auto_deal: TimerHandle | None = None
