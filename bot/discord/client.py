@@ -128,7 +128,7 @@ class WildstudBot(commands.Bot):
         if self.commands_only:
             return
         self._store = await Store.open(self.database_path)
-        self._presenter = DiscordPresenter(self)
+        self._presenter = DiscordPresenter(self, self._store)
         self._service = TableService(
             self._store, self._presenter, clock=self.clock, rng=self.rng, default_options=self.table_options
         )

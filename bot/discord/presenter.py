@@ -36,7 +36,6 @@ import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
 import discord
 
@@ -45,7 +44,7 @@ from bot.discord.ui.lobby import JoinButton, lobby_items
 from bot.discord.ui.text import code_block, split_text
 from bot.render.table import format_table
 from bot.render.views import Phase, TableSnapshot, table_view
-from bot.store import StoreError
+from bot.store import Store, StoreError
 from bot.tables.notices import (
     NoticeKind,
     NoticePresenter,
@@ -58,9 +57,6 @@ from bot.tables.notices import (
     Undeliverable,
     Update,
 )
-
-if TYPE_CHECKING:
-    from bot.discord.client import WildstudBot
 
 log = logging.getLogger(__name__)
 
@@ -129,10 +125,15 @@ def prompt_line(prompt: Prompt, seconds_left: int | None) -> str:
 
 
 class DiscordPresenter(NoticePresenter):
-    """The table service's front end on Discord (see the module docstring)."""
+    """The table service's front end on Discord (see the module docstring).
 
-    def __init__(self, bot: WildstudBot) -> None:
+    ``bot``: the logged-in client that sends (``bot.discord.client.WildstudBot``); ``store``: where
+    the table message ids are kept (``bot.store.messages``).
+    """
+
+    def __init__(self, bot: discord.Client, store: Store) -> None:
         self.bot = bot
+        self.store = store
         self._tables: dict[TableKey, _TableState] = {}
         self._dm_channels: dict[int, discord.DMChannel] = {}
         self._dm_refused: dict[int, int] = {}
@@ -357,7 +358,7 @@ class DiscordPresenter(NoticePresenter):
             return
         state.searched = True
         try:
-            stored = await self.bot.store.table_message(table_id)
+            stored = await self.store.table_message(table_id)
         except StoreError as exc:
             log.warning("could not read the table message of table %s: %s", table_id, exc.reason)
             return
@@ -380,9 +381,9 @@ class DiscordPresenter(NoticePresenter):
             return
         try:
             if current is None:
-                await self.bot.store.set_table_message(table_id, None)
+                await self.store.set_table_message(table_id, None)
             else:
-                await self.bot.store.set_table_message(table_id, *current)
+                await self.store.set_table_message(table_id, *current)
             state.saved = current
         except StoreError as exc:
             log.warning("could not keep the table message of table %s: %s", table_id, exc.reason)

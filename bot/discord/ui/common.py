@@ -4,28 +4,40 @@ check, replies, and acting for the member.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
 from bot.discord.ui.text import split_text
+from bot.store import Store
 from bot.tables.errors import TableError
 from bot.tables.notices import Actor, TableKey
-
-if TYPE_CHECKING:
-    from bot.discord.client import WildstudBot
+from bot.tables.service import TableService
 
 Interaction = discord.Interaction[Any]
 """An interaction of the Wildstud bot (``interaction.client`` is a ``WildstudBot``)."""
+
+
+class Host(Protocol):
+    """What the buttons and helpers need of the bot (``bot.discord.client.WildstudBot`` is one;
+    typed by what it offers, so this package never imports the client that imports it)."""
+
+    @property
+    def service(self) -> TableService:
+        """The table service."""
+
+    @property
+    def store(self) -> Store:
+        """The open store."""
 
 DEALER_ROLE_NAME = "dealer"
 """Members with a role of this name (any case) are dealers when the server set no dealer role."""
 
 
 
-def wildstud(interaction: Interaction) -> WildstudBot:
+def wildstud(interaction: Interaction) -> Host:
     """The bot behind an interaction."""
-    client: WildstudBot = interaction.client
+    client: Host = interaction.client
     return client
 
 
