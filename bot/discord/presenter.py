@@ -9,23 +9,25 @@ reads the service back.
   "My cards" and "Join". Between hands a *lobby* message (the same table text, with "Join" and
   "Deal") plays that part, and becomes the next hand's table message (the one ``/table create``
   posts becomes hand #1's); a lobby older than 15 minutes, likely buried under chat, is deleted
-  and the hand gets a new message instead. When a hand ends
-  its message gets its final state, "Hand over." and no buttons.
+  and the hand gets a new message instead. When a hand ends its message gets its final state,
+  "Hand over." and no buttons. The message's id is kept in the store, so after a restart the same
+  message is edited again. An update that changes the table without a table notice (a seat
+  change) redraws the message if its text changed.
 * **The hand log**: street lines, actions, new wild ranks, results and the deck reveal are
   collected and posted together as one message at the next natural break (the prompt, the
   showdown, a table change, the end of the update), so one action costs one channel message and
   one edit.
 * **The prompt**: the log lines so far plus ``@player your turn · Pot N``, mentioning (pinging)
   only the player to act, with the action buttons and "My cards".
-* **Private messages** (each player's own cards after every street) go by DM. If Discord refuses
-  (error 50007, when opening the DM channel or when sending) the presenter raises
-  ``Undeliverable``; the table service tells the channel once and the player reads their cards
-  through "My cards". A refused member is not tried again until the next hand (403s count toward
-  Discord's invalid-request limit).
+* **Private messages** (each player's own cards after every street, addressed to them in the
+  update) go by DM. If Discord refuses (error 50007, when opening the DM channel or when sending)
+  the channel gets the notice ``Update.undelivered`` gives instead (once per player) and the
+  player reads their cards through "My cards". A refused member is not tried again until the
+  next hand (403s count toward Discord's invalid-request limit).
 
 Everything is sent through REST with partial channels, so it works before the gateway is ready
 (hands resumed in ``setup_hook``) and without the members intent. Calls for one table are
-serialised by a lock; nothing waits on a DM beyond the service's own timeout.
+serialised by a lock; nothing waits on a DM beyond the update's ``private_timeout``.
 """
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ from bot.render.settings import rulings_changes, stakes_change, stakes_line
 from bot.render.table import TableView, format_table
 from bot.render.views import table_view
 from bot.store import Store
+from bot.store.records import HandRecord
 from bot.tables.clock import Clock, LoopClock
 from bot.tables.errors import NotDealer, TableError
 from bot.tables.notices import (
@@ -140,7 +141,7 @@ class TableService:
             if table.key not in self.registry:
                 self.registry.add(table)
                 loaded.append(table)
-        hands: dict[int, list[Any]] = {}
+        hands: dict[int, list[HandRecord]] = {}
         for hand in await self.repository.unfinished_hands():
             hands.setdefault(hand.table_id, []).append(hand)
         for table in loaded:
