@@ -19,12 +19,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.ui.common import Interaction, reply, table_key
 from bot.render.cards import chips
 from bot.store import StoreError
-from cogs.common import Interaction, reply, table_key
 
 if TYPE_CHECKING:
-    from bot.discord_bot import WildstudBot
+    from bot.discord.client import WildstudBot
 
 _QUIET = discord.AllowedMentions.none()
 
@@ -49,7 +49,7 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         if name is None:
             for key in self.bot.service.tables():
                 if key.guild == guild_id:
-                    known = self.bot.service.table(key).names.get(member_id)
+                    known = dict(self.bot.service.snapshot(key).names).get(member_id)
                     if known:
                         name = known
                         break
@@ -59,7 +59,7 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         total = 0
         for key in self.bot.service.tables():
             if key.guild == guild_id:
-                seat = self.bot.service.table(key).seat_of(member_id)
+                seat = self.bot.service.snapshot(key).seat_of(member_id)
                 if seat is not None:
                     total += seat.stack
         return total

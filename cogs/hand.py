@@ -24,19 +24,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.ui.common import Interaction, actor, reply, table_key
 from bot.store.records import HandRecord
 from bot.tables.errors import TableError
 from bot.tables.fairness import check_openings, verify
 from bot.tables.reveal import reveal_of, viewer_history
 from bot.tables.service import DEFAULT_VOID_REASON, MAX_VOID_REASON
-from cogs.common import Interaction, display_name, has_dealer_rights, reply, table_key
 
 if TYPE_CHECKING:
-    from bot.discord_bot import WildstudBot
-
-SEARCH_DEPTH = 200
-"""How many recent hands of the table ``/hand`` looks through for a hand number."""
-
+    from bot.discord.client import WildstudBot
 
 @app_commands.guild_only()
 class Hand(
@@ -52,19 +48,15 @@ class Hand(
 
     async def _hand(self, interaction: Interaction, number: int | None, *, finished: bool) -> HandRecord:
         key = table_key(interaction)
-        table = self.bot.service.table(key)
-        hands = await self.bot.store.table_hands(table.table_id, limit=SEARCH_DEPTH)
-        for hand in hands:
-            if number is not None and hand.hand_no != number:
-                continue
-            if finished and hand.status != "finished":
-                if number is not None:
-                    raise TableError(f"Hand #{number} is not finished ({hand.status.replace('_', ' ')}).")
-                continue
-            return hand
-        if number is not None:
-            raise TableError(f"There is no hand #{number} at this table.")
-        raise TableError("No hand has finished at this table yet.")
+        table = self.bot.service.snapshot(key)
+        hand = await self.bot.store.hand_by_number(table.table_id, number, finished=finished)
+        if hand is None:
+            if number is not None:
+                raise TableError(f"There is no hand #{number} at this table.")
+            raise TableError("No hand has finished at this table yet.")
+        if finished and hand.status != "finished":
+            raise TableError(f"Hand #{hand.hand_no} is not finished ({hand.status.replace('_', ' ')}).")
+        return hand
 
     @app_commands.command(
         name="history", description="A finished hand's history file (PHH), the last one by default"
@@ -75,9 +67,9 @@ class Hand(
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         hand = await self._hand(interaction, number, finished=True)
-        names = self.bot.service.table(table_key(interaction)).names
+        names = dict(self.bot.service.snapshot(table_key(interaction)).names)
         try:
-            text = viewer_history(hand, interaction.user.id, dict(names))
+            text = viewer_history(hand, interaction.user.id, names)
         except ValueError as exc:
             raise TableError(f"Hand #{hand.hand_no} has no history file ({exc}).") from None
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"wildstud-hand-{hand.hand_no}.phh")
@@ -145,15 +137,12 @@ class Hand(
         reason: app_commands.Range[str, 1, MAX_VOID_REASON] | None = None,
     ) -> None:
         key = table_key(interaction)
-        self.bot.service.table(key)               # no table here: say so before anything else
-        rights = await has_dealer_rights(interaction)
+        self.bot.service.snapshot(key)            # no table here: say so before anything else
+        who = await actor(interaction, dealer=True)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            text = await self.bot.service.void_hand(
-                key, interaction.user.id, reason or "", dealer_rights=rights, name=display_name(interaction)
-            )
-        finally:
-            await self.bot.presenter.flush(key)
+        text = await self.bot.service.void_hand(
+            key, who, reason or ""
+        )
         await reply(interaction, text)
 
 

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.ui.common import Interaction, actor, reply, table_key
 from bot.engine.rulings import RULING_HELP, RULINGS
 from bot.render.settings import rulings_changes, rulings_table
-from cogs.common import Interaction, has_dealer_rights, reply, table_key
 
 if TYPE_CHECKING:
-    from bot.discord_bot import WildstudBot
+    from bot.discord.client import WildstudBot
 
 
 def _normalise(name: str) -> str:
@@ -70,7 +70,7 @@ class Ruling(commands.GroupCog, group_name="ruling", group_description="The deal
         name="list", description="Every ruling at this table, and changes waiting for the next deal"
     )
     async def list_(self, interaction: Interaction) -> None:
-        table = self.bot.service.table(table_key(interaction))
+        table = self.bot.service.snapshot(table_key(interaction))
         lines = ["Rulings in force:", *(f"• {line}" for line in rulings_table(table.rulings))]
         if table.pending_rulings is not None:
             changes = rulings_changes(table.rulings, table.pending_rulings)
@@ -82,9 +82,9 @@ class Ruling(commands.GroupCog, group_name="ruling", group_description="The deal
     @app_commands.describe(name="The ruling (start typing to see them)", value="Its new option")
     async def set_(self, interaction: Interaction, name: str, value: str) -> None:
         key = table_key(interaction)
-        rights = await has_dealer_rights(interaction)
+        who = await actor(interaction, dealer=True)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await self.bot.service.set_ruling(key, interaction.user.id, name, value, dealer_rights=rights)
+        text = await self.bot.service.set_ruling(key, who, name, value)
         await reply(interaction, text)
 
     @set_.autocomplete("name")
@@ -101,9 +101,9 @@ class Ruling(commands.GroupCog, group_name="ruling", group_description="The deal
     )
     async def reset(self, interaction: Interaction) -> None:
         key = table_key(interaction)
-        rights = await has_dealer_rights(interaction)
+        who = await actor(interaction, dealer=True)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await self.bot.service.reset_rulings(key, interaction.user.id, dealer_rights=rights)
+        text = await self.bot.service.reset_rulings(key, who)
         await reply(interaction, text)
 
 

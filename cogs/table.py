@@ -22,27 +22,24 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.stakes import PRESETS, STRUCTURES, TableStakes
-from bot.render.cards import chips
-from bot.render.settings import stakes_line
-from bot.tables.notices import TableKey
-from bot.tables.options import TableOptions
-from bot.tables.service import MAX_SEATS
-from cogs.common import (
+from bot.discord.ui.common import (
     Interaction,
-    TableButton,
-    answer_error,
-    code_block,
-    display_name,
-    has_dealer_rights,
+    actor,
     reply,
     require_channel_access,
     table_key,
-    wildstud,
 )
+from bot.discord.ui.lobby import DealButton, JoinButton, deal
+from bot.discord.ui.text import code_block
+from bot.engine.stakes import PRESETS, STRUCTURES, TableStakes
+from bot.render.cards import chips
+from bot.render.settings import stakes_line
+from bot.tables.notices import Actor, TableKey
+from bot.tables.options import TableOptions
+from bot.tables.service import MAX_SEATS
 
 if TYPE_CHECKING:
-    from bot.discord_bot import WildstudBot
+    from bot.discord.client import WildstudBot
 
 log = logging.getLogger(__name__)
 
@@ -121,62 +118,6 @@ def timer_options(timer: int | None) -> TableOptions:
     return TableOptions(turn_timeout=float(seconds), reminder_after=seconds / 2)
 
 
-class JoinButton(TableButton, template=r"ws:join:(?P<table>\d+)"):
-    """Take a seat with the default buy-in (as much as the balance and the table allow)."""
-
-    KIND = "join"
-    LABEL = "Join"
-    STYLE = discord.ButtonStyle.success
-
-    async def callback(self, interaction: Interaction) -> None:
-        try:
-            bot = wildstud(interaction)
-            key = self.current_table(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            try:
-                seat = await bot.service.join(key, interaction.user.id, display_name(interaction))
-            finally:
-                await bot.presenter.flush(key)
-            await reply(interaction, f"You sit in seat {seat.seat_no} with {chips(seat.stack)} chips.")
-        except Exception as exc:
-            await answer_error(interaction, exc)
-
-
-class DealButton(TableButton, template=r"ws:deal:(?P<table>\d+)"):
-    """Deal the next hand (the dealer only)."""
-
-    KIND = "deal"
-    LABEL = "Deal"
-    STYLE = discord.ButtonStyle.primary
-
-    async def callback(self, interaction: Interaction) -> None:
-        try:
-            self.current_table(interaction)
-            rights = await has_dealer_rights(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await _deal(interaction, rights)
-        except Exception as exc:
-            await answer_error(interaction, exc)
-
-
-async def _deal(interaction: Interaction, rights: bool) -> None:
-    bot = wildstud(interaction)
-    key = table_key(interaction)
-    require_channel_access(interaction)
-    try:
-        await bot.service.deal(key, interaction.user.id, dealer_rights=rights)
-    finally:
-        await bot.presenter.flush(key)
-    live = bot.service.table(key).hand
-    done = f"Hand #{live.hand_no} is dealt." if live is not None else "The hand is dealt and already over."
-    await reply(interaction, done)
-
-
-def lobby_items(table_id: int) -> list[discord.ui.Item[Any]]:
-    """The between-hands buttons: Join and Deal."""
-    return [JoinButton(table_id), DealButton(table_id)]
-
-
 @app_commands.guild_only()
 class Table(commands.GroupCog, group_name="table", group_description="Open, join and deal a Wildstud table"):
     """``/table create join leave sit-out back deal status close dealer-role``."""
@@ -235,15 +176,14 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         # rate-limit), so answer first, privately: a refusal stays the creator's business.
         await interaction.response.defer(ephemeral=True, thinking=True)
         table = await self.bot.service.create_table(
-            key, interaction.user.id, stakes=chosen, options=options, max_seats=seats or MAX_SEATS
+            key, await actor(interaction), stakes=chosen, options=options, max_seats=seats or MAX_SEATS
         )
         text = (
             f"Your table is open ({stakes_line(table.stakes)}); you are its dealer. Players take a"
             " seat with Join on the table message or /table join; Deal starts a hand."
         )
-        try:
-            await self.bot.presenter.open_table_message(key)
-        except discord.HTTPException as exc:
+        exc = self.bot.presenter.table_message_refusal(key)
+        if exc is not None:
             log.warning("could not post the table message in %s: %s", key.channel, exc)
             text = (
                 f"Your table is open ({stakes_line(table.stakes)}), but I couldn't post its table message"
@@ -256,24 +196,17 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
     async def join(self, interaction: Interaction, buy_in: app_commands.Range[int, 1] | None = None) -> None:
         key = table_key(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            seat = await self.bot.service.join(
-                key, interaction.user.id, display_name(interaction), buy_in=buy_in
-            )
-        finally:
-            await self.bot.presenter.flush(key)
+        seat = await self.bot.service.join(key, await actor(interaction), buy_in=buy_in)
         await reply(interaction, f"You sit in seat {seat.seat_no} with {chips(seat.stack)} chips.")
 
     async def _change_seat(
-        self, interaction: Interaction, change: Callable[[TableKey, int], Awaitable[str]]
+        self, interaction: Interaction, change: Callable[[TableKey, Actor], Awaitable[str]]
     ) -> None:
-        """Run a seat change (leave, sit out, back) for the member, redraw the table, answer privately."""
+        """Run a seat change (leave, sit out, back) for the member and answer privately (the
+        service's update redraws the table)."""
         key = table_key(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            text = await change(key, interaction.user.id)
-        finally:
-            await self.bot.presenter.refresh(key)
+        text = await change(key, await actor(interaction))
         await reply(interaction, text)
 
     @app_commands.command(name="leave", description="Leave the table (your chips go back to your balance)")
@@ -291,36 +224,30 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
     @app_commands.command(name="deal", description="Deal the next hand (the dealer only)")
     async def deal(self, interaction: Interaction) -> None:
         table_key(interaction)
-        rights = await has_dealer_rights(interaction)
+        who = await actor(interaction, dealer=True)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await _deal(interaction, rights)
+        await deal(interaction, who)
 
     @app_commands.command(
         name="status", description="Show the table: seats, stacks, pot, wild cards, whose turn"
     )
     async def status(self, interaction: Interaction) -> None:
         key = table_key(interaction)
-        service = self.bot.service
-        table = service.table(key)
-        text = service.status_text(key)
+        table = self.bot.service.snapshot(key)
+        text = self.bot.service.status_text(key)
         extra: list[str] = [f"Stakes: {stakes_line(table.stakes)}"]
         if table.pending_stakes is not None or table.pending_rulings is not None:
             extra.append("Changes are waiting for the next deal (see /ruling list).")
-        if table.options.turn_timeout is not None:
-            extra.append(f"Timer: {table.options.turn_timeout:g} seconds to act.")
+        if table.turn_timeout is not None:
+            extra.append(f"Timer: {table.turn_timeout:g} seconds to act.")
         await reply(interaction, code_block(text) + "\n" + "\n".join(extra))
 
     @app_commands.command(name="close", description="Close the table between hands (the dealer only)")
     async def close(self, interaction: Interaction) -> None:
         key = table_key(interaction)
-        rights = await has_dealer_rights(interaction)
+        who = await actor(interaction, dealer=True)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table_id = self.bot.service.table(key).table_id
-        try:
-            returned = await self.bot.service.close_table(key, interaction.user.id, dealer_rights=rights)
-        finally:
-            await self.bot.presenter.flush(key)
-        await self.bot.presenter.closed(key, table_id)
+        returned = await self.bot.service.close_table(key, who)
         total = sum(returned.values())
         await reply(
             interaction, f"Table closed; {chips(total)} chips went back to {len(returned)} player(s)."
@@ -353,7 +280,7 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         max_buy_in: app_commands.Range[int, 1] | None = None,
     ) -> None:
         key = table_key(interaction)
-        table = self.bot.service.table(key)
+        table = self.bot.service.snapshot(key)
         chosen = build_stakes(
             stakes,
             structure,
@@ -368,24 +295,23 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
             },
             current=table.pending_stakes or table.stakes,
         )
-        rights = await has_dealer_rights(interaction)
+        who = await actor(interaction, dealer=True)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await self.bot.service.set_stakes(key, interaction.user.id, chosen, dealer_rights=rights)
+        text = await self.bot.service.set_stakes(key, who, chosen)
         await reply(interaction, text)
 
     @app_commands.command(name="timer", description="Seconds each player has to act (the dealer only)")
     @app_commands.describe(seconds="Seconds to act; 0 turns the timer off")
     async def timer(self, interaction: Interaction, seconds: app_commands.Range[int, 0, 3600]) -> None:
         key = table_key(interaction)
-        rights = await has_dealer_rights(interaction)
+        who = await actor(interaction, dealer=True)
         wanted = timer_options(seconds)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        hand = self.bot.service.table(key).hand
-        timed_before = hand is not None and hand.deadline is not None
+        before = self.bot.service.current_prompt(key)
+        timed_before = before is not None and before.deadline is not None
         options = await self.bot.service.set_options(
             key,
-            interaction.user.id,
-            dealer_rights=rights,
+            who,
             turn_timeout=wanted.turn_timeout,
             reminder_after=wanted.reminder_after,
         )
@@ -393,8 +319,8 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
             await reply(interaction, "No timer: players take as long as they need.")
             return
         text = f"Players have {options.turn_timeout:g} seconds to act, from the next turn."
-        live = self.bot.service.table(key).hand
-        if not timed_before and live is not None and live.deadline is not None:
+        now = self.bot.service.current_prompt(key)
+        if not timed_before and now is not None and now.deadline is not None:
             text = (
                 f"Players have {options.turn_timeout:g} seconds to act, starting now for the player to act."
             )

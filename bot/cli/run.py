@@ -86,7 +86,7 @@ async def _run(token: str) -> int:
 
     import discord
 
-    from bot.discord_bot import WildstudBot
+    from bot.discord.client import WildstudBot
     from bot.store import SchemaTooNew
 
     log = logging.getLogger("bot.cli.run")

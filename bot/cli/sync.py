@@ -67,7 +67,7 @@ async def sync_commands(token: str, guild_id: int | None = None) -> list[str]:
     """Log in (REST only), register the commands globally or in ``guild_id``; returns their names."""
     import discord
 
-    from bot.discord_bot import WildstudBot
+    from bot.discord.client import WildstudBot
     from bot.settings import load_settings
 
     bot = WildstudBot(load_settings(dotenv=False), commands_only=True)

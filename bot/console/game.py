@@ -35,9 +35,9 @@ from bot.engine.stakes import PRESETS, TableStakes
 from bot.render.cards import chips
 from bot.render.settings import rulings_table
 from bot.store import Store
-from bot.tables.notices import Prompt, TableKey
+from bot.tables.notices import Actor, Prompt, TableKey, TableSnapshot
 from bot.tables.options import TableOptions
-from bot.tables.robot import Robot, robot_names, situation
+from bot.tables.robot import Robot, robot_names
 from bot.tables.service import TableService
 
 GUILD = 1
@@ -105,6 +105,11 @@ class TerminalGame:
         self.start_stacks: dict[int, int] = {}
         self.last_human: int | None = None
 
+    def dealer(self, table: TableSnapshot) -> Actor:
+        """The human at the keyboard deals (solo and hot seat alike): the table's dealer, with
+        dealer rights."""
+        return Actor(table.dealer, table.name(table.dealer), dealer_rights=True)
+
     # ------------------------------------------------------------------ output
     def say(self, text: str = "") -> None:
         self.presenter.say(text)
@@ -125,7 +130,9 @@ class TerminalGame:
             await self.open_table()
             if self.rng is not None and self.config.seed is not None:
                 # The same seed gives the same run, but a later run at a saved table gets new decks.
-                self.rng.seed(f"{self.config.seed}:{self.service.table(self.key).hands_dealt}")
+                now = self.service.snapshot(self.key)
+                hands_dealt = now.hand_no if now.in_hand else now.hand_no - 1   # between hands: the next
+                self.rng.seed(f"{self.config.seed}:{hands_dealt}")
             try:
                 await self.loop()
             except Quit:
@@ -162,9 +169,9 @@ class TerminalGame:
             dealer = next(iter(self.humans), None) or next(iter(self.robots))
             await service.create_table(self.key, dealer, stakes=stakes)
         else:
-            table = service.table(self.key)
+            table = service.snapshot(self.key)
             if table.stakes != stakes and (table.pending_stakes or table.stakes) != stakes:
-                await service.set_stakes(self.key, table.dealer, stakes, dealer_rights=True)
+                await service.set_stakes(self.key, self.dealer(table), stakes)
 
     async def loop(self) -> None:
         service = self.service
@@ -173,19 +180,20 @@ class TerminalGame:
         while True:
             if self.presenter.out_closed:
                 return
-            table = service.table(self.key)
-            if table.hand is None:
+            table = service.snapshot(self.key)
+            if not table.in_hand:
                 if self.config.auto and played >= self.config.hands:
                     return
                 await self.seat_players()
                 if not self.config.auto:
                     await self.between_hands()
                     await self.seat_players()
+                table = service.snapshot(self.key)
                 if not self.start_stacks:
-                    self.start_stacks = {s.member: s.stack for s in table.seats.values()}
+                    self.start_stacks = {s.member: s.stack for s in table.seats}
                 self.presenter.last_hand = self.config.auto and played + 1 >= self.config.hands
                 try:
-                    await service.deal(self.key, table.dealer, dealer_rights=True)
+                    await service.deal(self.key, self.dealer(table))
                 except IllegalAction as exc:
                     self.say(self.style.tint("red", exc.reason))
                     if self.config.auto:
@@ -210,14 +218,15 @@ class TerminalGame:
         """Between hands: seat everyone wanted, stake the broke, let go of anyone not playing now."""
         service, store = self.service, self.store
         assert service is not None and store is not None
-        table = service.table(self.key)
+        table = service.snapshot(self.key)
         wanted = self.players()
         stakes = table.pending_stakes or table.stakes
-        for seat in list(table.seats.values()):
+        for seat in table.seats:
             if seat.member not in wanted:
                 await service.leave(self.key, seat.member)
             elif seat.stack <= 0:
                 await service.leave(self.key, seat.member)
+        table = service.snapshot(self.key)                     # after the leaves
         for member, name in wanted.items():
             current = table.seat_of(member)
             if current is not None:
@@ -230,7 +239,7 @@ class TerminalGame:
                 await store.grant(GUILD, member, gift, reason="terminal table: the house stakes a player")
                 self.say(self.style.dim(f"{name} is out of chips; the house stakes them {chips(gift)}."))
                 balance += gift
-            buy_in = min(balance, table.stakes.max_buy_in)
+            buy_in = min(balance, service.snapshot(self.key).stakes.max_buy_in)
             await service.join(self.key, member, name, buy_in=buy_in)
 
     # ------------------------------------------------------------------ turns
@@ -246,17 +255,13 @@ class TerminalGame:
     async def robot_turn(self, prompt: Prompt) -> None:
         service = self.service
         assert service is not None
-        live = service.table(self.key).hand
-        assert live is not None
-        seat = live.seat_of(prompt.member)
-        assert seat is not None
-        action, amount = self.brain(prompt.member).decide(situation(live.engine, seat))
+        action, amount = self.brain(prompt.member).decide(service.situation(self.key, prompt.member))
         try:
-            await service.act(self.key, prompt.member, prompt.hand_id, prompt.turn, action, amount)
+            await service.act_on_prompt(self.key, prompt.member, action, amount)
         except IllegalAction:  # never expected; fall back to the safest legal action
             names = [o.action for o in prompt.options]
             fallback = next(a for a in ("check", "bring_in", "call", "fold", "show") if a in names)
-            await service.act(self.key, prompt.member, prompt.hand_id, prompt.turn, fallback)
+            await service.act_on_prompt(self.key, prompt.member, fallback)
 
     async def human_turn(self, prompt: Prompt) -> None:
         service = self.service
@@ -302,7 +307,7 @@ class TerminalGame:
                 continue
             try:
                 action, amount = parse_action(line, prompt)
-                await service.act(self.key, prompt.member, prompt.hand_id, prompt.turn, action, amount)
+                await service.act_on_prompt(self.key, Actor(prompt.member, name), action, amount)
             except InputError as exc:
                 self.say(s.tint("yellow", str(exc)))
                 continue
@@ -316,9 +321,9 @@ class TerminalGame:
         Returns whether it was voided; a refusal is printed."""
         service = self.service
         assert service is not None
-        table = service.table(self.key)
+        table = service.snapshot(self.key)
         try:   # the channel notice says what happened; the confirmation would repeat it
-            await service.void_hand(self.key, table.dealer, reason, dealer_rights=True, name=name)
+            await service.void_hand(self.key, self.dealer(table), reason, name=name)
         except IllegalAction as exc:
             self.say(self.style.tint("yellow", exc.reason))
             return False
@@ -335,12 +340,12 @@ class TerminalGame:
         """A solo player who will not be asked to act this street (all-in) still sees each new card."""
         service = self.service
         assert service is not None
-        live = service.table(self.key).hand
-        if live is None or not self.presenter.solo:
+        table = service.snapshot(self.key)
+        if not table.in_hand or not self.presenter.solo:
             return
         for member, notice in list(self.presenter.unseen.items()):
-            seat = live.seat_of(member)
-            if member != to_act and seat is not None and live.engine.is_all_in(seat):
+            seat = table.seat_of(member)
+            if member != to_act and seat is not None and seat.dealt_in and seat.all_in:
                 self.presenter.say(self.style.tint("cyan", "\n".join(
                     "   " + line for line in notice.text.splitlines())), public=False)
                 del self.presenter.unseen[member]
@@ -385,23 +390,22 @@ class TerminalGame:
             elif head == "void":
                 await self.void(" ".join(words[1:]), "")     # refused: no hand is in progress
             elif head == "rulings":
-                table = service.table(self.key)
+                table = service.snapshot(self.key)
                 self.say(rulings_text(table.pending_rulings or table.rulings))
             elif head == "ruling" and len(words) == 3:
-                table = service.table(self.key)
+                table = service.snapshot(self.key)
                 try:
-                    self.say(await service.set_ruling(self.key, table.dealer, words[1], words[2],
-                                                      dealer_rights=True))
+                    self.say(await service.set_ruling(self.key, self.dealer(table), words[1], words[2]))
                 except IllegalAction as exc:
                     self.say(s.tint("yellow", exc.reason))
             elif head == "stakes" and len(words) == 2:
-                table = service.table(self.key)
+                table = service.snapshot(self.key)
                 try:
                     stakes = _stakes(words[1])
                 except ValueError as exc:
                     self.say(s.tint("yellow", str(exc)))
                     continue
-                self.say(await service.set_stakes(self.key, table.dealer, stakes, dealer_rights=True))
+                self.say(await service.set_stakes(self.key, self.dealer(table), stakes))
             elif head == "ruling":
                 self.say(s.tint("yellow", "Type ruling NAME VALUE, e.g. ruling raise_cap 4 (rulings lists "
                                           "every ruling and its options)."))
@@ -413,7 +417,7 @@ class TerminalGame:
     async def show_chips(self) -> None:
         service, store = self.service, self.store
         assert service is not None and store is not None
-        table = service.table(self.key)
+        table = service.snapshot(self.key)
         for member, name in self.players().items():
             seat = table.seat_of(member)
             stack = seat.stack if seat is not None else 0
@@ -423,11 +427,11 @@ class TerminalGame:
     async def summary(self) -> None:
         service = self.service
         assert service is not None
-        table = service.table(self.key)
+        table = service.snapshot(self.key)
         s = self.style
         self.say()
-        self.say(s.bold(f"Chips after {table.hands_dealt} hands:"))
-        rows = sorted(table.seats.values(), key=lambda seat: (-seat.stack, seat.name))
+        self.say(s.bold(f"Chips after {table.hand_no - 1} hands:"))
+        rows = sorted(table.seats, key=lambda seat: (-seat.stack, seat.name))
         width = max((len(seat.name) for seat in rows), default=0)
         for seat in rows:
             start = self.start_stacks.get(seat.member)
@@ -437,9 +441,9 @@ class TerminalGame:
     async def goodbye(self) -> None:
         service = self.service
         assert service is not None
-        table = service.table(self.key)
-        if table.hand is not None:
-            saved = f"Hand #{table.hand.hand_no} is saved; run wildstud play again to finish it."
+        table = service.snapshot(self.key)
+        if table.in_hand:
+            saved = f"Hand #{table.hand_no} is saved; run wildstud play again to finish it."
             self.say(self.style.dim(saved))
         else:
             self.say(self.style.dim("Your chips are saved. Run wildstud play again to keep playing."))

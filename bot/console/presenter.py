@@ -10,6 +10,7 @@ from typing import TextIO
 from bot.console.terminal import Style
 from bot.tables.notices import (
     NoticeKind,
+    NoticePresenter,
     PrivateNotice,
     Prompt,
     PublicNotice,
@@ -27,7 +28,7 @@ _TINTS = {
 }
 
 
-class ConsolePresenter:
+class ConsolePresenter(NoticePresenter):
     """Prints notices for one table (``key``) to ``out``.
 
     ``humans``: members at this keyboard. Their private cards are kept (``unseen``) and shown with

@@ -13,6 +13,7 @@ from bot.store.audit import AuditStore
 from bot.store.base import Clock, utc_now
 from bot.store.economy import EconomyStore
 from bot.store.hands import HandStore
+from bot.store.messages import MessageStore
 from bot.store.migrations import migrate
 from bot.store.tables import TableStore
 
@@ -20,7 +21,7 @@ BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another process's write lock before failing (milliseconds)."""
 
 
-class Store(EconomyStore, TableStore, HandStore, AuditStore):
+class Store(EconomyStore, TableStore, MessageStore, HandStore, AuditStore):
     """Wildstud's persistent state: chips, ledger, tables, seats, hands (the only code speaking SQL).
 
     Open it once per process and close it on shutdown::

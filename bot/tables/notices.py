@@ -1,21 +1,25 @@
 """What the table service says, and the presenter interface front ends implement.
 
-The table service (``bot.tables.service``) never talks to Discord or a terminal directly. It
-emits *notices* to a ``Presenter``:
+The table service (``bot.tables.service``) never talks to Discord or a terminal directly. Every
+operation on a table (a command, a click, a timer, a restart) produces ONE ``Update``: the notices
+it caused, in order, ending with a frozen ``TableSnapshot`` of the table, handed to the front end
+in one call, ``await presenter.update(key, update)``. The notices are:
 
-* ``post(table, PublicNotice)`` -- a public post for the table's channel. ``kind`` lets a front
+* ``PublicNotice`` -- a public post for the table's channel. ``kind`` lets a front
   end choose how to show it: ``NoticeKind.TABLE`` carries the whole table state (Discord edits one
   message per hand with it), the other kinds are short log lines (an action, a new street, a new
   wild rank, settings announced before a deal, a hand's result, the deck reveal...).
-* ``private(table, PrivateNotice)`` -- one player's own cards and best hand now (after every
-  street). Raise ``Undeliverable`` when it cannot be delivered (Discord error 50007); the service
-  records it, tells the channel once, and never waits for it beyond a short timeout.
-* ``prompt(table, Prompt)`` -- the player to act, with the exact legal actions and amounts, and
-  the hand id and turn number their answer must carry.
-* ``reply(table, Reply)`` -- a message for one player only (e.g. "you timed out and are marked
-  away"); refusals of a player's own command come back to the caller as ``TableError`` instead.
-* ``showdown(table, ShowdownNotice)`` -- the shown hands, what each wild stood for, and who won
-  each pot.
+* ``PrivateNotice`` -- one player's own cards and best hand now (after every street), addressed
+  to that member only. When it cannot be delivered (Discord error 50007) the front end calls
+  ``update.undelivered``, which gives the channel notice to show instead (once per player).
+* ``Prompt`` -- the player to act, with the exact legal actions and amounts, and the hand id and
+  turn number their answer must carry.
+* ``Reply`` -- a message for one player only (e.g. "you timed out and are marked away");
+  refusals of a player's own command come back to the caller as ``TableError`` instead.
+* ``ShowdownNotice`` -- the shown hands, what each wild stood for, and who won each pot, built
+  from the engine's result.
+
+``NoticePresenter`` takes an update one notice at a time, for front ends written that way.
 
 Every notice carries finished text (from ``bot.render``) so all front ends say the same words,
 plus structured fields for front ends that lay things out themselves (buttons, embeds).
@@ -23,11 +27,35 @@ plus structured fields for front ends that lay things out themselves (buttons, e
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple, Protocol
 
-from bot.engine.cards import Card, Rank
+from bot.render.table import TableView
+from bot.render.views import ActionOption, PrivateNotice, Prompt, TableSnapshot
+
+__all__ = [
+    "ActionOption",
+    "Actor",
+    "Notice",
+    "NoticeKind",
+    "NoticePresenter",
+    "Presenter",
+    "PrivateNotice",
+    "Prompt",
+    "PublicNotice",
+    "Reply",
+    "ShowdownNotice",
+    "TableKey",
+    "TableSnapshot",
+    "Undeliverable",
+    "Update",
+]
+
+log = logging.getLogger(__name__)
 
 
 class TableKey(NamedTuple):
@@ -78,80 +106,10 @@ class PublicNotice:
     kind: NoticeKind
     text: str
     hand_id: int | None = None
-    table: object | None = None
-    """For ``TABLE`` notices: a ``bot.render.view.TableView`` snapshot (kept as ``object`` here to
-    avoid an import cycle; front ends may ``isinstance``-check it)."""
-
-
-@dataclass(frozen=True, slots=True)
-class PrivateNotice:
-    """One player's own cards, sent after every street (never anyone else's down cards).
-
-    ``best`` is their best hand right now under ``wild_ranks`` (e.g. "three kings"), or an empty
-    string when the engine cannot rank so few cards.
-    """
-
-    member: int
-    name: str
-    hand_id: int
-    street: int
-    down_cards: tuple[Card, ...]
-    up_cards: tuple[Card, ...]
-    community_card: Card | None
-    wild_ranks: tuple[Rank, ...]
-    best: str
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class ActionOption:
-    """One legal action for the player to act.
-
-    ``action`` is one of ``fold check call bring_in complete bet raise all_in show muck``.
-    ``amount`` is the chips the button would put the player's street total *to* (call, bring-in,
-    complete, a fixed-limit bet/raise, all-in) or None (fold, check, show, muck). For pot and no
-    limit ``bet``/``raise``, ``min_to``..``max_to`` is the allowed range of "to" totals and
-    ``amount`` is the minimum.
-    """
-
-    action: str
-    amount: int | None = None
-    min_to: int | None = None
-    max_to: int | None = None
-    label: str = ""
-
-    @property
-    def needs_amount(self) -> bool:
-        """True when the player chooses the amount (a range, as in pot and no limit)."""
-        return self.min_to is not None and self.max_to is not None and self.min_to != self.max_to
-
-
-@dataclass(frozen=True, slots=True)
-class Prompt:
-    """The player to act and exactly what they may do.
-
-    Their answer must carry ``hand_id`` and ``turn``: ``TableService.act`` refuses an action meant
-    for another hand or turn (a stale button, a double click). ``deadline`` is the clock time the
-    timer fires (None when timers are off); ``reminder`` is True for the reminder re-prompt.
-    """
-
-    member: int
-    name: str
-    hand_id: int
-    turn: int
-    options: tuple[ActionOption, ...]
-    text: str
-    deadline: float | None = None
-    reminder: bool = False
-    to_call: int = 0
-    pot: int = 0
-
-    def option(self, action: str) -> ActionOption | None:
-        """The option for ``action``, or None if it is not legal now."""
-        for opt in self.options:
-            if opt.action == action:
-                return opt
-        return None
+    table: TableView | None = None
+    """For ``TABLE`` notices: the ``bot.render.table.TableView`` drawn in ``text``."""
+    snapshot: TableSnapshot | None = None
+    """For ``TABLE`` notices: the table at that moment (``bot.render.views.TableSnapshot``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +134,10 @@ class ShowdownNotice:
     winnings: dict[int, int] = field(default_factory=dict)
 
 
+Notice = PublicNotice | PrivateNotice | Prompt | Reply | ShowdownNotice
+"""Anything the table service says."""
+
+
 class Undeliverable(Exception):
     """Raised by ``Presenter.private`` when the message cannot reach the player.
 
@@ -187,13 +149,98 @@ class Undeliverable(Exception):
         self.reason = reason
 
 
-class Presenter(Protocol):
-    """A front end: the Discord cogs, the terminal, or a test recorder.
+@dataclass(frozen=True, slots=True)
+class Update:
+    """Everything one operation on a table caused (a command, a click, a timer, a restart), in
+    order, ending with the table as it is now.
 
-    Methods should return quickly; the service awaits ``private`` with a timeout and treats a
-    timeout like ``Undeliverable``. Other exceptions from a presenter are logged and swallowed
-    by the service so that a broken front end cannot stall a hand.
+    ``notices``: public notices, prompts, replies, the showdown and each player's private notice
+    (addressed to its member), in the order they happened. ``table``: the snapshot at the end, or
+    None when the operation closed the table (``table_id`` still says which table it was).
+    ``now``: the service clock's time (prompts carry clock deadlines). ``private_timeout``: the
+    longest a private notice may take to deliver (seconds). ``undelivered(notice, reason)``: call
+    it when a private notice could not be delivered; it returns the notice to show in the channel
+    instead (said once per player per table), or None.
     """
+
+    table_id: int
+    notices: tuple[Notice, ...]
+    table: TableSnapshot | None
+    now: float = 0.0
+    private_timeout: float = 5.0
+    undelivered: Callable[[PrivateNotice, str], PublicNotice | None] = field(
+        default=lambda notice, reason: None, compare=False, repr=False
+    )
+
+
+class Presenter(Protocol):
+    """A front end: Discord, the terminal, or a test recorder.
+
+    The service calls ``update`` once per operation, under the table's lock, so one table's
+    updates arrive in order. It should return quickly; an exception is logged and swallowed by the
+    service so that a broken front end cannot stall a hand.
+    """
+
+    async def update(self, table: TableKey, update: Update) -> None:
+        """Show ``update``: every notice in order, and the table as it is now."""
+
+
+class NoticePresenter:
+    """A ``Presenter`` that takes an update one notice at a time: subclasses implement ``post``,
+    ``private``, ``prompt``, ``reply`` and ``showdown`` (and ``updated``, called once at the end).
+
+    A failing notice is logged and the rest of the update still goes out. Consecutive private
+    notices are delivered concurrently, each within ``update.private_timeout`` seconds; one that
+    raises ``Undeliverable`` (or times out, or fails) is replaced by the channel notice
+    ``update.undelivered`` gives, at its place in the update.
+    """
+
+    async def update(self, table: TableKey, update: Update) -> None:
+        batch: list[PrivateNotice] = []
+        for notice in update.notices:
+            if isinstance(notice, PrivateNotice):
+                batch.append(notice)
+                continue
+            if batch:
+                await self._deliver(table, update, batch)
+                batch = []
+            await self._one(table, notice)
+        if batch:
+            await self._deliver(table, update, batch)
+        await _logged(self.updated(table, update))
+
+    async def _one(self, table: TableKey, notice: Notice) -> None:
+        if isinstance(notice, PublicNotice):
+            await _logged(self.post(table, notice))
+        elif isinstance(notice, Prompt):
+            await _logged(self.prompt(table, notice))
+        elif isinstance(notice, Reply):
+            await _logged(self.reply(table, notice))
+        elif isinstance(notice, ShowdownNotice):
+            await _logged(self.showdown(table, notice))
+
+    async def _deliver(self, table: TableKey, update: Update, notices: list[PrivateNotice]) -> None:
+        failures = await asyncio.gather(
+            *(self._private(table, n, update.private_timeout) for n in notices)
+        )
+        for notice, failure in zip(notices, failures, strict=True):
+            if failure is not None:
+                told = update.undelivered(notice, failure)
+                if told is not None:
+                    await self._one(table, told)
+
+    async def _private(self, table: TableKey, notice: PrivateNotice, seconds: float) -> str | None:
+        try:
+            async with asyncio.timeout(seconds):
+                await self.private(table, notice)
+        except Undeliverable as exc:
+            return exc.reason
+        except TimeoutError:
+            return "the message timed out"
+        except Exception as exc:  # a broken front end must not stall the hand
+            log.exception("private message failed")
+            return f"error: {exc}"
+        return None
 
     async def post(self, table: TableKey, notice: PublicNotice) -> None:
         """Show a public notice in the table's channel."""
@@ -209,3 +256,25 @@ class Presenter(Protocol):
 
     async def showdown(self, table: TableKey, notice: ShowdownNotice) -> None:
         """Show the showdown summary in the channel."""
+
+    async def updated(self, table: TableKey, update: Update) -> None:
+        """The update's notices are out; ``update.table`` is the table now."""
+
+
+async def _logged(call: Awaitable[None]) -> None:
+    """Await one presenter call; a failure is logged, never allowed to stop the hand."""
+    try:
+        await call
+    except Exception:
+        log.exception("presenter call failed")
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who asks for a table command: the member, their display name, and whether they have dealer
+    rights at every table of the server (SPEC §8: Manage Server or the dealer role; a table's
+    creator is always its dealer). Front ends work it out once per request."""
+
+    member: int
+    name: str = ""
+    dealer_rights: bool = False

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from bot.tables.notices import (
     NoticeKind,
+    NoticePresenter,
     PrivateNotice,
     Prompt,
     PublicNotice,
@@ -34,7 +35,7 @@ class Recorded:
     notice: Notice
 
 
-class RecordingPresenter:
+class RecordingPresenter(NoticePresenter):
     """Keeps every notice in ``log`` in order. Members in ``closed_dms`` get ``Undeliverable``."""
 
     def __init__(self) -> None:

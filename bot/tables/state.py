@@ -7,6 +7,7 @@ process and hold what only lives in memory (the engine object, the narrator, tim
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.engine.hand import StudHand
@@ -15,7 +16,7 @@ from bot.engine.stakes import TableStakes
 from bot.render.narrate import Narrator
 from bot.tables.clock import TimerHandle
 from bot.tables.fairness import DealCommitment
-from bot.tables.notices import Prompt, TableKey
+from bot.tables.notices import Notice, NoticeKind, PublicNotice, TableKey
 from bot.tables.options import TableOptions
 
 SeatStatus = str
@@ -105,13 +106,15 @@ class Table:
     same dealer) instead of moving it one seat."""
     hand: LiveHand | None = None
     hands_dealt: int = 0
-    last_prompt: Prompt | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timers: list[TimerHandle] = field(default_factory=list)
     auto_deal: TimerHandle | None = None
     undeliverable: set[int] = field(default_factory=set)
     max_seats: int = 8
     """The most players who may sit here (2..8; the store refuses a buy-in beyond it)."""
+    outbox: list[Notice] = field(default_factory=list)
+    """What the operation under way has to say, in order; sent as one update when it ends
+    (``bot.tables.registry.Registry.locked``)."""
 
     def seat_of(self, member: int) -> SeatState | None:
         """The member's seat, if seated."""
@@ -123,6 +126,24 @@ class Table:
     def name(self, member: int) -> str:
         """A member's display name (as given when they joined)."""
         return self.names.get(member, f"player {member}")
+
+    def post(self, kind: NoticeKind, text: str, hand_id: int | None = None) -> None:
+        """Add a public notice to the update under way."""
+        self.outbox.append(PublicNotice(kind, text, hand_id))
+
+    def tell(self, notice: Notice) -> None:
+        """Add any notice (a prompt, a reply, a private notice, the showdown) to the update."""
+        self.outbox.append(notice)
+
+    def coming_button(self, ready: Sequence[int]) -> int:
+        """The button seat of the next deal, among the ``ready`` seat numbers (ascending): the
+        same seat again after a voided hand (a misdeal is re-dealt with the same button) if it is
+        still ready, else the next one clockwise (SPEC §2)."""
+        if self.redeal and self.button is not None and self.button in ready:
+            return self.button
+        if self.button is None:
+            return ready[0]
+        return next((n for n in ready if n > self.button), ready[0])
 
     def cancel_timers(self) -> None:
         """Cancel the turn timers (reminder and expiry)."""

@@ -7,7 +7,7 @@ import random
 import re
 from pathlib import Path
 
-from bot.discord_bot import WildstudBot
+from bot.discord.client import WildstudBot
 from bot.engine.cards import Card
 from bot.settings import Settings
 from bot.tables.clock import FakeClock

@@ -12,7 +12,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.discord_bot import WildstudBot
+from bot.discord.client import WildstudBot
 from bot.engine.rulings import RULINGS
 from bot.settings import Settings
 from bot.tables.clock import FakeClock
@@ -1036,8 +1036,10 @@ def test_custom_ids_labels_and_modal_text_fit_discord_even_at_extreme_values() -
     # Discord refuses a custom_id over 100 characters, a label over 80, a modal title over 45 and
     # a placeholder over 100. Ids are SQLite rowids (at most 2**63 - 1) and amounts are bounded by
     # Discord's integer options (2**53); the longest action name is "bring_in"/"complete".
-    from cogs.betting import ActionButton, AmountButton, AmountModal, button_label
-    from cogs.table import DealButton, JoinButton
+    from bot.discord.ui.amount import AmountButton, AmountModal
+    from bot.discord.ui.betting import ActionButton
+    from bot.discord.ui.lobby import DealButton, JoinButton
+    from bot.discord.ui.text import button_label
 
     big, chips_max = 2**63 - 1, 2**53
     for action in ("fold", "check", "call", "bring_in", "complete", "bet", "raise", "all_in", "show", "muck"):

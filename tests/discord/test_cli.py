@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli.sync import sync_commands
-from bot.discord_bot import WildstudBot
+from bot.discord.client import WildstudBot
 from bot.settings import Settings
 from tests.discord.helpers import new_bot
 from tests.fakediscord import FakeDiscord, start_bot

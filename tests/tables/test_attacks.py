@@ -109,7 +109,7 @@ async def test_a_leave_cut_short_by_a_crash_after_the_hand_is_settled_completes_
         async def die(*args: object) -> str:
             raise RuntimeError("the process dies here")
 
-        monkeypatch.setattr(h.service, "_cash_out", die)
+        monkeypatch.setattr(h.service.seating, "cash_out", die)
         await h.act("Ann", "call")                      # Bea folds at her turn
         with pytest.raises(RuntimeError, match="dies"):
             await h.passive()

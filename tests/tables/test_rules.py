@@ -12,7 +12,7 @@ import pytest
 from bot.engine.stakes import PRESETS, TableStakes
 from bot.store import Store
 from bot.tables.errors import TableError
-from bot.tables.notices import NoticeKind, Reply
+from bot.tables.notices import NoticeKind, NoticePresenter, Reply
 from bot.tables.options import TableOptions
 from tests.tables.helpers import Harness, StackedRandom, stacked_deck
 
@@ -150,7 +150,7 @@ async def test_closing_the_table_returns_every_stack(store: Store, db_path: Path
     assert await store.balance(h.key.guild, ann) + await store.balance(h.key.guild, bea) == 2000
 
 
-class SlowAndBrokenPresenter:
+class SlowAndBrokenPresenter(NoticePresenter):
     """A front end whose DMs never arrive and whose channel posts fail (peers.md §3 #21, #22, #31)."""
 
     def __init__(self) -> None:

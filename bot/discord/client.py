@@ -17,7 +17,7 @@ thread would otherwise keep the process alive). Default intents only: interactio
 member, their roles and permissions, so no privileged intent is needed.
 
 Every slash-command error reaches ``WildstudTree.on_error``, which answers with a short ephemeral
-reason (``cogs.common.answer_error``); buttons and modals do the same in their callbacks.
+reason (``bot.discord.ui.errors.answer_error``); buttons and modals do the same in their callbacks.
 """
 
 from __future__ import annotations
@@ -31,13 +31,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_presenter import DiscordPresenter
+from bot.discord.presenter import DiscordPresenter
+from bot.discord.ui.errors import answer_error
 from bot.settings import Settings, load_settings
 from bot.store import Store
 from bot.tables.clock import Clock
 from bot.tables.options import TableOptions
 from bot.tables.service import TableService
-from cogs.common import answer_error
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=Tr
 
 
 class WildstudTree(app_commands.CommandTree[Any]):
-    """The command tree: one error handler for every slash command (see ``cogs.common``)."""
+    """The command tree: one error handler for every slash command (see ``bot.discord.ui.errors``)."""
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
@@ -128,13 +128,11 @@ class WildstudBot(commands.Bot):
         if self.commands_only:
             return
         self._store = await Store.open(self.database_path)
-        self._presenter = DiscordPresenter(self)
+        self._presenter = DiscordPresenter(self, self._store)
         self._service = TableService(
             self._store, self._presenter, clock=self.clock, rng=self.rng, default_options=self.table_options
         )
-        self._presenter.service = self._service
         tables = await self._service.start()
-        await self._presenter.flush_all()
         log.info("store %s open; %d table(s) restored", self.database_path, len(tables))
         if self.settings.dev_guild_id is not None:
             await self._sync_dev_guild(self.settings.dev_guild_id)

@@ -1,28 +1,33 @@
-"""The Discord presenter: what the table service says, as channel messages, edits and DMs.
+"""The Discord presenter: each update of the table service, as channel messages, edits and DMs.
 
-It implements ``bot.tables.notices.Presenter`` for a running ``WildstudBot``:
+It implements ``bot.tables.notices.Presenter`` for a running ``WildstudBot``: the service hands
+it one ``Update`` per operation (the notices in order, then the table snapshot), and it never
+reads the service back.
 
 * **One table message per hand**, edited as the hand goes: seats, up cards, stacks, the pot, the
   wild list with origins, whose turn and what they face, with the current player's action buttons,
   "My cards" and "Join". Between hands a *lobby* message (the same table text, with "Join" and
   "Deal") plays that part, and becomes the next hand's table message (the one ``/table create``
   posts becomes hand #1's); a lobby older than 15 minutes, likely buried under chat, is deleted
-  and the hand gets a new message instead. When a hand ends
-  its message gets its final state, "Hand over." and no buttons.
+  and the hand gets a new message instead. When a hand ends its message gets its final state,
+  "Hand over." and no buttons. The message's id is kept in the store, so after a restart the same
+  message is edited again. An update that changes the table without a table notice (a seat
+  change) redraws the message if its text changed.
 * **The hand log**: street lines, actions, new wild ranks, results and the deck reveal are
   collected and posted together as one message at the next natural break (the prompt, the
-  showdown, a table change), so one action costs one channel message and one edit.
+  showdown, a table change, the end of the update), so one action costs one channel message and
+  one edit.
 * **The prompt**: the log lines so far plus ``@player your turn · Pot N``, mentioning (pinging)
   only the player to act, with the action buttons and "My cards".
-* **Private messages** (each player's own cards after every street) go by DM. If Discord refuses
-  (error 50007, when opening the DM channel or when sending) the presenter raises
-  ``Undeliverable``; the table service tells the channel once and the player reads their cards
-  through "My cards". A refused member is not tried again until the next hand (403s count toward
-  Discord's invalid-request limit).
+* **Private messages** (each player's own cards after every street, addressed to them in the
+  update) go by DM. If Discord refuses (error 50007, when opening the DM channel or when sending)
+  the channel gets the notice ``Update.undelivered`` gives instead (once per player) and the
+  player reads their cards through "My cards". A refused member is not tried again until the
+  next hand (403s count toward Discord's invalid-request limit).
 
 Everything is sent through REST with partial channels, so it works before the gateway is ready
 (hands resumed in ``setup_hook``) and without the members intent. Calls for one table are
-serialised by a lock; nothing waits on a DM beyond the service's own timeout.
+serialised by a lock; nothing waits on a DM beyond the update's ``private_timeout``.
 """
 
 from __future__ import annotations
@@ -31,15 +36,20 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
 import discord
 
-from bot.render.table import TableView, format_table
+from bot.discord.ui.betting import MyCardsButton, action_items, prompt_view
+from bot.discord.ui.lobby import JoinButton, lobby_items
+from bot.discord.ui.text import code_block, split_text
+from bot.render.table import format_table
+from bot.render.views import Phase, TableSnapshot, table_view
+from bot.store import Store, StoreError
 from bot.tables.notices import (
     NoticeKind,
+    NoticePresenter,
     PrivateNotice,
     Prompt,
     PublicNotice,
@@ -47,22 +57,13 @@ from bot.tables.notices import (
     ShowdownNotice,
     TableKey,
     Undeliverable,
+    Update,
 )
-from cogs.betting import MyCardsButton, action_items, prompt_view
-from cogs.common import code_block, split_text
-from cogs.table import JoinButton, lobby_items
-
-if TYPE_CHECKING:
-    from bot.discord_bot import WildstudBot
-    from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
 """Discord's "Cannot send messages to this user" (closed DMs, blocked bot, no shared server)."""
-
-HISTORY_LIMIT = 50
-"""How many recent channel messages to look through for a table message after a restart."""
 
 _QUIET = discord.AllowedMentions.none()
 
@@ -87,6 +88,17 @@ class _TableState:
     hand_id: int | None = None
     hand_done: bool = False
     searched: bool = False
+    """The store was asked for the table message kept before a restart."""
+    stored_hand: tuple[int, int] | None = None
+    """``(message id, hand id)`` of a hand's table message kept before a restart."""
+    saved: tuple[int, int | None] | None = None
+    """What the store holds for this table's message."""
+    drawn: str | None = None
+    """The content last drawn on the table message (lobby or hand), to redraw only a change."""
+    update: Update | None = None
+    """The update being shown."""
+    refusal: discord.HTTPException | None = None
+    """Discord's refusal of the last table message post, if it failed."""
 
 
 @contextlib.contextmanager
@@ -114,21 +126,43 @@ def prompt_line(prompt: Prompt, seconds_left: int | None) -> str:
     return " · ".join(parts)
 
 
-class DiscordPresenter:
+class DiscordPresenter(NoticePresenter):
     """The table service's front end on Discord (see the module docstring).
 
-    ``service`` is set by the bot right after the service is built (the presenter reads table
-    views and prompts from it to draw buttons).
+    ``bot``: the logged-in client that sends (``bot.discord.client.WildstudBot``); ``store``: where
+    the table message ids are kept (``bot.store.messages``).
     """
 
-    def __init__(self, bot: WildstudBot) -> None:
+    def __init__(self, bot: discord.Client, store: Store) -> None:
         self.bot = bot
-        self.service: TableService | None = None
+        self.store = store
         self._tables: dict[TableKey, _TableState] = {}
         self._dm_channels: dict[int, discord.DMChannel] = {}
         self._dm_refused: dict[int, int] = {}
 
     # ------------------------------------------------------------------ the Presenter protocol
+    async def update(self, table: TableKey, update: Update) -> None:
+        """Show one update: its notices in order (``NoticePresenter``), then what is left of the
+        hand log, and the table message redrawn if the update changed it without saying so."""
+        state = self._state(table)
+        state.update = update
+        state.refusal = None
+        try:
+            await super().update(table, update)
+        finally:
+            state.update = None
+
+    async def updated(self, table: TableKey, update: Update) -> None:
+        state = self._state(table)
+        if update.table is None:
+            await self._closed(table, update.table_id)
+            return
+        async with state.lock:
+            with _logged(table, "post the hand log"):
+                await self._post_log(table, state)
+            if not any(isinstance(n, PublicNotice) and n.kind is NoticeKind.TABLE for n in update.notices):
+                await self._redraw(table, state, update.table)
+
     async def post(self, table: TableKey, notice: PublicNotice) -> None:
         """Table notices edit the table message; hand log lines are collected; the rest is
         posted at once (after the collected lines)."""
@@ -142,11 +176,11 @@ class DiscordPresenter:
                 and notice.hand_id is not None
                 and notice.hand_id == state.hand_id
             ):
-                await self._finish_hand_message(table, state)
+                await self._finish_hand_message(table, state, None)
             if notice.hand_id is not None and notice.kind is not NoticeKind.VOID:
                 state.lines.append(notice.text)
                 return
-            await self._flush(table, state)
+            await self._post_log(table, state)
             await self._send(table, notice.text)
 
     async def private(self, table: TableKey, notice: PrivateNotice) -> None:
@@ -168,8 +202,8 @@ class DiscordPresenter:
         state = self._state(table)
         async with state.lock:
             seconds = None
-            if notice.deadline is not None and self.service is not None:
-                seconds = round(notice.deadline - self.service.clock.now())
+            if notice.deadline is not None and state.update is not None:
+                seconds = round(notice.deadline - state.update.now)
             lines = [*state.lines, prompt_line(notice, seconds)]
             state.lines.clear()
             view = prompt_view(self._table_id(table), notice)
@@ -192,7 +226,7 @@ class DiscordPresenter:
                 )
         state = self._state(table)
         async with state.lock:
-            await self._flush(table, state)
+            await self._post_log(table, state)
             mentions = discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(notice.member)]
             )
@@ -202,72 +236,68 @@ class DiscordPresenter:
         """Post the log so far, then the showdown (shown hands, what the wilds stood for, winners)."""
         state = self._state(table)
         async with state.lock:
-            await self._flush(table, state)
+            await self._post_log(table, state)
             await self._send(table, notice.text)
 
     # ------------------------------------------------------------------ for the cogs
-    # The cogs call these after the table service has changed something. What happened has
-    # happened: if Discord then refuses a post or an edit (missing permissions, a deleted
-    # channel), that is logged and never reported to the member as their request failing.
-    async def open_table_message(self, key: TableKey) -> None:
-        """Post a new table's message (the lobby, with "Join" and "Deal") after ``/table create``.
-
-        Raises ``discord.HTTPException`` if Discord refuses it (the cog tells the creator).
-        """
-        self._state(key).searched = True  # a new table has no earlier message to look for
-        await self._refresh(key)
-
-    async def flush(self, key: TableKey) -> None:
-        """Post any collected log lines of the table now (a refused post is logged)."""
+    def table_message_refusal(self, key: TableKey) -> discord.HTTPException | None:
+        """Discord's refusal of the table message in the last update of ``key``, if it was refused
+        (``/table create`` tells the creator)."""
         state = self._tables.get(key)
-        if state is None or not state.lines:
-            return
-        async with state.lock:
-            with _logged(key, "post the hand log"):
-                await self._flush(key, state)
+        return state.refusal if state is not None else None
 
-    async def flush_all(self) -> None:
-        """Post every table's collected log lines (after start-up resumed the hands)."""
-        for key in list(self._tables):
-            await self.flush(key)
-
-    async def refresh(self, key: TableKey) -> None:
-        """Redraw the table message from the service (after seat changes the service does not
-        announce with a table notice), and post any collected lines (a refusal is logged)."""
-        with _logged(key, "update the table message"):
-            await self._refresh(key)
-
-    async def _refresh(self, key: TableKey) -> None:
-        service = self._service()
-        if not service.has_table(key):
-            await self.flush(key)
-            return
-        view = service.table_view(key)
-        hand = service.table(key).hand
-        notice = PublicNotice(NoticeKind.TABLE, format_table(view), hand.hand_id if hand else None, view)
-        state = self._state(key)
-        async with state.lock:
-            await self._flush(key, state)
-            await self._table_notice(key, state, notice)
-
-    async def closed(self, key: TableKey, table_id: int) -> None:
+    async def _closed(self, key: TableKey, table_id: int) -> None:
         """The table was closed: post what is left, take the buttons off its messages, forget it."""
         state = self._tables.pop(key, None) or _TableState()
         async with state.lock:
             with _logged(key, "take the buttons off the closed table's messages"):
-                await self._flush(key, state)
-                if state.lobby is None and not state.searched:
-                    # Not touched since a restart: find the table message to take its buttons off.
-                    state.lobby = await self._find_message(key, "```\nBetween hands", table_id)
+                await self._post_log(key, state)
+                await self._recall(state, table_id)    # not touched since a restart
                 if state.hand_message is not None and not state.hand_done:
                     await self._edit(key, state.hand_message, view=None)
                 if state.lobby is not None:
                     await self._edit(key, state.lobby, content_suffix="Table closed.", view=None)
+            state.hand_message = state.lobby = None
+            await self._remember(state, table_id)
 
     # ------------------------------------------------------------------ table messages
     async def _table_notice(self, key: TableKey, state: _TableState, notice: PublicNotice) -> None:
+        try:
+            await self._draw(key, state, notice)
+        except discord.HTTPException as exc:
+            state.refusal = exc
+            raise
+
+    async def _redraw(self, key: TableKey, state: _TableState, snapshot: TableSnapshot) -> None:
+        """Draw ``snapshot`` on the table message if it differs from what is there."""
+        if snapshot.phase is not Phase.BETWEEN_HANDS and snapshot.hand_id != state.hand_id:
+            return
+        if snapshot.phase is not Phase.BETWEEN_HANDS and state.hand_done:
+            return
+        text = format_table(table_view(snapshot))
+        if code_block(text) == state.drawn:
+            return
+        notice = PublicNotice(NoticeKind.TABLE, text, snapshot.hand_id, None, snapshot)
+        with _logged(key, "update the table message"):
+            await self._table_notice(key, state, notice)
+
+    async def _draw(self, key: TableKey, state: _TableState, notice: PublicNotice) -> None:
         table_id = self._table_id(key)
+        await self._recall(state, table_id)
+        try:
+            await self._draw_message(key, state, notice, table_id)
+        finally:
+            await self._remember(state, table_id)
+
+    async def _draw_message(
+        self, key: TableKey, state: _TableState, notice: PublicNotice, table_id: int
+    ) -> None:
         content = code_block(notice.text)
+        snapshot = notice.snapshot
+        if snapshot is not None and snapshot.phase in (Phase.OVER, Phase.VOID):
+            await self._finish_hand_message(key, state, content)
+            return
+        state.drawn = content
         if notice.hand_id is None:
             if state.hand_message is not None and not state.hand_done:
                 await self._edit(key, state.hand_message, view=None)
@@ -275,31 +305,24 @@ class DiscordPresenter:
             view = discord.ui.View(timeout=None)
             for item in lobby_items(table_id):
                 view.add_item(item)
-            if state.lobby is None and not state.searched:
-                state.searched = True
-                state.lobby = await self._find_message(key, "```\nBetween hands", table_id)
             if state.lobby is not None and await self._edit(key, state.lobby, content=content, view=view):
                 return
-            await self._flush(key, state)
+            await self._post_log(key, state)
             state.lobby = await self._send(key, content, view=view)
             return
-        view = self._hand_view(key, table_id, notice.hand_id)
+        view = self._hand_view(table_id, notice.hand_id, snapshot)
         if state.hand_id != notice.hand_id:
             found = None
-            if not state.searched:
-                state.searched = True
-                hand = self._service().table(key).hand
-                if hand is not None and hand.hand_id == notice.hand_id:
-                    found = await self._find_message(key, f"```\nHand #{hand.hand_no} ·", table_id)
-                if found is None and state.lobby is None:
-                    state.lobby = await self._find_message(key, "```\nBetween hands", table_id)
+            if state.stored_hand is not None and state.stored_hand[1] == notice.hand_id:
+                found = state.stored_hand[0]
+            state.stored_hand = None
             state.hand_id, state.hand_done = notice.hand_id, False
             if found is None and state.lobby is not None and _recent(state.lobby):
                 found, state.lobby = state.lobby, None  # the lobby message becomes the hand's
             if found is not None and await self._edit(key, found, content=content, view=view):
                 state.hand_message = found
             else:
-                await self._flush(key, state)
+                await self._post_log(key, state)
                 state.hand_message = await self._send(key, content, view=view)
             if state.lobby is not None:
                 await self._delete(key, state.lobby)
@@ -308,12 +331,13 @@ class DiscordPresenter:
         if state.hand_message is None or not await self._edit(
             key, state.hand_message, content=content, view=view
         ):
-            await self._flush(key, state)
+            await self._post_log(key, state)
             state.hand_message = await self._send(key, content, view=view)
 
-    def _hand_view(self, key: TableKey, table_id: int, hand_id: int) -> discord.ui.View:
+    @staticmethod
+    def _hand_view(table_id: int, hand_id: int, snapshot: TableSnapshot | None) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
-        prompt = self._service().current_prompt(key)
+        prompt = snapshot.prompt if snapshot is not None else None
         if prompt is not None and prompt.hand_id == hand_id:
             for item in action_items(table_id, prompt):
                 view.add_item(item)
@@ -321,44 +345,53 @@ class DiscordPresenter:
         view.add_item(JoinButton(table_id))
         return view
 
-    async def _finish_hand_message(self, key: TableKey, state: _TableState) -> None:
-        """Draw the hand's final state ("Hand over.") without buttons; the service still holds
-        the finished hand when it announces the deck reveal."""
+    async def _finish_hand_message(self, key: TableKey, state: _TableState, content: str | None) -> None:
+        """Draw the hand's final state (``content``: "Hand over." or the void) without buttons."""
         if state.hand_message is None or state.hand_done:
             return
-        service = self._service()
-        hand = service.table(key).hand if service.has_table(key) else None
-        content: str | None = None
-        if hand is not None and hand.hand_id == state.hand_id:
-            final: TableView = replace(service.table_view(key), footer="Hand over.")
-            content = code_block(format_table(final))
         await self._edit(key, state.hand_message, content=content, view=None)
         state.hand_done = True
+        state.drawn = None
 
-    async def _find_message(self, key: TableKey, prefix: str, table_id: int) -> int | None:
-        """A recent message of ours in the channel starting with ``prefix`` and carrying this
-        table's buttons (finds the table message again after a restart)."""
-        me = self.bot.user
-        marker = f"ws:join:{table_id}"
+    async def _recall(self, state: _TableState, table_id: int) -> None:
+        """Once per table after a start: the table message the store kept (``bot.store.messages``),
+        so it is edited again instead of a new one being posted."""
+        if state.searched:
+            return
+        state.searched = True
         try:
-            async for message in self._channel(key).history(limit=HISTORY_LIMIT):
-                if me is not None and message.author.id != me.id:
-                    continue
-                if not message.content.startswith(prefix):
-                    continue
-                ids = {
-                    getattr(c, "custom_id", None)
-                    for row in message.components
-                    for c in getattr(row, "children", [])
-                }
-                if marker in ids:
-                    return message.id
-        except discord.HTTPException as exc:
-            log.info("could not read the history of channel %s: %s", key.channel, exc)
-        return None
+            stored = await self.store.table_message(table_id)
+        except StoreError as exc:
+            log.warning("could not read the table message of table %s: %s", table_id, exc.reason)
+            return
+        if stored is not None:
+            message_id, hand_id = stored
+            if hand_id is None:
+                state.lobby = message_id
+            else:
+                state.stored_hand = (message_id, hand_id)
+        state.saved = stored
+
+    async def _remember(self, state: _TableState, table_id: int) -> None:
+        """Keep the table message's id (and the hand it shows) in the store, when it changed."""
+        current: tuple[int, int | None] | None = None
+        if state.hand_message is not None:
+            current = (state.hand_message, state.hand_id)
+        elif state.lobby is not None:
+            current = (state.lobby, None)
+        if current == state.saved:
+            return
+        try:
+            if current is None:
+                await self.store.set_table_message(table_id, None)
+            else:
+                await self.store.set_table_message(table_id, *current)
+            state.saved = current
+        except StoreError as exc:
+            log.warning("could not keep the table message of table %s: %s", table_id, exc.reason)
 
     # ------------------------------------------------------------------ sending
-    async def _flush(self, key: TableKey, state: _TableState) -> None:
+    async def _post_log(self, key: TableKey, state: _TableState) -> None:
         if state.lines:
             text = "\n".join(state.lines)
             state.lines.clear()
@@ -434,10 +467,8 @@ class DiscordPresenter:
             state = self._tables[key] = _TableState()
         return state
 
-    def _service(self) -> TableService:
-        if self.service is None:
-            raise RuntimeError("the presenter has no table service yet")
-        return self.service
-
     def _table_id(self, key: TableKey) -> int:
-        return self._service().table(key).table_id
+        update = self._state(key).update
+        if update is None:
+            raise RuntimeError("the presenter draws a table only while it shows an update")
+        return update.table_id

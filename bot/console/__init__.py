@@ -1,0 +1,1 @@
+"""``wildstud play``: a table in the terminal, on the same table service the Discord bot uses."""

@@ -1,0 +1,130 @@
+"""The buttons on the prompt for the player to act, and "My cards".
+
+Buttons are ``discord.ui.DynamicItem``: the table, hand and turn ride in the ``custom_id``
+(``ws:act:TABLE:HAND:TURN:ACTION[:AMOUNT]``, under 100 characters), so a button keeps working
+after the bot restarts, and a button from an earlier hand or turn (a stale button, or the second
+of a double click) is refused with a reason and changes nothing: ``TableService.act`` takes the
+table lock and checks the hand and turn again before anything moves.
+
+Only the player to act may act; anyone else gets an ephemeral reason. Every answer comes within
+Discord's 3-second deadline: the cheap checks run first and refuse at once; an accepted click is
+acknowledged (a deferred update) before the table service deals, posts and sends messages.
+
+Fixed limit puts each legal total on its own button ("Raise to 40"); pot and no limit ask for the
+amount in a modal that states the allowed range (``bot.discord.ui.amount``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.discord.ui.amount import AmountButton
+from bot.discord.ui.base import TableButton
+from bot.discord.ui.common import Interaction, act, reply, table_key, wildstud
+from bot.discord.ui.errors import answer_error
+from bot.discord.ui.text import WAGERS, button_label
+from bot.engine.errors import IllegalAction
+from bot.tables.notices import Prompt
+
+_STYLES = {
+    "fold": discord.ButtonStyle.danger,
+    "all_in": discord.ButtonStyle.danger,
+    "check": discord.ButtonStyle.primary,
+    "call": discord.ButtonStyle.primary,
+    "bring_in": discord.ButtonStyle.primary,
+    "complete": discord.ButtonStyle.success,
+    "bet": discord.ButtonStyle.success,
+    "raise": discord.ButtonStyle.success,
+}
+
+
+class ActionButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"ws:act:(?P<table>\d+):(?P<hand>\d+):(?P<turn>\d+):(?P<action>[a-z_]+)(?::(?P<amount>\d+))?",
+):
+    """One legal action of the prompt, with its exact amount."""
+
+    def __init__(
+        self, table_id: int, hand_id: int, turn: int, action: str, amount: int | None = None, label: str = ""
+    ) -> None:
+        custom_id = f"ws:act:{table_id}:{hand_id}:{turn}:{action}"
+        if amount is not None:
+            custom_id += f":{amount}"
+        super().__init__(
+            discord.ui.Button(
+                label=label or action,
+                custom_id=custom_id,
+                style=_STYLES.get(action, discord.ButtonStyle.secondary),
+            )
+        )
+        self.table_id, self.hand_id, self.turn = table_id, hand_id, turn
+        self.action, self.amount = action, amount
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActionButton:
+        amount = match["amount"]
+        return cls(
+            int(match["table"]),
+            int(match["hand"]),
+            int(match["turn"]),
+            match["action"],
+            int(amount) if amount is not None else None,
+        )
+
+    async def callback(self, interaction: Interaction) -> None:
+        try:
+            key = table_key(interaction)
+            wildstud(interaction).service.check_turn(
+                key, interaction.user.id, self.hand_id, self.turn, table_id=self.table_id
+            )
+        except IllegalAction as exc:
+            await reply(interaction, exc.reason)
+            return
+        try:
+            await interaction.response.defer()
+            await act(interaction, key, self.hand_id, self.turn, self.action, self.amount)
+        except Exception as exc:
+            await answer_error(interaction, exc)
+
+
+class MyCardsButton(TableButton, template=r"ws:cards:(?P<table>\d+)"):
+    """Shows the clicker their own cards, ephemerally (the fallback when DMs are closed)."""
+
+    KIND = "cards"
+    LABEL = "My cards"
+    CLOSED = "That button belongs to a table that has been closed."
+
+    async def callback(self, interaction: Interaction) -> None:
+        try:
+            key = self.current_table(interaction)
+            notice = wildstud(interaction).service.my_cards(key, interaction.user.id)
+            await reply(interaction, notice.text)
+        except Exception as exc:
+            await answer_error(interaction, exc)
+
+
+def action_items(table_id: int, prompt: Prompt) -> list[discord.ui.Item[Any]]:
+    """One button per legal action of ``prompt`` (a range wager asks for its amount)."""
+    items: list[discord.ui.Item[Any]] = []
+    for option in prompt.options:
+        label = button_label(option)
+        if option.action in WAGERS and option.needs_amount:
+            items.append(AmountButton(table_id, prompt.hand_id, prompt.turn, option.action, label))
+        else:
+            amount = option.amount if option.action in WAGERS else None
+            items.append(ActionButton(table_id, prompt.hand_id, prompt.turn, option.action, amount, label))
+    return items
+
+
+def prompt_view(table_id: int, prompt: Prompt) -> discord.ui.View:
+    """The prompt's buttons: every legal action, then "My cards"."""
+    view = discord.ui.View(timeout=None)
+    for item in action_items(table_id, prompt):
+        view.add_item(item)
+    view.add_item(MyCardsButton(table_id))
+    return view

@@ -1,0 +1,73 @@
+"""The between-hands buttons on the table message: Join and Deal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.discord.ui.base import TableButton
+from bot.discord.ui.common import (
+    Interaction,
+    actor,
+    reply,
+    require_channel_access,
+    table_key,
+    wildstud,
+)
+from bot.discord.ui.errors import answer_error
+from bot.render.cards import chips
+from bot.tables.notices import Actor
+
+
+class JoinButton(TableButton, template=r"ws:join:(?P<table>\d+)"):
+    """Take a seat with the default buy-in (as much as the balance and the table allow)."""
+
+    KIND = "join"
+    LABEL = "Join"
+    STYLE = discord.ButtonStyle.success
+
+    async def callback(self, interaction: Interaction) -> None:
+        try:
+            bot = wildstud(interaction)
+            key = self.current_table(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            seat = await bot.service.join(key, await actor(interaction))
+            await reply(interaction, f"You sit in seat {seat.seat_no} with {chips(seat.stack)} chips.")
+        except Exception as exc:
+            await answer_error(interaction, exc)
+
+
+class DealButton(TableButton, template=r"ws:deal:(?P<table>\d+)"):
+    """Deal the next hand (the dealer only)."""
+
+    KIND = "deal"
+    LABEL = "Deal"
+    STYLE = discord.ButtonStyle.primary
+
+    async def callback(self, interaction: Interaction) -> None:
+        try:
+            self.current_table(interaction)
+            who = await actor(interaction, dealer=True)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await deal(interaction, who)
+        except Exception as exc:
+            await answer_error(interaction, exc)
+
+
+async def deal(interaction: Interaction, who: Actor) -> None:
+    """Deal the next hand at the interaction's table for ``who`` and say so (privately)."""
+    bot = wildstud(interaction)
+    key = table_key(interaction)
+    require_channel_access(interaction)
+    await bot.service.deal(key, who)
+    table = bot.service.snapshot(key)
+    done = f"Hand #{table.hand_no} is dealt." if table.in_hand else "The hand is dealt and already over."
+    await reply(interaction, done)
+
+
+def lobby_items(table_id: int) -> list[discord.ui.Item[Any]]:
+    """The between-hands buttons: Join and Deal."""
+    return [JoinButton(table_id), DealButton(table_id)]
+
+

@@ -1,0 +1,119 @@
+"""Text for Discord messages: code blocks, 2,000-character pieces, sentences, action verbs and
+button labels."""
+
+from __future__ import annotations
+
+from bot.render.cards import chips
+from bot.tables.notices import ActionOption
+
+
+def code_block(text: str) -> str:
+    """Text in a code block (monospace keeps the table's columns); backticks in names are softened.
+
+    >>> code_block("Pot 25")
+    '```\\nPot 25\\n```'
+    """
+    return "```\n" + text.replace("`", "\u02cb") + "\n```"
+
+
+def split_text(text: str, limit: int = 2000) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, cut at line ends where possible.
+
+    >>> split_text("ab\\ncd", limit=3)
+    ['ab', 'cd']
+    >>> split_text("")
+    ['(nothing)']
+    """
+    if not text.strip():
+        return ["(nothing)"]
+    chunks: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                chunks.append(current)
+                current = ""
+            chunks.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            chunks.append(current)
+            current = line
+        else:
+            current = candidate
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first letter and a closing full stop (the engine's
+    reasons are lower-case clauses such as "the smallest complete is to 20").
+
+    >>> sentence("the smallest complete is to 20")
+    'The smallest complete is to 20.'
+    >>> sentence("It is not your turn: bob is to act.")
+    'It is not your turn: bob is to act.'
+    """
+    text = text.strip()
+    if not text:
+        return text
+    if text[-1] not in ".!?)":
+        text += "."
+    return text[0].upper() + text[1:]
+
+
+WAGERS = ("complete", "bet", "raise")
+"""The engine's names for a voluntary wager; only one of them is legal at a time."""
+
+_VERBS = {
+    "fold": "fold",
+    "check": "check",
+    "call": "call",
+    "bring_in": "bring in",
+    "complete": "complete to",
+    "bet": "bet",
+    "raise": "raise to",
+    "all_in": "go all-in for",
+    "show": "show",
+    "muck": "muck",
+}
+
+
+def button_label(option: ActionOption) -> str:
+    """The label of an action's button: ``Fold``, ``Check``, ``Call 10``, ``Bring-in 10``,
+    ``Complete to 20``, ``Bet 40``, ``Raise to 80``, ``Raise to 40-980`` (a range: asks for the
+    amount), ``All-in 990``, ``Show``, ``Muck``.
+
+    >>> button_label(ActionOption("call", 1000))
+    'Call 1,000'
+    >>> button_label(ActionOption("raise", 40, 40, 980))
+    'Raise to 40-980'
+    """
+    a = option.action
+    amount = chips(option.amount) if option.amount is not None else ""
+    if a in WAGERS and option.needs_amount:
+        assert option.min_to is not None and option.max_to is not None
+        head = {"complete": "Complete to", "bet": "Bet", "raise": "Raise to"}[a]
+        return f"{head} {chips(option.min_to)}-{chips(option.max_to)}"
+    labels = {
+        "fold": "Fold",
+        "check": "Check",
+        "call": f"Call {amount}",
+        "bring_in": f"Bring-in {amount}",
+        "complete": f"Complete to {amount}",
+        "bet": f"Bet {amount}",
+        "raise": f"Raise to {amount}",
+        "all_in": f"All-in {amount}",
+        "show": "Show",
+        "muck": "Muck",
+    }
+    return labels.get(a, a.replace("_", " ").title()).strip()[:80]
+
+
+def describe(action: str, amount: int | None) -> str:
+    """``call 10``, ``raise to 80``, ``fold``: what a player did, in words."""
+    verb = _VERBS.get(action, action.replace("_", " "))
+    return f"{verb} {chips(amount)}" if amount is not None and action not in ("fold", "check") else verb
+
+

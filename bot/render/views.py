@@ -1,0 +1,311 @@
+"""What a table looks like, as frozen values every front end reads: the table snapshot at the end of
+each update, the prompt of the player to act, and a player's own cards.
+
+The table service builds a ``TableSnapshot`` from its live state (``bot.tables.snapshot``); the
+builders here only read engine objects and plain values, so front ends, tests and the service all
+see the same thing: ``table_view(snapshot)`` is the table block (``bot.render.table``),
+``prompt(...)`` the player to act with the exact legal actions, ``private(...)`` one player's own
+cards. A snapshot never holds a down card except the hands turned face up (betting closed), so it
+may be shown to anyone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.engine.betting import LegalActions
+from bot.engine.cards import Card, Rank
+from bot.engine.hand import StudHand
+from bot.engine.rulings import Rulings
+from bot.engine.stakes import TableStakes
+from bot.render.cards import chips, street_name
+from bot.render.private import best_now, private_text
+from bot.render.table import SeatView, TableView
+
+
+@dataclass(frozen=True, slots=True)
+class ActionOption:
+    """One legal action for the player to act.
+
+    ``action`` is one of ``fold check call bring_in complete bet raise all_in show muck``.
+    ``amount`` is the chips the button would put the player's street total *to* (call, bring-in,
+    complete, a fixed-limit bet/raise, all-in) or None (fold, check, show, muck). For pot and no
+    limit ``bet``/``raise``, ``min_to``..``max_to`` is the allowed range of "to" totals and
+    ``amount`` is the minimum.
+    """
+
+    action: str
+    amount: int | None = None
+    min_to: int | None = None
+    max_to: int | None = None
+    label: str = ""
+
+    @property
+    def needs_amount(self) -> bool:
+        """True when the player chooses the amount (a range, as in pot and no limit)."""
+        return self.min_to is not None and self.max_to is not None and self.min_to != self.max_to
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """The player to act and exactly what they may do.
+
+    Their answer must carry ``hand_id`` and ``turn``: ``TableService.act`` refuses an action meant
+    for another hand or turn (a stale button, a double click). ``deadline`` is the clock time the
+    timer fires (None when timers are off); ``reminder`` is True for the reminder re-prompt.
+    """
+
+    member: int
+    name: str
+    hand_id: int
+    turn: int
+    options: tuple[ActionOption, ...]
+    text: str
+    deadline: float | None = None
+    reminder: bool = False
+    to_call: int = 0
+    pot: int = 0
+
+    def option(self, action: str) -> ActionOption | None:
+        """The option for ``action``, or None if it is not legal now."""
+        for opt in self.options:
+            if opt.action == action:
+                return opt
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateNotice:
+    """One player's own cards, sent after every street (never anyone else's down cards).
+
+    ``best`` is their best hand right now under ``wild_ranks`` (e.g. "three kings"), or an empty
+    string when the engine cannot rank so few cards.
+    """
+
+    member: int
+    name: str
+    hand_id: int
+    street: int
+    down_cards: tuple[Card, ...]
+    up_cards: tuple[Card, ...]
+    community_card: Card | None
+    wild_ranks: tuple[Rank, ...]
+    best: str
+    text: str
+
+
+class Phase(StrEnum):
+    """Where a table is: between hands, in a hand, at the end of a hand (its final state, before
+    the table goes back to between hands), or at the end of a hand the dealer voided."""
+
+    BETWEEN_HANDS = "between_hands"
+    IN_HAND = "in_hand"
+    OVER = "over"
+    VOID = "void"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSnapshot:
+    """One seat as everyone may see it.
+
+    ``status``: ``active``, ``sitting_out`` or ``away``. ``dealt_in``: the seat plays the hand of
+    the snapshot. ``up``: its face-up cards (every card once betting closed); ``hidden``: how many
+    face-down cards to draw as backs. ``in_pot``: chips put in this hand; ``street_bet``: this
+    street. ``button``: the seat deals this hand (between hands: the next one).
+    """
+
+    seat_no: int
+    member: int
+    name: str
+    stack: int
+    status: str = "active"
+    leaving: bool = False
+    dealt_in: bool = False
+    folded: bool = False
+    all_in: bool = False
+    up: tuple[Card, ...] = ()
+    hidden: int = 0
+    in_pot: int = 0
+    street_bet: int = 0
+    to_act: bool = False
+    button: bool = False
+
+    @property
+    def ready(self) -> bool:
+        """Would be dealt into the next hand: active, not leaving, with chips."""
+        return self.status == "active" and not self.leaving and self.stack > 0
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """One table at one moment: the last item of every update, and what queries return.
+
+    ``hand_no`` is the hand of the snapshot, or between hands the next one. ``stakes``/``rulings``
+    are those in force (the hand's own during a hand); ``pending_stakes``/``pending_rulings`` wait
+    for the next deal. ``wilds``: the wild list with origins. ``prompt``: the player to act, if the
+    hand waits for one. ``names``: the display name of every member seen at the table.
+    """
+
+    table_id: int
+    dealer: int
+    phase: Phase
+    hand_no: int
+    stakes: TableStakes
+    rulings: Rulings
+    seats: tuple[SeatSnapshot, ...]
+    hand_id: int | None = None
+    street: int | None = None
+    pot: int = 0
+    wilds: tuple[str, ...] = ()
+    community: Card | None = None
+    prompt: Prompt | None = None
+    pending_stakes: TableStakes | None = None
+    pending_rulings: Rulings | None = None
+    turn_timeout: float | None = None
+    auto_deal_after: float | None = None
+    void_reason: str | None = None
+    names: tuple[tuple[int, str], ...] = ()
+
+    def seat_of(self, member: int) -> SeatSnapshot | None:
+        """The member's seat, if seated."""
+        return next((s for s in self.seats if s.member == member), None)
+
+    def name(self, member: int) -> str:
+        """A member's display name at this table (``player N`` if never seen)."""
+        return dict(self.names).get(member, f"player {member}")
+
+    @property
+    def in_hand(self) -> bool:
+        """A hand is being played."""
+        return self.phase is Phase.IN_HAND
+
+
+def action_options(legal: LegalActions) -> tuple[ActionOption, ...]:
+    """The prompt's buttons from the engine's legal actions, with exact amounts.
+
+    Fixed limit gives one option per legal total; pot and no limit one option with a range.
+    """
+    out: list[ActionOption] = []
+    if legal.fold:
+        out.append(ActionOption("fold", label="fold"))
+    if legal.check:
+        out.append(ActionOption("check", label="check"))
+    if legal.call is not None:
+        out.append(ActionOption("call", legal.call, label=f"call {chips(legal.call)}"))
+    if legal.bring_in is not None:
+        out.append(ActionOption("bring_in", legal.bring_in, label=f"bring in {chips(legal.bring_in)}"))
+    if legal.wager is not None and legal.min_to is not None and legal.max_to is not None:
+        verb = {"complete": "complete to", "bet": "bet", "raise": "raise to"}.get(legal.wager, legal.wager)
+        if legal.to_options:
+            for to in legal.to_options:
+                out.append(ActionOption(legal.wager, to, to, to, label=f"{verb} {chips(to)}"))
+        elif legal.min_to == legal.max_to:
+            out.append(ActionOption(legal.wager, legal.min_to, legal.min_to, legal.max_to,
+                                    label=f"{verb} {chips(legal.min_to)}"))
+        else:
+            out.append(ActionOption(legal.wager, legal.min_to, legal.min_to, legal.max_to,
+                                    label=f"{verb} {chips(legal.min_to)}-{chips(legal.max_to)}"))
+    if legal.all_in_to is not None:
+        out.append(ActionOption("all_in", legal.all_in_to, label=f"all-in ({chips(legal.all_in_to)})"))
+    if legal.show:
+        out.append(ActionOption("show", label="show"))
+    if legal.muck:
+        out.append(ActionOption("muck", label="muck"))
+    return tuple(out)
+
+
+def prompt(
+    engine: StudHand, seat: int, *, member: int, name: str, hand_id: int, turn: int,
+    deadline: float | None = None, reminder: bool = False,
+) -> Prompt:
+    """The prompt of engine ``seat`` (the player to act) in ``engine``'s hand, answered with
+    ``hand_id`` and ``turn``."""
+    legal = engine.legal_actions(seat)
+    options = action_options(legal)
+    labels = " · ".join(o.label for o in options)
+    where = f"{street_name(engine.street)}, pot {chips(engine.pot_total)}"
+    return Prompt(
+        member=member, name=name, hand_id=hand_id, turn=turn, options=options,
+        text=f"{name}, your turn ({where}): {labels}", deadline=deadline, reminder=reminder,
+        to_call=legal.call or 0, pot=engine.pot_total,
+    )
+
+
+def private(
+    engine: StudHand, seat: int, *, member: int, name: str, hand_id: int, hand_no: int, rulings: Rulings
+) -> PrivateNotice:
+    """Engine ``seat``'s own cards now, for that player only (``member``)."""
+    cards = engine.cards(seat)
+    up = engine.up_cards(seat)
+    text = private_text(
+        hand_no, street_name(engine.street), cards, up, engine.community_card,
+        engine.wild_ranks, rulings.wild_in_flush,
+    )
+    own = list(cards) + ([engine.community_card] if engine.community_card is not None else [])
+    return PrivateNotice(
+        member=member, name=name, hand_id=hand_id, street=engine.street,
+        down_cards=engine.down_cards(seat), up_cards=up, community_card=engine.community_card,
+        wild_ranks=engine.wild_ranks, best=best_now(own, engine.wild_ranks, rulings.wild_in_flush),
+        text=text,
+    )
+
+
+def table_view(snapshot: TableSnapshot) -> TableView:
+    """The table block of ``snapshot`` (``format_table`` lays it out): between hands the next
+    hand's number, dealer button and stakes; in a hand the seats, cards, pot, wilds and whose turn;
+    after a void every seat back at its stack, no cards, no pot. ``Phase.OVER`` reads "Hand over."."""
+    s = snapshot
+    if s.phase is Phase.BETWEEN_HANDS:
+        seats = tuple(
+            SeatView(seat.seat_no, seat.name, seat.stack, _between_status(seat), (), 0, 0, 0, False,
+                     seat.button)
+            for seat in s.seats
+        )
+        ready = sum(1 for seat in s.seats if seat.ready)
+        footer = "Waiting for the dealer to deal."
+        if ready < 2:
+            footer = "Waiting for players (two are needed)."
+        if s.auto_deal_after is not None and ready >= 2:
+            footer = f"The next hand is dealt in {s.auto_deal_after:g} seconds."
+        stakes = s.pending_stakes or s.stakes
+        return TableView(f"Between hands (next: hand #{s.hand_no})", stakes.describe(), seats, 0, (), footer)
+    if s.phase is Phase.VOID:
+        seats = tuple(
+            SeatView(seat.seat_no, seat.name, seat.stack, "" if seat.dealt_in else "not dealt in", (), 0,
+                     0, 0, False, seat.button)
+            for seat in s.seats
+        )
+        return TableView(f"Hand #{s.hand_no} · void", s.stakes.describe(), seats, 0, (),
+                         f"Void: {s.void_reason}. Every chip went back.")
+    seats = tuple(_hand_seat(seat) for seat in s.seats)
+    title = f"Hand #{s.hand_no} · {street_name(s.street or 3)}"
+    footer = "Hand over." if s.phase is Phase.OVER else _turn_footer(s.prompt)
+    return TableView(title, s.stakes.describe(), seats, s.pot, s.wilds, footer, s.community)
+
+
+def _between_status(seat: SeatSnapshot) -> str:
+    status = {"sitting_out": "sitting out", "away": "away"}.get(seat.status, "")
+    if not status and seat.stack <= 0:
+        status = "out of chips"
+    return "leaving" if seat.leaving else status
+
+
+def _hand_seat(seat: SeatSnapshot) -> SeatView:
+    if not seat.dealt_in:
+        return SeatView(seat.seat_no, seat.name, seat.stack, "not dealt in", (), 0, 0, 0, False, False)
+    status = "folded" if seat.folded else ("all-in" if seat.all_in else "")
+    if seat.leaving and not status:
+        status = "leaving"
+    return SeatView(seat.seat_no, seat.name, seat.stack, status, seat.up, seat.hidden, seat.in_pot,
+                    seat.street_bet, seat.to_act, seat.button)
+
+
+def _turn_footer(prompt: Prompt | None) -> str:
+    if prompt is None:
+        return ""
+    bring_in = prompt.option("bring_in")
+    if bring_in is not None and bring_in.amount is not None:
+        return f"{prompt.name} to act: bring in {chips(bring_in.amount)} or complete"
+    owe = prompt.to_call
+    return f"{prompt.name} to act" + (f": {chips(owe)} to call" if owe else "")

@@ -1,0 +1,210 @@
+"""The only code that maps a ``Table`` to and from the store, and the one place a store refusal
+(``StoreError``) becomes a refusal of the table (``TableError``, with the store's reason).
+
+A table's record holds its dealer, stakes and rulings; its ``settings`` JSON holds the timers and
+dealing options (``TableOptions``), the display names of members who sat there, the seat limit,
+stakes and rulings queued for the next deal, and the members leaving after the hand in progress.
+Seats are rows of their own; the button and the redeal flag are worked out again from the last
+hands on load.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from bot.engine.rulings import Rulings
+from bot.engine.stakes import PRESETS, TableStakes
+from bot.store import Store, StoreError
+from bot.store.records import HandRecord, Seat, TableRecord
+from bot.tables.codec import decode_seats, encode_seats
+from bot.tables.errors import TableError
+from bot.tables.fairness import DealCommitment
+from bot.tables.notices import TableKey
+from bot.tables.options import TableOptions
+from bot.tables.state import SeatState, Table
+
+MAX_SEATS = 8
+
+
+@contextmanager
+def refused(prefix: str = "") -> Iterator[None]:
+    """Turn a ``StoreError`` inside the block into a ``TableError`` with its reason (after
+    ``prefix``, if given); nothing else is caught."""
+    try:
+        yield
+    except StoreError as exc:
+        raise TableError(f"{prefix}{exc.reason}") from None
+
+
+class Repository:
+    """Tables in the store (see the module docstring). ``store``: an open ``bot.store.Store``."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # ------------------------------------------------------------------ loading
+    async def open_tables(self) -> list[Table]:
+        """Every open table, loaded with its seats."""
+        return [await self.load(record) for record in await self.store.open_tables()]
+
+    async def unfinished_hands(self) -> list[HandRecord]:
+        """Hands dealt but neither settled nor voided (to resume after a restart)."""
+        return await self.store.list_unfinished_hands()
+
+    async def load(self, record: TableRecord) -> Table:
+        """The ``Table`` of a stored record, with its seats, button and hand count."""
+        settings = dict(record.settings)
+        names = {int(k): str(v) for k, v in dict(settings.get("names", {})).items()}
+        table = Table(
+            key=TableKey(record.guild_id, record.channel_id),
+            table_id=record.id,
+            dealer=record.dealer_id,
+            stakes=TableStakes.from_dict(record.stakes) if record.stakes else PRESETS["small"],
+            rulings=Rulings.from_dict(record.rulings),
+            options=TableOptions.from_dict(settings),
+            names=names,
+            max_seats=int(settings.get("max_seats", MAX_SEATS)),
+        )
+        if settings.get("pending_stakes"):
+            table.pending_stakes = TableStakes.from_dict(settings["pending_stakes"])
+        if settings.get("pending_rulings"):
+            table.pending_rulings = Rulings.from_dict(settings["pending_rulings"])
+        leaving = {int(m) for m in settings.get("leaving", ())}
+        for seat in await self.store.seats(record.id):
+            table.seats[seat.seat_no] = SeatState(
+                seat.seat_no, seat.member_id, table.name(seat.member_id), seat.stack, seat.status,
+                leaving=seat.member_id in leaving,
+            )
+        recent = await self.store.table_hands(record.id, limit=5)
+        if recent:
+            table.hands_dealt = recent[0].hand_no
+        for hand in recent:
+            # The button of the last hand actually dealt; if that hand was voided (a misdeal), the
+            # next deal keeps it. A hand voided before its deal order was stored never had one.
+            if not hand.actions:
+                continue
+            try:
+                table.button = decode_seats(hand.actions[0])[-1]
+            except ValueError:
+                table.button = None
+            table.redeal = hand.status == "voided"
+            break
+        return table
+
+    # ------------------------------------------------------------------ tables
+    async def create(
+        self, key: TableKey, dealer: int, stakes: TableStakes, rulings: Rulings, options: TableOptions,
+        max_seats: int,
+    ) -> Table:
+        """Open a table in the store and return it (no seats yet)."""
+        with refused():
+            record = await self.store.create_table(
+                key.guild, key.channel, dealer, stakes=stakes.to_dict(), rulings=rulings.to_dict(),
+                settings={**options.to_dict(), "max_seats": max_seats},
+            )
+        return Table(key, record.id, dealer, stakes, rulings, options, max_seats=max_seats)
+
+    async def close(self, table: Table) -> dict[int, int]:
+        """Close the table: every stack goes back to its owner's balance (chips per member)."""
+        with refused():
+            return await self.store.close_table(table.key.guild, table.table_id)
+
+    def settings(self, table: Table) -> dict[str, Any]:
+        """The table's ``settings`` JSON (see the module docstring)."""
+        settings: dict[str, Any] = table.options.to_dict()
+        settings["names"] = {str(m): n for m, n in table.names.items()}
+        settings["max_seats"] = table.max_seats
+        if table.pending_stakes is not None:
+            settings["pending_stakes"] = table.pending_stakes.to_dict()
+        if table.pending_rulings is not None:
+            settings["pending_rulings"] = table.pending_rulings.to_dict()
+        leaving = sorted(s.member for s in table.seats.values() if s.leaving)
+        if leaving:
+            settings["leaving"] = leaving       # folded at their turn, cashed out after the hand
+        return settings
+
+    async def save_settings(self, table: Table) -> None:
+        """Store the table's settings JSON as it is now."""
+        with refused():
+            await self.store.update_table(table.key.guild, table.table_id, settings=self.settings(table))
+
+    async def save_game(self, table: Table, stakes: TableStakes, rulings: Rulings) -> None:
+        """Store new stakes and rulings in force (with the settings as they are now)."""
+        with refused():
+            await self.store.update_table(
+                table.key.guild, table.table_id, stakes=stakes.to_dict(), rulings=rulings.to_dict(),
+                settings=self.settings(table),
+            )
+
+    # ------------------------------------------------------------------ seats and chips
+    async def balance(self, table: Table, member: int) -> int:
+        """The member's chip balance in the table's server."""
+        with refused():
+            return await self.store.balance(table.key.guild, member)
+
+    async def buy_in(self, table: Table, member: int, amount: int, seat_no: int | None) -> Seat:
+        """Move ``amount`` chips from the balance to a new seat (the seat the store gave)."""
+        with refused():
+            receipt = await self.store.buy_in(
+                table.key.guild, table.table_id, member, amount, seat_no=seat_no, max_seats=table.max_seats
+            )
+        assert receipt.seat is not None
+        return receipt.seat
+
+    async def top_up(self, table: Table, member: int, amount: int) -> Seat:
+        """Add ``amount`` chips from the balance to the member's seat."""
+        with refused():
+            receipt = await self.store.top_up(table.key.guild, table.table_id, member, amount)
+        assert receipt.seat is not None
+        return receipt.seat
+
+    async def cash_out(self, table: Table, member: int) -> int:
+        """Give up the seat; its stack goes back to the balance. Returns the chips returned."""
+        with refused():
+            receipt = await self.store.cash_out(table.key.guild, table.table_id, member)
+        return receipt.amount
+
+    async def set_status(self, table: Table, seat: SeatState, status: str) -> None:
+        """Store and set a seat's status (``active``, ``sitting_out``, ``away``)."""
+        with refused():
+            await self.store.set_seat_status(table.table_id, seat.member, status)  # type: ignore[arg-type]
+        seat.status = status
+
+    # ------------------------------------------------------------------ hands
+    async def create_hand(self, table: Table, seats: Sequence[SeatState], deal: DealCommitment) -> int:
+        """Store a new hand dealt to ``seats`` (in deal order) from ``deal``, with its deal order as
+        its first action; returns its id. If the deal order cannot be stored the hand is voided."""
+        order = tuple(s.seat_no for s in seats)
+        with refused():
+            hand_id = await self.store.create_hand(
+                table.table_id,
+                players={s.seat_no: s.member for s in seats},
+                deck=[c.code for c in deal.order],
+                commitment=deal.digest,
+                salt=deal.salt,
+                stakes=table.stakes.to_dict(),
+                rulings=table.rulings.to_dict(),
+            )
+        try:
+            await self.store.append_action(hand_id, 1, encode_seats(order))
+        except StoreError as exc:
+            await self.store.void_hand(hand_id, "the deal order could not be recorded")
+            raise TableError(f"The deal could not be recorded: {exc.reason}") from None
+        return hand_id
+
+    async def append_action(self, hand_id: int, seq: int, text: str) -> None:
+        """Store action number ``seq`` of a hand before it is applied."""
+        with refused("Your action could not be recorded, so it did not happen: "):
+            await self.store.append_action(hand_id, seq, text)
+
+    async def void_hand(self, hand_id: int, reason: str) -> None:
+        """Void a hand: every chip goes back to where it was before it (``Store.void_hand``)."""
+        with refused():
+            await self.store.void_hand(hand_id, reason)
+
+    async def settle_hand(self, hand_id: int, final_stacks: Mapping[int, int], phh: str) -> None:
+        """Settle a finished hand: final stacks by table seat, and its PHH history text."""
+        with refused():
+            await self.store.settle_hand(hand_id, final_stacks, phh)

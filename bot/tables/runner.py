@@ -1,0 +1,499 @@
+"""The hand runner: dealing, actions, turn timers, the end of a hand, the dealer's void, and resuming
+an unfinished hand after a restart.
+
+Rules implemented here: SPEC §2 (the deal rotates one seat per hand, dealing starts left of the
+button; players without chips or sitting out are not dealt in), SPEC §7 (timer: reminder, then
+check-else-fold with the bring-in posted; a player who times out is marked away and sits out from
+the next hand; a leaving seat folds at its turn), SPEC §8 (rulings and stakes changed by the dealer
+take effect from the next deal, are announced before it and recorded with each hand), the
+fair-deal commitment of DESIGN "Fairness", and the dealer's misdeal ruling (``void``: every chip
+goes back to where it was before the hand, and the next deal keeps the button). Every action is
+stored before anyone hears of it. Methods that take a ``Table`` run inside its ``locked`` block;
+the timer callbacks take the lock themselves.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Sequence
+from functools import partial
+
+from bot.engine.cards import Card, Deck
+from bot.engine.errors import IllegalAction
+from bot.engine.events import ShowdownStarted, StreetStarted
+from bot.engine.hand import StudHand
+from bot.engine.phh import export_phh
+from bot.engine.rulings import Rulings
+from bot.engine.stakes import TableStakes
+from bot.render.narrate import Line, Narrator
+from bot.render.settings import rulings_changes, stakes_change
+from bot.store.records import HandRecord
+from bot.tables.clock import Clock
+from bot.tables.codec import decode_action, decode_seats, encode_action, encode_seats
+from bot.tables.errors import StaleAction, TableError
+from bot.tables.fairness import DealCommitment
+from bot.tables.notices import NoticeKind, Reply, ShowdownNotice, TableKey
+from bot.tables.registry import Registry
+from bot.tables.repository import Repository
+from bot.tables.reveal import reveal_text
+from bot.tables.seating import Seating
+from bot.tables.snapshot import hand_prompt, own_cards, table_notice
+from bot.tables.state import LiveHand, SeatState, Table
+
+log = logging.getLogger(__name__)
+
+
+class HandRunner:
+    """Hands at the tables of one ``Registry`` (see the module docstring)."""
+
+    def __init__(
+        self, registry: Registry, repository: Repository, seating: Seating, clock: Clock, rng: random.Random
+    ) -> None:
+        self.registry = registry
+        self.repository = repository
+        self.seating = seating
+        self.clock = clock
+        self.rng = rng
+
+    # ==================================================================== dealing
+    async def deal(self, table: Table) -> int:
+        """Deal the next hand; returns its hand id. Raises ``TableError`` (a hand is on, or fewer
+        than two players can play: that reason is also told in the channel)."""
+        if table.hand is not None:
+            raise TableError(f"Hand #{table.hand.hand_no} is still being played.")
+        if table.auto_deal is not None:
+            table.auto_deal.cancel()
+            table.auto_deal = None
+        ready = [s for _, s in sorted(table.seats.items()) if s.ready]
+        if len(ready) < 2:
+            reason = _no_deal_reason(table, ready)
+            table.post(NoticeKind.NO_DEAL, reason)
+            raise TableError(reason)
+        await self._apply_pending(table)
+        numbers = [s.seat_no for s in ready]
+        button = table.coming_button(numbers)
+        at = numbers.index(button)
+        order = numbers[at + 1 :] + numbers[: at + 1]
+        seats = [table.seats[n] for n in order]
+        deal = DealCommitment.shuffle(self.rng)
+        hand_id = await self.repository.create_hand(table, seats, deal)
+        table.button = button
+        table.redeal = False
+        table.hands_dealt += 1
+        names = tuple(s.name for s in seats)
+        engine = StudHand([s.stack for s in seats], table.stakes, table.rulings, Deck.from_order(deal.order))
+        live = LiveHand(
+            hand_id=hand_id,
+            hand_no=table.hands_dealt,
+            engine=engine,
+            deal=deal,
+            seat_nos=tuple(order),
+            members=tuple(s.member for s in seats),
+            names=names,
+            stakes=table.stakes,
+            rulings=table.rulings,
+            narrator=Narrator(names, showing_hand=table.rulings.showing_hand),
+            actions=[encode_seats(tuple(order))],
+        )
+        table.hand = live
+        table.post(
+            NoticeKind.HAND_START,
+            f"Hand #{live.hand_no}: {names[-1]} deals to {_join(names)}."
+            f" {table.stakes.describe().capitalize()}."
+            f"\nDeck commitment: {deal.digest} (a salted SHA-256 of each card; the cards everyone sees"
+            " are opened after the hand, your own down cards to you)",
+            hand_id,
+        )
+        await self._after_change(table, street_dealt=True)
+        return hand_id
+
+    async def _apply_pending(self, table: Table) -> None:
+        lines: list[str] = []
+        stakes, rulings = table.stakes, table.rulings
+        if table.pending_stakes is not None and table.pending_stakes != stakes:
+            lines.append(stakes_change(stakes, table.pending_stakes))
+            stakes = table.pending_stakes
+        if table.pending_rulings is not None and table.pending_rulings != rulings:
+            lines.append(rulings_changes(rulings, table.pending_rulings))
+            rulings = table.pending_rulings
+        table.pending_stakes = None
+        table.pending_rulings = None
+        if not lines:
+            return
+        await self.repository.save_game(table, stakes, rulings)
+        table.stakes, table.rulings = stakes, rulings
+        table.post(NoticeKind.SETTINGS, "New for this deal:\n" + "\n".join(lines))
+
+    # ==================================================================== actions
+    @staticmethod
+    def check_turn(table: Table, member: int, hand_id: int, turn: int, *, table_id: int | None = None) -> int:
+        """The engine seat of ``member`` if a move for ``hand_id`` / ``turn`` is theirs to make now
+        (see ``TableService.check_turn``)."""
+        if table_id is not None and table.table_id != table_id:
+            raise StaleAction("That button belongs to a table that has been closed.")
+        live = table.hand
+        if live is None or live.hand_id != hand_id or live.void_reason is not None:
+            raise StaleAction("That hand is over.")
+        if turn != live.turn:
+            raise StaleAction("That was for an earlier turn; the hand has moved on.")
+        seat = live.seat_of(member)
+        if seat is None:
+            raise TableError("You are not in this hand.")
+        actor = live.engine.actor
+        if actor != seat:
+            who = "nobody" if actor is None else live.names[actor]
+            raise TableError(f"It is not your turn: {who} is to act.")
+        return seat
+
+    async def apply(self, table: Table, seat: int, action: str, amount: int | None) -> None:
+        """Validate, store, then apply one command (engine spelling) for engine ``seat``; then
+        tell everyone. ``IllegalAction``/``TableError``: nothing changed."""
+        live = table.hand
+        assert live is not None
+        engine = live.engine
+        if action not in ("bet", "raise", "complete"):
+            amount = None
+        engine.verify(seat, action, amount)  # IllegalAction: nothing changed
+        text = encode_action(seat, action, amount)
+        await self.repository.append_action(live.hand_id, live.turn, text)
+        engine.act(seat, action, amount)
+        live.actions.append(text)
+        table.cancel_timers()
+        live.deadline = None
+        await self._after_change(table)
+
+    async def fold_leaving(self, table: Table, seat: int) -> None:
+        """Fold a leaving seat at its turn (or post the bring-in it owes: it may not fold)."""
+        live = table.hand
+        assert live is not None
+        action = "fold" if live.engine.legal_actions(seat).fold else "timeout"
+        await self.apply(table, seat, action, None)
+
+    async def _after_change(self, table: Table, *, street_dealt: bool = False) -> None:
+        """Narrate new events, then finish the hand or move to the next turn."""
+        live = table.hand
+        assert live is not None
+        engine = live.engine
+        events = engine.events_since(live.narrated)
+        live.narrated += len(events)
+        street_dealt = street_dealt or any(isinstance(e, StreetStarted) for e in events)
+        showdown = self._tell(table, live, events)
+        if engine.is_over:
+            await self._finish(table, showdown)
+            return
+        table.tell(table_notice(table))
+        if street_dealt:
+            for seat in engine.live_seats:
+                table.tell(own_cards(live, seat))
+        await self._next_turn(table)
+
+    @staticmethod
+    def _tell(table: Table, live: LiveHand, events: Sequence[object]) -> list[str]:
+        """Post the hand's new log lines. The engine's showdown (``ShowdownStarted`` and what
+        follows) is held back and returned as lines, to go out as one showdown notice once the
+        hand is settled."""
+        at = next((i for i, e in enumerate(events) if isinstance(e, ShowdownStarted)), None)
+        before = events if at is None else events[:at]
+        lines: list[Line] = live.narrator.lines(before)  # type: ignore[arg-type]
+        showdown: list[str] = []
+        if at is not None:
+            # Narrating ShowdownStarted flushes any street line still pending, then adds the
+            # showdown's own heading (which the showdown notice writes itself).
+            lines += live.narrator.lines(events[at : at + 1])[:-1]  # type: ignore[arg-type]
+            showdown = [line.text for line in live.narrator.lines(events[at + 1 :])]  # type: ignore[arg-type]
+        for line in lines:
+            table.post(NoticeKind(line.kind), line.text, live.hand_id)
+        return showdown
+
+    async def _next_turn(self, table: Table) -> None:
+        live = table.hand
+        assert live is not None
+        seat = live.engine.actor
+        if seat is None:
+            return
+        table_seat = table.seats.get(live.seat_nos[seat])
+        if table_seat is not None and table_seat.leaving:
+            await self.fold_leaving(table, seat)
+            return
+        self.arm_timers(table, live.hand_id, live.turn)
+        prompt = hand_prompt(table)
+        assert prompt is not None
+        table.tell(prompt)
+
+    # ==================================================================== timers
+    def arm_timers(self, table: Table, hand_id: int, turn: int) -> None:
+        """(Re)start the turn's reminder and expiry timers (none when the table has no timer)."""
+        table.cancel_timers()
+        options = table.options
+        if table.hand is not None:
+            table.hand.deadline = None
+        if options.turn_timeout is None:
+            return
+        if table.hand is not None:
+            table.hand.deadline = self.clock.now() + options.turn_timeout
+        remind = options.reminder_after
+        if remind is not None and remind < options.turn_timeout:
+            reminder = partial(self._remind, table.key, hand_id, turn)
+            table.timers.append(self.clock.call_later(remind, reminder))
+        table.timers.append(
+            self.clock.call_later(options.turn_timeout, partial(self._expire, table.key, hand_id, turn))
+        )
+
+    @staticmethod
+    def _current(table: Table, hand_id: int, turn: int) -> LiveHand | None:
+        live = table.hand
+        if live is None or live.hand_id != hand_id or live.turn != turn or live.engine.actor is None:
+            return None
+        return live
+
+    async def _remind(self, key: TableKey, hand_id: int, turn: int) -> None:
+        if key not in self.registry:
+            return
+        async with self.registry.locked(key) as table:
+            if self._current(table, hand_id, turn) is None:
+                return
+            prompt = hand_prompt(table, reminder=True)
+            if prompt is not None:
+                table.tell(prompt)
+
+    async def _expire(self, key: TableKey, hand_id: int, turn: int) -> None:
+        if key not in self.registry:
+            return
+        async with self.registry.locked(key) as table:
+            live = self._current(table, hand_id, turn)
+            if live is None:
+                return
+            seat = live.engine.actor
+            assert seat is not None
+            member = live.members[seat]
+            live.timed_out.add(seat)
+            table_seat = table.seat_of(member)
+            if table_seat is not None and table_seat.status == "active":
+                try:
+                    await self.repository.set_status(table, table_seat, "away")
+                except TableError:
+                    log.exception("could not mark a seat away")
+                table.tell(Reply(
+                    member,
+                    "You ran out of time, so the dealer acted for you (check if possible, else fold). "
+                    "You are marked away and sit out from the next hand; use back to play again.",
+                ))
+                table.post(NoticeKind.SEATING, f"{live.names[seat]} is away (out of time).")
+            await self.apply(table, seat, "timeout", None)
+
+    def schedule_auto_deal(self, table: Table) -> None:
+        """Between hands, deal by itself after ``TableOptions.auto_deal_after`` seconds (if set and
+        two players are ready)."""
+        delay = table.options.auto_deal_after
+        if delay is None or table.hand is not None or table.auto_deal is not None:
+            return
+        if sum(1 for s in table.seats.values() if s.ready) < 2:
+            return
+        table.auto_deal = self.clock.call_later(delay, partial(self._auto_deal, table.key))
+
+    async def _auto_deal(self, key: TableKey) -> None:
+        if key not in self.registry:
+            return
+        async with self.registry.locked(key) as table:
+            table.auto_deal = None
+            if table.hand is not None:
+                return
+            try:
+                await self.deal(table)
+            except TableError:
+                pass  # the reason was posted; the next join or back re-arms the auto-deal
+
+    # ==================================================================== the dealer's void
+    async def void(self, table: Table, reason: str, who: str) -> str:
+        """Void the hand in progress (see ``TableService.void_hand``); returns the confirmation."""
+        live = table.hand
+        if live is None:
+            raise TableError("No hand is in progress, so there is nothing to void.")
+        await self.repository.void_hand(live.hand_id, f"{reason} (voided by {who})")
+        table.cancel_timers()
+        live.deadline = None
+        live.void_reason = reason
+        table.post(
+            NoticeKind.VOID,
+            f"Hand #{live.hand_no} is void: {who} voided it ({reason}). Every chip bet in it is back"
+            " with its owner: each stack is what it was before the hand.",
+            live.hand_id,
+        )
+        table.tell(table_notice(table))            # the hand's last state: void, no cards, no pot
+        _reveal(table, live)
+        table.hand = None
+        table.redeal = True
+        await self.seating.finish_leaving(table)
+        table.tell(table_notice(table))
+        self.schedule_auto_deal(table)
+        return f"Hand #{live.hand_no} is void; every chip went back to where it was before the hand."
+
+    # ==================================================================== the end of a hand
+    async def _finish(self, table: Table, showdown_lines: list[str]) -> None:
+        live = table.hand
+        assert live is not None
+        result = live.engine.result
+        assert result is not None
+        table.cancel_timers()
+        finals = {live.seat_nos[i]: result.final_stacks[i] for i in range(len(live.seat_nos))}
+        try:
+            await self.repository.settle_hand(live.hand_id, finals, _history(live))
+        except TableError:
+            log.exception("could not settle hand %s", live.hand_id)
+            table.post(
+                NoticeKind.INFO,
+                f"Hand #{live.hand_no} could not be settled; it will be settled when the bot restarts.",
+                live.hand_id,
+            )
+            table.hand = None
+            return
+        if result.showdown:
+            # Built from the engine's result: who showed (in showing order) and who won what.
+            winnings = {live.members[i]: w for i, w in enumerate(result.winnings) if w}
+            shown = tuple(
+                (live.names[s], line) for s, line in zip(result.show_order, showdown_lines, strict=False)
+            )
+            text = "Showdown\n" + "\n".join(showdown_lines)
+            table.tell(ShowdownNotice(live.hand_id, text, shown, winnings))
+        for i, seat_no in enumerate(live.seat_nos):
+            seat = table.seats.get(seat_no)
+            if seat is not None and seat.member == live.members[i]:
+                seat.stack = result.final_stacks[i]
+        table.tell(table_notice(table, over=True))  # the hand's final state
+        _reveal(table, live)
+        table.hand = None
+        await self.seating.finish_leaving(table)
+        for seat in sorted(table.seats.values(), key=lambda s: s.seat_no):
+            if seat.stack <= 0:
+                table.post(NoticeKind.SEATING, f"{seat.name} is out of chips.")
+        table.tell(table_notice(table))
+        self.schedule_auto_deal(table)
+
+    # ==================================================================== recovery
+    async def resume(self, table: Table, record: HandRecord) -> None:
+        """Replay an unfinished hand from its stored deck and actions and go on with it: the
+        player to act is prompted again and timers re-armed. A hand that cannot be replayed (or
+        whose deck does not match its commitment) is voided and the channel told."""
+        try:
+            live, told = _rebuild(table, record)
+        except (IllegalAction, ValueError, KeyError, IndexError) as exc:
+            await self.repository.void_hand(record.id, f"its log could not be replayed ({exc})")
+            table.post(
+                NoticeKind.VOID,
+                f"Hand #{record.hand_no} could not be resumed after a restart and is void: every chip bet in"
+                " it is back with its owner.",
+                record.id,
+            )
+            if record.actions:           # like any voided hand, it is re-dealt with its button
+                table.redeal = True
+            return
+        table.hand = live
+        table.button = live.button_seat_no
+        table.hands_dealt = max(table.hands_dealt, record.hand_no)
+        events = live.engine.events
+        if live.engine.is_over:
+            # The action that ended the hand was stored, then the process stopped before the hand
+            # was settled, so its ending was probably never told: tell it from that action on.
+            live.narrator.lines(events[:told])
+            live.narrated = len(events)
+            table.post(NoticeKind.INFO, f"Hand #{live.hand_no} ended just before a restart:", live.hand_id)
+            showdown = self._tell(table, live, events[told:])
+            await self._finish(table, showdown)
+            return
+        live.narrator.lines(events)  # consume: the log so far was already told
+        live.narrated = len(events)
+        table.post(
+            NoticeKind.INFO, f"Hand #{live.hand_no} resumes after a restart: same cards, same pot.",
+            live.hand_id,
+        )
+        table.tell(table_notice(table))
+        for seat in live.engine.live_seats:
+            table.tell(own_cards(live, seat))
+        await self._next_turn(table)
+
+
+def _reveal(table: Table, live: LiveHand) -> None:
+    """After a hand (finished or voided): open the cards everyone saw, nothing else (issue 10)."""
+    table.post(NoticeKind.REVEAL, reveal_text(live.hand_no, live.hand_id, live.deal, live.engine),
+               live.hand_id)
+
+
+def _rebuild(table: Table, record: HandRecord) -> tuple[LiveHand, int]:
+    """The hand replayed from its stored deck and actions, and how many of its events came before
+    its last stored action."""
+    if not record.actions:
+        raise ValueError("the hand has no deal order")
+    order = decode_seats(record.actions[0])
+    players = {p.seat_no: p for p in record.players}
+    if sorted(order) != sorted(players):
+        raise ValueError("the deal order does not match the players")
+    deck = tuple(Card.parse(code) for code in record.deck)
+    deal = DealCommitment.from_parts(deck, record.salt)
+    if deal.digest != record.commitment:
+        raise ValueError("the stored deck does not match its commitment")
+    stakes = TableStakes.from_dict(record.stakes)
+    rulings = Rulings.from_dict(record.rulings)
+    members = tuple(players[n].member_id for n in order)
+    names = tuple(table.name(m) for m in members)
+    engine = StudHand([players[n].starting_stack for n in order], stakes, rulings, Deck.from_order(deck))
+    told = 0
+    for text in record.actions[1:]:
+        told = len(engine.events)
+        seat, action, amount = decode_action(text)
+        engine.act(seat, action, amount)
+    live = LiveHand(
+        hand_id=record.id,
+        hand_no=record.hand_no,
+        engine=engine,
+        deal=deal,
+        seat_nos=order,
+        members=members,
+        names=names,
+        stakes=stakes,
+        rulings=rulings,
+        narrator=Narrator(names, showing_hand=rulings.showing_hand),
+        actions=list(record.actions),
+    )
+    return live, told
+
+
+def _history(live: LiveHand) -> str:
+    """The hand's PHH text (SPEC §9) with names, table seats, hand number and deck commitment."""
+    try:
+        return export_phh(
+            live.engine,
+            players=list(live.names),
+            seats=list(live.seat_nos),
+            deck_commitment=live.deal.digest,
+            fields={"hand": live.hand_no},
+        )
+    except Exception:  # the settlement must not fail for want of a history text
+        log.exception("PHH export failed for hand %s", live.hand_id)
+        return f"# hand {live.hand_no}: export failed\nactions = {live.actions!r}\n"
+
+
+def _no_deal_reason(table: Table, ready: Sequence[SeatState]) -> str:
+    others: list[str] = []
+    for seat in sorted(table.seats.values(), key=lambda s: s.seat_no):
+        if seat.ready:
+            continue
+        if seat.leaving:
+            others.append(f"{seat.name} is leaving")
+        elif seat.status == "sitting_out":
+            others.append(f"{seat.name} is sitting out")
+        elif seat.status == "away":
+            others.append(f"{seat.name} is away")
+        elif seat.stack <= 0:
+            others.append(f"{seat.name} has no chips")
+    who = "nobody is" if not ready else f"only {ready[0].name} is"
+    text = f"No deal: two players with chips are needed and {who} ready"
+    if others:
+        text += " (" + "; ".join(others) + ")"
+    return text + "."
+
+
+def _join(names: Sequence[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
