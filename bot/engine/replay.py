@@ -78,6 +78,7 @@ from bot.engine.hand import StudHand
 from bot.engine.phh import HandHistory, PhhAction, PhhError, RecordedWildEvent, parse_phh, player_label
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import TableStakes
+from bot.engine.vocab import STREET_NAMES
 
 __all__ = [
     "ERROR_KINDS",
@@ -98,8 +99,6 @@ ERROR_KINDS = ("format", "illegal-action", "cards", "mismatch")
 engine refused an action; ``cards``: the deal or show lines do not fit the deal; ``mismatch``:
 every action was legal but a recorded result differs from the engine's."""
 
-_STREET_NAMES = {3: "third street", 4: "fourth street", 5: "fifth street", 6: "sixth street",
-                 7: "seventh street"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,7 +468,7 @@ def _check_deal_line(hand: StudHand, action: PhhAction, written: tuple[tuple[int
             raise stop(f"seventh street is a community card ('d db'), not a card for {who}")
         if hand.street == 7:
             raise stop(f"{who} would get more than seven cards: no street comes after seventh street")
-        raise stop(f"too early: this card is dealt only when the betting on {_STREET_NAMES[hand.street]} "
+        raise stop(f"too early: this card is dealt only when the betting on {STREET_NAMES[hand.street]} "
                    "is over")
 
 
@@ -494,7 +493,7 @@ def _check_cards_written(hand: StudHand, history: HandHistory, action: PhhAction
 
 def _street_of_card(position: int) -> str:
     """The street on which a seat's ``position``-th card (0-based) is dealt."""
-    return _STREET_NAMES[3 if position < 3 else min(position + 1, 7)]
+    return STREET_NAMES[3 if position < 3 else min(position + 1, 7)]
 
 
 def _check_shown_cards(hand: StudHand, action: PhhAction, seat: int, written_count: int) -> None:
@@ -847,7 +846,7 @@ class _Narrator:
         self.flush()
         lines = self.lines
         if isinstance(ev, StreetStarted):
-            lines.append(f"— {_STREET_NAMES[ev.street]} —")
+            lines.append(f"— {STREET_NAMES[ev.street]} —")
         elif isinstance(ev, BringInSeat):
             if ev.passed_from is not None:
                 lines.append(f"  {who(ev.passed_from)} has the low door card ({ev.door}) but is all-in: "
