@@ -19,6 +19,7 @@ from bot.engine.hand import StudHand
 from bot.engine.log import Action
 from bot.engine.phh import parse_phh
 from bot.engine.rulings import Rulings
+from bot.engine.stakes import TableStakes
 from tests.engine.helpers import FL, NL, PL
 
 SEATS = st.integers(min_value=0, max_value=7)
@@ -125,14 +126,13 @@ def _choices(hand: StudHand, seat: int) -> list[Command]:
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from([FL, NL, PL]), st.integers(2, 7), st.booleans(),
        st.data())
-def test_resolved_commands_replay_the_same_hand(seed: int, stakes: object, players: int, manual: bool,
+def test_resolved_commands_replay_the_same_hand(seed: int, stakes: TableStakes, players: int, manual: bool,
                                                 data: st.DataObject) -> None:
-    assert stakes in (FL, NL, PL)
     stacks = [data.draw(st.integers(3, 400)) for _ in range(players)]
     deck = Deck.seeded(seed)
     rulings = Rulings()
-    live = StudHand(stacks, stakes, rulings, Deck.from_order(deck.order), manual_showdown=manual)  # type: ignore[arg-type]
-    again = StudHand(stacks, stakes, rulings, Deck.from_order(deck.order), manual_showdown=manual)  # type: ignore[arg-type]
+    live = StudHand(stacks, stakes, rulings, Deck.from_order(deck.order), manual_showdown=manual)
+    again = StudHand(stacks, stakes, rulings, Deck.from_order(deck.order), manual_showdown=manual)
     while not live.is_over:
         seat = live.actor
         assert seat is not None
