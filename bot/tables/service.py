@@ -47,6 +47,7 @@ from bot.engine.hand import StudHand
 from bot.engine.phh import export_phh
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import PRESETS, TableStakes
+from bot.engine.vocab import normalise
 from bot.render.cards import chips, street_name
 from bot.render.narrate import Line, Narrator
 from bot.render.private import best_now, private_text
@@ -90,12 +91,6 @@ PLAYER_ACTIONS = frozenset({
 })
 """What a player may send to ``TableService.act`` (``all-in``, ``All In`` and ``allin`` also mean
 ``all_in``)."""
-
-
-def _action_name(action: str) -> str:
-    """``action`` as the engine spells it: ``All-in`` -> ``all_in``."""
-    name = action.strip().lower().replace("-", "_").replace(" ", "_")
-    return "all_in" if name == "allin" else name
 
 
 class TableService:
@@ -612,7 +607,7 @@ class TableService:
         ``timeout`` is not a player's action (only the table's timer and a leaving seat use it),
         and neither is anything else outside ``PLAYER_ACTIONS``: ``TableError``.
         """
-        if _action_name(action) not in PLAYER_ACTIONS:
+        if normalise(action) not in PLAYER_ACTIONS:
             raise TableError(
                 f"{action!r} is not an action: use fold, check, call, bring in, complete, bet, raise, "
                 "all-in, show or muck."
@@ -655,17 +650,14 @@ class TableService:
         live = table.hand
         assert live is not None
         engine = live.engine
-        name = _action_name(action)
-        if name not in ("bet", "raise", "complete"):
-            amount = None
-        engine.verify(seat, name, amount)  # IllegalAction: nothing changed
-        text = encode_action(seat, name, amount)
+        command = engine.verify(seat, action, amount)  # resolved; IllegalAction: nothing changed
+        text = encode_action(seat, command)
         try:
             await self.store.append_action(live.hand_id, live.turn, text)
         except StoreError as exc:
             raise TableError(f"Your action could not be recorded, so it did not happen: {exc.reason}") \
                 from None
-        engine.act(seat, name, amount)
+        engine.apply(seat, command)
         live.actions.append(text)
         table.cancel_timers()
         live.deadline = None
@@ -1039,8 +1031,8 @@ class TableService:
         told = 0
         for text in record.actions[1:]:
             told = len(engine.events)
-            seat, action, amount = decode_action(text)
-            engine.act(seat, action, amount)
+            seat, command = decode_action(text)
+            engine.apply(seat, command)
         live = LiveHand(
             hand_id=record.id,
             hand_no=record.hand_no,
