@@ -41,13 +41,14 @@ from typing import Any
 
 from bot.engine.betting import LegalActions
 from bot.engine.cards import Card, Deck
+from bot.engine.command import PLAYER_KINDS
 from bot.engine.errors import IllegalAction
 from bot.engine.events import StreetStarted
 from bot.engine.hand import StudHand
 from bot.engine.phh import export_phh
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import PRESETS, TableStakes
-from bot.engine.vocab import normalise
+from bot.engine.vocab import imperative, normalise
 from bot.render.cards import chips, street_name
 from bot.render.narrate import Line, Narrator
 from bot.render.private import best_now, private_text
@@ -85,10 +86,7 @@ DEFAULT_VOID_REASON = "voided by the dealer"
 MAX_VOID_REASON = 200
 """The longest reason (in characters) a dealer may give for voiding a hand."""
 
-PLAYER_ACTIONS = frozenset({
-    "fold", "check", "call", "check_or_call", "bring_in", "complete", "bet", "raise", "all_in",
-    "show", "muck",
-})
+PLAYER_ACTIONS = frozenset(kind.value for kind in PLAYER_KINDS)
 """What a player may send to ``TableService.act`` (``all-in``, ``All In`` and ``allin`` also mean
 ``all_in``)."""
 
@@ -1302,7 +1300,7 @@ def action_options(legal: LegalActions) -> tuple[ActionOption, ...]:
     if legal.bring_in is not None:
         out.append(ActionOption("bring_in", legal.bring_in, label=f"bring in {chips(legal.bring_in)}"))
     if legal.wager is not None and legal.min_to is not None and legal.max_to is not None:
-        verb = {"complete": "complete to", "bet": "bet", "raise": "raise to"}.get(legal.wager, legal.wager)
+        verb = imperative(legal.wager)
         if legal.to_options:
             for to in legal.to_options:
                 out.append(ActionOption(legal.wager, to, to, to, label=f"{verb} {chips(to)}"))
