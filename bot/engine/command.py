@@ -83,7 +83,7 @@ class Command:
         amount = self.amount
         if amount is not None:
             if self.kind not in AMOUNT_KINDS:
-                raise ValueError(f"{vocab.imperative(self.kind)} takes no amount")
+                raise ValueError(f"{vocab.verb(self.kind)} takes no amount")
             if not isinstance(amount, int) or isinstance(amount, bool):
                 raise ValueError(f"the amount must be a whole number of chips, not {amount!r}")
 
@@ -197,9 +197,11 @@ class Command:
 
     @property
     def label(self) -> str:
-        """The player-facing wording: ``raise to 40``, ``bring in``, ``go all-in for``, ``fold``."""
+        """The player-facing wording: ``raise to 1,000``, ``bring in``, ``go all-in``, ``fold``."""
         if self.kind is Kind.WAGER:
-            return "bet or raise to" if self.amount is None else f"bet or raise to {self.amount:,}"
+            return "bet or raise" if self.amount is None else f"bet or raise to {self.amount:,}"
+        if self.amount is None:
+            return vocab.verb(self.kind)
         return vocab.imperative(self.kind, self.amount)
 
     def as_phh(self) -> Command:

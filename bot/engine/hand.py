@@ -498,7 +498,7 @@ class StudHand:
         wager = kind in (Kind.BET, Kind.RAISE, Kind.WAGER)
         if wager or (kind is Kind.COMPLETE and command.amount is not None):
             if command.amount is None:
-                raise IllegalAction(f"say how much to {command.label.removesuffix(' to')} to")
+                raise IllegalAction(f"say how much to {command.label} to")
             plan = self._plan(seat, "to", command.amount, kind.value)
         else:
             plan = self._plan(seat, kind.value, None, None)

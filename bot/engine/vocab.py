@@ -60,6 +60,9 @@ _IMPERATIVE = {
     "all_in": "go all-in for", "show": "show", "muck": "muck", "timeout": "time out",
 }
 
+_BARE = {"check_or_call": "check or call", "bring_in": "bring in", "all_in": "go all-in",
+         "timeout": "time out"}
+
 _BUTTON_HEADS = {
     "fold": "Fold", "check": "Check", "call": "Call", "bring_in": "Bring-in", "complete": "Complete to",
     "bet": "Bet", "raise": "Raise to", "all_in": "All-in", "show": "Show", "muck": "Muck",
@@ -97,8 +100,14 @@ def action_phrase(action: str, paid: object, to: object) -> str:
     return phrase(str(paid), str(to)) if phrase is not None else action.replace("_", " ")
 
 
+def verb(action: str) -> str:
+    """An action's name in words, without an amount: ``bring in``, ``go all-in``, ``raise``."""
+    return _BARE.get(action, action.replace("_", " "))
+
+
 def imperative(action: str, amount: str | int | None = None) -> str:
-    """What a player chose, as they would say it: ``call 10``, ``raise to 80``, ``fold``."""
+    """What a player chose, as they would say it before the amount: ``call 10``, ``raise to 80``,
+    ``fold``; without an amount the words the amount would follow (``raise to``, ``go all-in for``)."""
     verb = _IMPERATIVE.get(action, action.replace("_", " "))
     if amount is None or action in _NO_AMOUNT:
         return verb

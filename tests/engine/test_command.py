@@ -106,7 +106,8 @@ def test_labels_are_the_players_words() -> None:
     assert Command(Kind.RAISE, 1200).label == "raise to 1,200"
     assert Command(Kind.BRING_IN).label == "bring in"
     assert Command(Kind.CALL).label == "call"
-    assert Command(Kind.ALL_IN).label == "go all-in for"
+    assert Command(Kind.ALL_IN).label == "go all-in"
+    assert Command(Kind.RAISE).label == "raise" and Command(Kind.WAGER).label == "bet or raise"
 
 
 # ------------------------------------------------------------------------------------ the engine
