@@ -17,14 +17,11 @@ from discord.ext import commands
 
 from bot.discord.ui.common import Interaction, actor, reply, table_key
 from bot.engine.rulings import RULING_HELP, RULINGS
+from bot.engine.vocab import normalise
 from bot.render.settings import rulings_changes, rulings_table
 
 if TYPE_CHECKING:
     from bot.discord.client import WildstudBot
-
-
-def _normalise(name: str) -> str:
-    return name.strip().lower().replace("-", "_").replace(" ", "_")
 
 
 def name_choices(current: str) -> list[app_commands.Choice[str]]:
@@ -33,7 +30,7 @@ def name_choices(current: str) -> list[app_commands.Choice[str]]:
     >>> [c.value for c in name_choices("wild")]
     ['wild_in_flush']
     """
-    typed = _normalise(current)
+    typed = normalise(current)
     return [
         app_commands.Choice(name=f"{name}: {RULING_HELP.get(name, '')}"[:100], value=name)
         for name in RULINGS
@@ -47,7 +44,7 @@ def value_choices(name: str, current: str) -> list[app_commands.Choice[str]]:
     >>> [c.value for c in value_choices("raise-cap", "")]
     ['3', '4', 'none']
     """
-    options = RULINGS.get(_normalise(name))
+    options = RULINGS.get(normalise(name))
     if options is None:
         return []
     typed = current.strip().lower()

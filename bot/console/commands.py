@@ -25,21 +25,14 @@ from __future__ import annotations
 
 import re
 
+from bot.engine import vocab
 from bot.render.cards import chips
 from bot.tables.notices import ActionOption, Prompt
 
-WAGERS = ("complete", "bet", "raise")
+WAGERS = vocab.WAGERS
 
-_WORDS = {
-    "f": "fold", "fold": "fold",
-    "k": "check", "x": "check", "check": "check",
-    "c": "call", "call": "call",
-    "bi": "bring_in", "bring": "bring_in", "bring_in": "bring_in", "bringin": "bring_in",
-    "complete": "complete", "comp": "complete",
-    "b": "bet", "bet": "bet", "r": "raise", "raise": "raise",
-    "a": "all_in", "allin": "all_in", "all_in": "all_in", "shove": "all_in", "jam": "all_in",
-    "show": "show", "muck": "muck",
-}
+_WORDS = {word: name for word, name in vocab.ALIASES.items() if name != "check_or_call"}
+"""The words of ``bot.engine.vocab.ALIASES``; ``cc`` (check or call) is PHH's, not the terminal's."""
 
 HELP = (
     "Type the number of an option, or: fold (f), check (k), call (c), bring in (bi), complete,\n"

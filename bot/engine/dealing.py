@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from bot.engine import vocab
 from bot.engine.cards import Card, Deck
 
 
@@ -43,8 +44,8 @@ STREETS: tuple[Street, ...] = (
 )
 """Third to seventh street (SPEC §2, WSOP-LA stud section; burns per TDA RP-10)."""
 
-STREET_NAMES = {3: "third street", 4: "fourth street", 5: "fifth street", 6: "sixth street",
-                7: "seventh street"}
+STREET_NAMES = vocab.STREET_NAMES
+"""Street number -> name (kept here for old imports; the names live in ``bot.engine.vocab``)."""
 
 
 @runtime_checkable

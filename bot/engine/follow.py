@@ -25,9 +25,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.engine.cards import Card, Rank
-from bot.engine.dealing import STREET_NAMES
 from bot.engine.log import Deal
 from bot.engine.rulings import DEFAULT_RULINGS, Rulings
+from bot.engine.vocab import STREET_NAMES
 
 FIVE = Rank.FIVE
 

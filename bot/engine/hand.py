@@ -35,7 +35,8 @@ from types import MappingProxyType
 
 from bot.engine.betting import NO_ACTIONS, BettingRound, LegalActions
 from bot.engine.cards import Card, Deck, Rank
-from bot.engine.dealing import STREET_NAMES, STREETS, CardSource, DeckSource
+from bot.engine.command import AMOUNT_KINDS, Command, Kind
+from bot.engine.dealing import STREETS, CardSource, DeckSource
 from bot.engine.errors import IllegalAction
 from bot.engine.evaluator import HandValue, evaluate
 from bot.engine.events import (
@@ -63,6 +64,7 @@ from bot.engine.pots import Pot, share_pot, split_pots, uncalled
 from bot.engine.rulings import DEFAULT_RULINGS, Rulings
 from bot.engine.showing import ShowingValue, door_card_key, showing_value
 from bot.engine.stakes import TableStakes
+from bot.engine.vocab import normalise, street_name
 
 MIN_SEATS = 2
 MAX_SEATS = 8
@@ -443,21 +445,21 @@ class StudHand:
         never completed. In a manual showdown: muck if allowed, else show."""
         self._execute(seat, "timeout", None)
 
-    def act(self, seat: int, action: str, amount: int | None = None) -> None:
-        """Generic dispatch: ``action`` is one of ``COMMANDS``. ``bet`` and ``raise`` need ``amount``,
-        the street total, and both mean ``bet_or_raise_to`` (so does ``complete`` with an amount: a
-        pot- or no-limit completion to that total). Raises ``IllegalAction``."""
-        name = action.strip().lower().replace("-", "_")
-        if name in ("bet", "raise") or (name == "complete" and amount is not None):
-            if amount is None:
-                raise IllegalAction(f"say how much to {name} to")
-            self._execute(seat, "to", amount, declared=name)
-        elif name in COMMANDS:
-            self._execute(seat, name, None)
-        else:
-            raise IllegalAction(f"unknown action {action!r}: use {', '.join(COMMANDS)}")
+    def act(self, seat: int, action: str | Command, amount: int | None = None) -> Action:
+        """Generic dispatch: ``action`` is a ``Command`` or one of ``COMMANDS`` (any spelling
+        ``vocab.normalise`` reads). ``bet`` and ``raise`` need ``amount``, the street total, and
+        both mean ``bet_or_raise_to`` (so does ``complete`` with an amount: a pot- or no-limit
+        completion to that total); an amount given with any other name is ignored. Returns the
+        action record; raises ``IllegalAction``."""
+        return self.apply(seat, self._command(action, amount))
 
-    def can(self, seat: int, action: str, amount: int | None = None) -> bool:
+    def apply(self, seat: int, command: Command) -> Action:
+        """Perform ``command`` for ``seat`` and return the action record it adds to the log.
+        Raises ``IllegalAction`` (nothing changed) if ``verify`` would."""
+        kind, to, timed_out = self._plan_command(seat, command)
+        return self._perform(seat, kind, to, timed_out)
+
+    def can(self, seat: int, action: str | Command, amount: int | None = None) -> bool:
         """Whether ``act(seat, action, amount)`` would be accepted (it is not performed)."""
         try:
             self.verify(seat, action, amount)
@@ -465,17 +467,44 @@ class StudHand:
             return False
         return True
 
-    def verify(self, seat: int, action: str, amount: int | None = None) -> None:
-        """Raise ``IllegalAction`` if ``act(seat, action, amount)`` would be refused; change nothing."""
-        name = action.strip().lower().replace("-", "_")
-        if name in ("bet", "raise") or (name == "complete" and amount is not None):
-            if amount is None:
-                raise IllegalAction(f"say how much to {name} to")
-            self._plan(seat, "to", amount, name)
-        elif name in COMMANDS:
-            self._plan(seat, name, None, None)
-        else:
+    def verify(self, seat: int, action: str | Command, amount: int | None = None) -> Command:
+        """The command ``act(seat, action, amount)`` would perform, resolved: ``all_in`` as the
+        call, bring-in or wager it is, ``timeout`` as what the timer takes, a ``complete`` or
+        ``check_or_call`` as the exact action with its amount. Its PHH string replays the same
+        action. Raises ``IllegalAction`` if the command would be refused; changes nothing."""
+        command = self._command(action, amount)
+        kind, to, timed_out = self._plan_command(seat, command)
+        if kind == "wager":
+            assert self._round is not None
+            return Command(Kind(self._round.wager_name()), to, timed_out)
+        return Command(Kind(kind), None, timed_out)
+
+    @staticmethod
+    def _command(action: str | Command, amount: int | None) -> Command:
+        if isinstance(action, Command):
+            return action
+        name = normalise(action)
+        if name not in COMMANDS:
             raise IllegalAction(f"unknown action {action!r}: use {', '.join(COMMANDS)}")
+        kind = Kind(name)
+        try:
+            return Command(kind, amount if kind in AMOUNT_KINDS else None)
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+
+    def _plan_command(self, seat: int, command: Command) -> tuple[str, int, bool]:
+        """``_plan`` for a ``Command``; the command's own ``timed_out`` is kept."""
+        kind = command.kind
+        wager = kind in (Kind.BET, Kind.RAISE, Kind.WAGER)
+        if wager or (kind is Kind.COMPLETE and command.amount is not None):
+            if command.amount is None:
+                raise IllegalAction(f"say how much to {command.label} to")
+            plan = self._plan(seat, "to", command.amount, kind.value)
+        else:
+            plan = self._plan(seat, kind.value, None, None)
+        if command.timed_out and not plan[2]:
+            return plan[0], plan[1], True
+        return plan
 
     # ------------------------------------------------------------------ validation
     def _plan(
@@ -624,10 +653,15 @@ class StudHand:
     # ------------------------------------------------------------------ execution
     def _execute(self, seat: int, command: str, amount: int | None, declared: str | None = None) -> None:
         kind, to, timed_out = self._plan(seat, command, amount, declared)
+        self._perform(seat, kind, to, timed_out)
+
+    def _perform(self, seat: int, kind: str, to: int, timed_out: bool) -> Action:
+        """Carry out a planned action; returns its record (the first log entry it adds)."""
+        mark = len(self._log)
         self._legal = None
         if kind in ("show", "muck"):
             self._showdown_step(seat, kind == "show", timed_out)
-            return
+            return self._action_at(mark)
         rnd = self._round
         assert rnd is not None
         street = self._street
@@ -652,6 +686,12 @@ class StudHand:
             self._last_aggressor[street] = seat
             self._record(Action(street, seat, name, chips, to, self._stacks[seat] == 0, timed_out))
         self._after_action(seat)
+        return self._action_at(mark)
+
+    def _action_at(self, index: int) -> Action:
+        entry = self._log[index]
+        assert type(entry) is Action
+        return entry
 
     def _record(self, action: Action) -> None:
         self._log.append(action)
@@ -1074,5 +1114,5 @@ class StudHand:
         self._events.append(HandEnded(final))
 
     def __repr__(self) -> str:
-        return (f"StudHand(seats={self._n}, {STREET_NAMES[self._street]}, phase={self._phase}, "
+        return (f"StudHand(seats={self._n}, {street_name(self._street)}, phase={self._phase}, "
                 f"actor={self._actor}, wild={''.join(r.char for r in self._wild_tuple)})")

@@ -65,7 +65,9 @@ __all__ = [
     "RecordedWildEvent",
     "export_phh",
     "parse_phh",
+    "parse_seats_entry",
     "player_label",
+    "seats_entry",
 ]
 
 ActionKind = Literal["dh", "db", "pb", "cbr", "cc", "f", "sm", "noop"]
@@ -223,6 +225,20 @@ class HandHistory:
 def player_label(seat: int) -> str:
     """PHH label of a 0-based seat: ``player_label(0) == "p1"``."""
     return f"p{seat + 1}"
+
+
+def seats_entry(seat_nos: Sequence[int]) -> str:
+    """The deal order as the first entry of a stored action log: table seats in deal order (PHH's
+    ``seats``), ``seats_entry((3, 5, 1)) == "seats 3 5 1"``."""
+    return "seats " + " ".join(str(s) for s in seat_nos)
+
+
+def parse_seats_entry(text: str) -> tuple[int, ...]:
+    """Table seats in deal order from ``seats_entry`` text (two or more); ``ValueError`` otherwise."""
+    parts = text.split()
+    if len(parts) < 3 or parts[0] != "seats" or not all(p.isdigit() and p.isascii() for p in parts[1:]):
+        raise ValueError(f"not a deal-order entry: {text!r}")
+    return tuple(int(p) for p in parts[1:])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ the moment the round before it closes). Burns are not written in PHH: see :class
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,9 +60,7 @@ from bot.engine.events import (
     BettingClosed,
     BringInSeat,
     BurnsScrambled,
-    CardDealt,
     CommunityCardNeeded,
-    Event,
     FirstToAct,
     FollowNoted,
     HandMucked,
@@ -75,9 +73,12 @@ from bot.engine.events import (
 )
 from bot.engine.follow import WildEvent
 from bot.engine.hand import StudHand
+from bot.engine.log import Action, Deal
+from bot.engine.narration import Narrator
 from bot.engine.phh import HandHistory, PhhAction, PhhError, RecordedWildEvent, parse_phh, player_label
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import TableStakes
+from bot.engine.vocab import STREET_NAMES, action_phrase, street_name
 
 __all__ = [
     "ERROR_KINDS",
@@ -98,8 +99,6 @@ ERROR_KINDS = ("format", "illegal-action", "cards", "mismatch")
 engine refused an action; ``cards``: the deal or show lines do not fit the deal; ``mismatch``:
 every action was legal but a recorded result differs from the engine's."""
 
-_STREET_NAMES = {3: "third street", 4: "fourth street", 5: "fifth street", 6: "sixth street",
-                 7: "seventh street"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,7 +468,7 @@ def _check_deal_line(hand: StudHand, action: PhhAction, written: tuple[tuple[int
             raise stop(f"seventh street is a community card ('d db'), not a card for {who}")
         if hand.street == 7:
             raise stop(f"{who} would get more than seven cards: no street comes after seventh street")
-        raise stop(f"too early: this card is dealt only when the betting on {_STREET_NAMES[hand.street]} "
+        raise stop(f"too early: this card is dealt only when the betting on {STREET_NAMES[hand.street]} "
                    "is over")
 
 
@@ -494,7 +493,7 @@ def _check_cards_written(hand: StudHand, history: HandHistory, action: PhhAction
 
 def _street_of_card(position: int) -> str:
     """The street on which a seat's ``position``-th card (0-based) is dealt."""
-    return _STREET_NAMES[3 if position < 3 else min(position + 1, 7)]
+    return STREET_NAMES[3 if position < 3 else min(position + 1, 7)]
 
 
 def _check_shown_cards(hand: StudHand, action: PhhAction, seat: int, written_count: int) -> None:
@@ -746,12 +745,13 @@ def narrate(report: ReplayReport) -> list[str]:
         return lines
 
     events = hand.events
-    narrator = _Narrator(who, lines)
+    narrator = _Narrator(who, [who(s) for s in range(n)])
     first = report.spans[0][1] if report.spans else len(events)
     narrator.feed(events[:first])
     for _index, start, end in report.spans:
         narrator.feed(events[start:end])
     narrator.flush()
+    lines.extend(narrator.take())
     if report.error is not None:
         lines.append(f"error: {report.error}")
         return lines
@@ -773,114 +773,111 @@ def narrate(report: ReplayReport) -> list[str]:
     return lines
 
 
-class _Narrator:
-    """Turns engine events into lines; deals of one street are grouped by seat."""
+class _Narrator(Narrator[str]):
+    """The replay's voice of the one narrator: deals of one street grouped by seat, down cards too
+    (a history is public), amounts as plain numbers."""
 
-    def __init__(self, who: Any, lines: list[str]) -> None:
+    def __init__(self, who: Callable[[int | None], str], names: Sequence[str]) -> None:
+        super().__init__(names)
         self.who = who
-        self.lines = lines
-        self.deals: dict[int | None, list[str]] = {}
-        self.notes: list[str] = []
-        self.antes: list[tuple[int, int, bool]] = []
 
-    def flush(self) -> None:
-        if self.antes:
-            amounts = {amount for _, amount, _ in self.antes}
-            if len(amounts) == 1 and not any(all_in for _, _, all_in in self.antes):
-                self.lines.append(f"  antes: {amounts.pop()} each")
-            else:
-                for ante_seat, amount, all_in in self.antes:
-                    short = " (all-in)" if all_in else ""
-                    self.lines.append(f"  {self.who(ante_seat)} antes {amount}{short}")
-            self.antes = []
-        for seat, cards in self.deals.items():
-            self.lines.append(f"  {self.who(seat)}: {' '.join(cards)}")
-        self.lines.extend(self.notes)
-        self.deals = {}
-        self.notes = []
+    def antes_lines(self, antes: Sequence[Action]) -> list[str]:
+        amounts = {a.amount for a in antes}
+        if len(amounts) == 1 and not any(a.all_in for a in antes):
+            return [f"  antes: {amounts.pop()} each"]
+        return [f"  {self.who(a.seat)} antes {a.amount}{' (all-in)' if a.all_in else ''}" for a in antes]
 
-    def feed(self, events: Sequence[Event]) -> None:
-        for ev in events:
-            self.one(ev)
+    def deal_lines(self, street: int | None, cards: Sequence[Deal]) -> list[str]:
+        by_seat: dict[int | None, list[str]] = {}
+        for d in cards:
+            by_seat.setdefault(d.seat, []).append(f"{d.card}{'' if d.face_up else ' (down)'}")
+        return [f"  {self.who(seat)}: {' '.join(dealt)}" for seat, dealt in by_seat.items()]
 
-    def one(self, ev: Event) -> None:
+    def keep_card(self, deal: Deal) -> None:
+        if deal.kind == "burn":
+            self.note("  a card is burned")
+        elif deal.kind in ("community", "indicator"):
+            self.note(f"  {deal.kind} card: {deal.card}")
+        else:
+            super().keep_card(deal)
+
+    def visit_wild_rank_added(self, ev: WildRankAdded) -> None:
+        super().visit_wild_rank_added(ev)
+        who, e = self.who, ev.event
+        wild = " ".join(r.char for r in ev.wild_ranks)
+        how = {"announced": " (dealt face down; its rank is announced)",
+               "indicator": " (an indicator card)"}.get(e.how, "")
+        self.note(f"  wild: {e.five} ({who(e.five_seat)}) → {e.follow_card} "
+                  f"({who(e.follow_seat)}){how}: {e.rank.plural} are wild [wild now: {wild}]")
+
+    def visit_follow_noted(self, ev: FollowNoted) -> None:
+        note, who = ev.note, self.who
+        text = {
+            "armed": f"  {note.five} is dealt face up to {who(note.five_seat)}: "
+                     "the next card sets a wild rank",
+            "already-wild": f"  {note.card} follows {note.five}, but its rank is already wild",
+            "void": f"  {note.card} follows {note.five} face down: the follow is void",
+            "lapsed": f"  no card follows {note.five}: its follow lapses",
+        }.get(note.kind)
+        if text:
+            self.note(text)
+
+    def visit_community_card_needed(self, ev: CommunityCardNeeded) -> None:
+        self.note(f"  {ev.stub} cards left for {ev.live} players: one community card")
+
+    def visit_burns_scrambled(self, ev: BurnsScrambled) -> None:
+        self.note(f"  the {len(ev.cards)} burned cards go back into the stub")
+
+    def visit_street_started(self, ev: StreetStarted) -> None:
+        super().visit_street_started(ev)
+        self.say(f"— {street_name(ev.street)} —")
+
+    def visit_bring_in_seat(self, ev: BringInSeat) -> None:
         who = self.who
-        if isinstance(ev, CardDealt):
-            d = ev.deal
-            if d.kind == "burn":
-                self.notes.append("  a card is burned")
-                return
-            if d.kind in ("community", "indicator"):
-                self.notes.append(f"  {d.kind} card: {d.card}")
-                return
-            self.deals.setdefault(d.seat, []).append(f"{d.card}{'' if d.face_up else ' (down)'}")
+        if ev.passed_from is not None:
+            self.say(f"  {who(ev.passed_from)} has the low door card ({ev.door}) but is all-in: "
+                     f"{who(ev.seat)} brings in, completes or folds")
+        else:
+            self.say(f"  {who(ev.seat)} has the low door card ({ev.door}) and must bring in")
+
+    def visit_first_to_act(self, ev: FirstToAct) -> None:
+        who = self.who
+        extra = " (as on sixth street: community card)" if ev.same_as_sixth else ""
+        if ev.seat is not None and ev.seat != ev.high_hand:
+            self.say(f"  {who(ev.high_hand)} shows the high hand (all-in); {who(ev.seat)} acts first")
+        else:
+            self.say(f"  {who(ev.high_hand)} shows the high hand and acts first{extra}")
+
+    def visit_action_taken(self, ev: ActionTaken) -> None:
+        super().visit_action_taken(ev)
+        a = ev.action
+        if a.action == "ante":
             return
-        if isinstance(ev, WildRankAdded):
-            e = ev.event
-            wild = " ".join(r.char for r in ev.wild_ranks)
-            how = {"announced": " (dealt face down; its rank is announced)",
-                   "indicator": " (an indicator card)"}.get(e.how, "")
-            self.notes.append(f"  wild: {e.five} ({who(e.five_seat)}) → {e.follow_card} "
-                              f"({who(e.follow_seat)}){how}: {e.rank.plural} are wild [wild now: {wild}]")
-            return
-        if isinstance(ev, FollowNoted):
-            note = ev.note
-            text = {
-                "armed": f"  {note.five} is dealt face up to {who(note.five_seat)}: "
-                         "the next card sets a wild rank",
-                "already-wild": f"  {note.card} follows {note.five}, but its rank is already wild",
-                "void": f"  {note.card} follows {note.five} face down: the follow is void",
-                "lapsed": f"  no card follows {note.five}: its follow lapses",
-            }.get(note.kind)
-            if text:
-                self.notes.append(text)
-            return
-        if isinstance(ev, (BurnsScrambled, CommunityCardNeeded)):
-            if isinstance(ev, CommunityCardNeeded):
-                self.notes.append(f"  {ev.stub} cards left for {ev.live} players: one community card")
-            else:
-                self.notes.append(f"  the {len(ev.cards)} burned cards go back into the stub")
-            return
-        if isinstance(ev, ActionTaken) and ev.action.action == "ante":
-            self.antes.append((ev.action.seat, ev.action.amount, ev.action.all_in))
-            return
-        self.flush()
-        lines = self.lines
-        if isinstance(ev, StreetStarted):
-            lines.append(f"— {_STREET_NAMES[ev.street]} —")
-        elif isinstance(ev, BringInSeat):
-            if ev.passed_from is not None:
-                lines.append(f"  {who(ev.passed_from)} has the low door card ({ev.door}) but is all-in: "
-                             f"{who(ev.seat)} brings in, completes or folds")
-            else:
-                lines.append(f"  {who(ev.seat)} has the low door card ({ev.door}) and must bring in")
-        elif isinstance(ev, FirstToAct):
-            extra = " (as on sixth street: community card)" if ev.same_as_sixth else ""
-            if ev.seat is not None and ev.seat != ev.high_hand:
-                lines.append(f"  {who(ev.high_hand)} shows the high hand (all-in); {who(ev.seat)} acts first")
-            else:
-                lines.append(f"  {who(ev.high_hand)} shows the high hand and acts first{extra}")
-        elif isinstance(ev, ActionTaken):
-            a = ev.action
-            verb = {"bring_in": f"brings in for {a.amount}", "complete": f"completes to {a.to}",
-                    "bet": f"bets {a.to}", "raise": f"raises to {a.to}", "call": f"calls {a.amount}",
-                    "check": "checks", "fold": "folds"}.get(a.action, a.action)
-            timed = " (timed out)" if a.timed_out else ""
-            lines.append(f"  {who(a.seat)} {verb}" + (" and is all-in" if a.all_in else "") + timed)
-        elif isinstance(ev, BettingClosed):
-            lines.append("  betting is closed: the hands are turned up and the rest is dealt without betting")
-        elif isinstance(ev, UncalledReturned):
-            lines.append(f"  {ev.amount} uncalled goes back to {who(ev.seat)}")
-        elif isinstance(ev, ShowdownStarted):
-            lines.append("— showdown — order: " + ", ".join(who(s) for s in ev.order))
-        elif isinstance(ev, HandShown):
-            best = " ".join(str(c) for c in ev.value.best)
-            lines.append(f"  {who(ev.seat)} shows {' '.join(str(c) for c in ev.cards)}: "
-                         f"{ev.value.describe(kickers=True)} ({best})")
-        elif isinstance(ev, HandMucked):
-            lines.append(f"  {who(ev.seat)} mucks")
-        elif isinstance(ev, PotAwarded):
-            name = "main pot" if ev.pot_index == 0 else f"side pot {ev.pot_index}"
-            shares = ", ".join(f"{who(s)} {c}" for s, c in ev.shares)
-            folded = " (everyone else folded)" if ev.by_fold else ""
-            lines.append(f"  {name} {ev.amount}: {shares}{folded}")
+        timed = " (timed out)" if a.timed_out else ""
+        self.say(f"  {self.who(a.seat)} {action_phrase(a.action, a.amount, a.to)}"
+                 + (" and is all-in" if a.all_in else "") + timed)
+
+    def visit_betting_closed(self, ev: BettingClosed) -> None:
+        super().visit_betting_closed(ev)
+        self.say("  betting is closed: the hands are turned up and the rest is dealt without betting")
+
+    def visit_uncalled_returned(self, ev: UncalledReturned) -> None:
+        self.say(f"  {ev.amount} uncalled goes back to {self.who(ev.seat)}")
+
+    def visit_showdown_started(self, ev: ShowdownStarted) -> None:
+        self.say("— showdown — order: " + ", ".join(self.who(s) for s in ev.order))
+
+    def visit_hand_shown(self, ev: HandShown) -> None:
+        best = " ".join(str(c) for c in ev.value.best)
+        self.say(f"  {self.who(ev.seat)} shows {' '.join(str(c) for c in ev.cards)}: "
+                 f"{ev.value.describe(kickers=True)} ({best})")
+
+    def visit_hand_mucked(self, ev: HandMucked) -> None:
+        self.say(f"  {self.who(ev.seat)} mucks")
+
+    def visit_pot_awarded(self, ev: PotAwarded) -> None:
+        super().visit_pot_awarded(ev)
+        name = "main pot" if ev.pot_index == 0 else f"side pot {ev.pot_index}"
+        shares = ", ".join(f"{self.who(s)} {c}" for s, c in ev.shares)
+        folded = " (everyone else folded)" if ev.by_fold else ""
+        self.say(f"  {name} {ev.amount}: {shares}{folded}")

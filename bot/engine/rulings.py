@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 
 from bot.engine.errors import RulingError
+from bot.engine.vocab import normalise
 
 RULINGS: dict[str, tuple[str, ...]] = {
     # SPEC §3: which card resolves a follow, and a five that follows a five.
@@ -55,10 +56,6 @@ RULING_HELP: dict[str, str] = {
     "odd_chip": "who gets the odd chips of a split pot",
 }
 """One line per ruling, for help text."""
-
-
-def _normalise_name(name: str) -> str:
-    return name.strip().lower().replace("-", "_").replace(" ", "_")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +97,7 @@ class Rulings:
         >>> Rulings.parse_ruling("Odd Chip", "LEFT-OF-DEALER")
         ('odd_chip', 'left-of-dealer')
         """
-        key = _normalise_name(name)
+        key = normalise(name)
         if key not in RULINGS:
             raise RulingError(f"unknown ruling {name!r}: the rulings are {', '.join(RULINGS)}")
         option = value.strip().lower()

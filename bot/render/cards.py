@@ -16,14 +16,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.engine.cards import Card, Rank
+from bot.engine.vocab import street_name, street_ordinal
+
+__all__ = ["HIDDEN", "board", "card", "cards", "chips", "rank_list", "street_name", "street_ordinal"]
 
 HIDDEN = "▒▒"
 """How another player's down card is shown (its face is never sent to anyone else)."""
 
-_STREET_NAMES = {
-    3: "third street", 4: "fourth street", 5: "fifth street", 6: "sixth street", 7: "seventh street",
-}
-_ORDINALS = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 
 
 def card(c: Card) -> str:
@@ -45,16 +44,6 @@ def board(up: Iterable[Card], hidden: int = 0) -> str:
 def chips(amount: int) -> str:
     """A chip amount with thousands separators."""
     return f"{amount:,}"
-
-
-def street_name(street: int) -> str:
-    """``third street`` .. ``seventh street``."""
-    return _STREET_NAMES.get(street, f"street {street}")
-
-
-def street_ordinal(street: int) -> str:
-    """``3rd`` .. ``7th`` (the short form used in the wild list)."""
-    return _ORDINALS.get(street, str(street))
 
 
 def rank_list(ranks: Iterable[Rank]) -> str:

@@ -1,7 +1,9 @@
 """The public hand log: engine events -> lines for the table's channel (and the terminal).
 
-``Narrator`` reads a hand's events incrementally (``narrator.lines(hand.events_since(i))``) and
-returns ``Line(kind, text)`` pairs, where ``kind`` is a ``bot.tables.notices.NoticeKind`` value
+``TableNarrator`` (also called ``Narrator``) is the live table's voice of the one narrator,
+``bot.engine.narration.Narrator``, which ``wildstud replay`` speaks too. It reads a hand's events
+incrementally (``narrator.lines(hand.events_since(i))``) and returns ``Line(kind, text)`` pairs,
+where ``kind`` is a ``bot.tables.notices.NoticeKind`` value
 (``"street"``, ``"action"``, ``"wild"``, ``"result"``, ``"info"``). It never reveals a down card,
 except when betting has closed and the live hands are turned face up (SPEC §6) or a hand is shown
 at showdown.
@@ -16,29 +18,27 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.engine.cards import Card, Rank
+from bot.engine.cards import Card
 from bot.engine.evaluator import HandValue
 from bot.engine.events import (
     ActionTaken,
     BettingClosed,
     BringInSeat,
     BurnsScrambled,
-    CardDealt,
     CommunityCardNeeded,
-    Event,
     FirstToAct,
     FollowNoted,
-    HandEnded,
     HandMucked,
     HandShown,
     PotAwarded,
     ShowdownStarted,
-    StreetStarted,
     UncalledReturned,
     WildRankAdded,
 )
-from bot.engine.log import Action
+from bot.engine.log import Action, Deal
+from bot.engine.narration import Narrator as EventNarrator
 from bot.engine.showing import showing_value
+from bot.engine.vocab import action_phrase
 from bot.render.cards import cards as card_text
 from bot.render.cards import chips, rank_list, street_name
 from bot.render.wilds import wild_line
@@ -102,28 +102,7 @@ def hand_value_text(value: HandValue) -> str:
 def action_text(action: Action, name: str) -> str:
     """One action in words: ``Bea raises to 40``, ``Cid calls 20 and is all-in``."""
     kind = action.action
-    if kind == "ante":
-        text = f"{name} antes {chips(action.amount)}"
-    elif kind == "bring_in":
-        text = f"{name} brings in for {chips(action.amount)}"
-    elif kind == "complete":
-        text = f"{name} completes to {chips(action.to)}"
-    elif kind == "bet":
-        text = f"{name} bets {chips(action.to)}"
-    elif kind == "raise":
-        text = f"{name} raises to {chips(action.to)}"
-    elif kind == "call":
-        text = f"{name} calls {chips(action.amount)}"
-    elif kind == "check":
-        text = f"{name} checks"
-    elif kind == "fold":
-        text = f"{name} folds"
-    elif kind == "show":
-        text = f"{name} shows"
-    elif kind == "muck":
-        text = f"{name} mucks"
-    else:
-        text = f"{name} {kind.replace('_', ' ')}"
+    text = f"{name} {action_phrase(kind, chips(action.amount), chips(action.to))}"
     if action.all_in and kind not in ("show", "muck"):
         text += " and is all-in"
     if action.timed_out:
@@ -131,70 +110,51 @@ def action_text(action: Action, name: str) -> str:
     return text
 
 
-class Narrator:
-    """Turns one hand's events into log lines. ``names``: the players in deal order (engine seats).
+class TableNarrator(EventNarrator[Line]):
+    """The live table's voice of the one narrator (``bot.engine.narration.Narrator``).
 
-    Keep one narrator per hand and feed it every event once, in order.
+    ``names``: the players in deal order (engine seats). Keep one narrator per hand and feed it
+    every event once, in order: ``narrator.lines(hand.events_since(i))``.
     """
 
     def __init__(self, names: Sequence[str], *, showing_hand: str = "wild-aware") -> None:
-        self.names = list(names)
+        super().__init__(names)
         self.showing_hand = showing_hand
-        self._wild: set[Rank] = {Rank.FIVE}
-        self._held: list[list[Card]] = [[] for _ in names]
-        self._up: list[list[Card]] = [[] for _ in names]
-        self._street: int | None = None
-        self._street_cards: list[tuple[int | None, Card, str]] = []
-        self._street_notes: list[Line] = []
-        self._antes: list[Action] = []
-        self._open_hands = False
-        self._folded: set[int] = set()
-        self._side_pots = False
 
     def _name(self, seat: int | None) -> str:
-        if seat is None:
-            return "the community card"
-        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat + 1}"
+        return self.name(seat)
 
-    # -- buffering of one street's cards and one round of antes --------------------------------
-    def _flush(self, out: list[Line]) -> None:
-        if self._antes:
-            out.append(Line("action", self._antes_text()))
-            self._antes = []
-        if self._street is not None:
-            out.append(Line("street", self._street_text()))
-            out.extend(self._street_notes)
-            self._street = None
-            self._street_cards = []
-            self._street_notes = []
-
-    def _antes_text(self) -> str:
-        amounts = {a.amount for a in self._antes}
-        total = sum(a.amount for a in self._antes)
+    # -- the deal block ----------------------------------------------------------------------------
+    def antes_lines(self, antes: Sequence[Action]) -> list[Line]:
+        amounts = {a.amount for a in antes}
+        total = sum(a.amount for a in antes)
         if len(amounts) == 1:
             each = chips(next(iter(amounts)))
-            text = f"Antes: {each} each from {len(self._antes)} players (pot {chips(total)})"
+            text = f"Antes: {each} each from {len(antes)} players (pot {chips(total)})"
         else:
-            text = "Antes: " + ", ".join(f"{self._name(a.seat)} {chips(a.amount)}" for a in self._antes)
+            text = "Antes: " + ", ".join(f"{self._name(a.seat)} {chips(a.amount)}" for a in antes)
             text += f" (pot {chips(total)})"
-        short = [self._name(a.seat) for a in self._antes if a.all_in]
+        short = [self._name(a.seat) for a in antes if a.all_in]
         if short:
             text += "; all-in for the ante: " + ", ".join(short)
-        return text
+        return [Line("action", text)]
 
-    def _street_text(self) -> str:
-        street = self._street or 3
+    def deal_lines(self, street: int | None, cards: Sequence[Deal]) -> list[Line]:
+        street = street or 3
         head = street_name(street).capitalize()
-        shown = [(seat, c, kind) for seat, c, kind in self._street_cards if kind != "down"]
-        downs = [seat for seat, _, kind in self._street_cards if kind == "down"]
         parts: list[str] = []
-        for seat, c, kind in shown:
-            if kind == "community":
-                parts.append(f"community card {c} (everyone's seventh card)")
-            elif kind == "indicator":
-                parts.append(f"indicator card {c} turned up in the centre")
+        downs: list[int | None] = []
+        for deal in cards:
+            if deal.kind == "burn":
+                continue
+            if deal.kind == "community":
+                parts.append(f"community card {deal.card} (everyone's seventh card)")
+            elif deal.kind == "indicator":
+                parts.append(f"indicator card {deal.card} turned up in the centre")
+            elif deal.face_up or self.open_hands:
+                parts.append(f"{self._name(deal.seat)} {deal.card}")
             else:
-                parts.append(f"{self._name(seat)} {c}")
+                downs.append(deal.seat)
         if street == 3:
             text = f"{head}: two down cards each, door cards " + " · ".join(parts)
         elif parts and downs:
@@ -204,108 +164,78 @@ class Narrator:
             text = f"{head}: " + " · ".join(parts)
         else:
             text = f"{head}: one down card each to " + ", ".join(dict.fromkeys(self._name(s) for s in downs))
-        return text
+        return [Line("street", text)]
 
-    # -- events ----------------------------------------------------------------------------------
-    def lines(self, events: Iterable[Event]) -> list[Line]:
-        """Log lines for these events (the next ones of the hand, in order)."""
-        out: list[Line] = []
-        for event in events:
-            self._one(event, out)
-        self._flush(out)
-        return out
+    def visit_wild_rank_added(self, event: WildRankAdded) -> None:
+        super().visit_wild_rank_added(event)
+        now = rank_list(event.wild_ranks)
+        self.note(Line("wild", f"{wild_line(event.event, self.names)}. Wild now: {now}"))
 
-    def _one(self, event: Event, out: list[Line]) -> None:
-        if isinstance(event, ActionTaken) and event.action.action == "ante":
-            self._antes.append(event.action)
+    def visit_follow_noted(self, event: FollowNoted) -> None:
+        text = self._follow_text(event)
+        if text:
+            self.note(Line("wild", text))
+
+    def visit_community_card_needed(self, event: CommunityCardNeeded) -> None:
+        self.note(Line("info", f"Only {event.stub} cards are left for {event.live} players: one community"
+                               " card is dealt face up for everyone"))
+
+    def visit_burns_scrambled(self, event: BurnsScrambled) -> None:
+        self.note(Line("info", "The burned cards are shuffled back into the stub"))
+
+    # -- one line each -----------------------------------------------------------------------------
+    def visit_action_taken(self, event: ActionTaken) -> None:
+        super().visit_action_taken(event)
+        action = event.action
+        if action.action in ("ante", "show", "muck"):
+            return  # the antes are one line; show and muck are told by HandShown / HandMucked
+        self.say(Line("action", action_text(action, self._name(action.seat))))
+
+    def visit_bring_in_seat(self, event: BringInSeat) -> None:
+        if event.passed_from is not None:
+            text = (f"{self._name(event.passed_from)} has the low door card but is all-in; "
+                    f"{self._name(event.seat)} must bring in")
+        else:
+            text = f"{self._name(event.seat)} has the low door card ({event.door}) and must bring in"
+        self.say(Line("info", text))
+
+    def visit_first_to_act(self, event: FirstToAct) -> None:
+        if event.seat is None:
             return
-        if isinstance(event, StreetStarted):
-            self._flush(out)
-            self._street = event.street
-            return
-        if isinstance(event, CardDealt):
-            deal = event.deal
-            if deal.kind == "burn":
-                return
-            if deal.seat is not None:
-                self._held[deal.seat].append(deal.card)
-                if deal.face_up:
-                    self._up[deal.seat].append(deal.card)
-            if deal.kind in ("community", "indicator"):
-                self._street_cards.append((None, deal.card, deal.kind))
-            elif deal.face_up or self._open_hands:
-                self._street_cards.append((deal.seat, deal.card, "up"))
-            else:
-                self._street_cards.append((deal.seat, deal.card, "down"))
-            return
-        if isinstance(event, WildRankAdded):
-            self._wild.update(event.wild_ranks)
-            now = rank_list(event.wild_ranks)
-            line = Line("wild", f"{wild_line(event.event, self.names)}. Wild now: {now}")
-            (self._street_notes if self._street is not None else out).append(line)
-            return
-        if isinstance(event, FollowNoted):
-            text = self._follow_text(event)
-            if text:
-                (self._street_notes if self._street is not None else out).append(Line("wild", text))
-            return
-        if isinstance(event, (CommunityCardNeeded, BurnsScrambled)):
-            text = (
-                f"Only {event.stub} cards are left for {event.live} players: one community card is dealt"
-                " face up for everyone"
-                if isinstance(event, CommunityCardNeeded)
-                else "The burned cards are shuffled back into the stub"
-            )
-            (self._street_notes if self._street is not None else out).append(Line("info", text))
-            return
-        self._flush(out)
-        if isinstance(event, ActionTaken):
-            if event.action.action in ("show", "muck"):
-                return  # told by HandShown / HandMucked
-            if event.action.action == "fold":
-                self._folded.add(event.action.seat)
-            out.append(Line("action", action_text(event.action, self._name(event.action.seat))))
-        elif isinstance(event, BringInSeat):
-            if event.passed_from is not None:
-                text = (f"{self._name(event.passed_from)} has the low door card but is all-in; "
-                        f"{self._name(event.seat)} must bring in")
-            else:
-                text = f"{self._name(event.seat)} has the low door card ({event.door}) and must bring in"
-            out.append(Line("info", text))
-        elif isinstance(event, FirstToAct):
-            if event.seat is None:
-                return
-            if event.same_as_sixth:
-                text = f"Seventh street is a community card, so the order of sixth street stands: " \
-                       f"{self._name(event.seat)} acts first"
-            elif event.high_hand == event.seat:
-                up = self._up[event.seat]
-                showing = showing_value(up, self._wild, showing_hand=self.showing_hand).describe()
-                text = f"{self._name(event.seat)} is high with {card_text(up)} ({showing}) and acts first"
-            else:
-                text = (f"{self._name(event.high_hand)} is high but all-in; "
-                        f"{self._name(event.seat)} acts first")
-            out.append(Line("info", text))
-        elif isinstance(event, BettingClosed):
-            self._open_hands = True
-            live = [s for s in range(len(self.names)) if s not in self._folded]
-            shown = " · ".join(f"{self._name(s)} {dealt_cards(self._held[s], self._up[s])}" for s in live)
-            out.append(Line("info", f"No more betting is possible: the hands are turned face up. {shown}"))
-        elif isinstance(event, UncalledReturned):
-            back = f"{chips(event.amount)} uncalled goes back to {self._name(event.seat)}"
-            out.append(Line("result", back))
-        elif isinstance(event, ShowdownStarted):
-            out.append(Line("result", "Showdown"))
-        elif isinstance(event, HandShown):
-            text = (f"{self._name(event.seat)} shows {dealt_cards(event.cards, self._up[event.seat])}"
-                    f" — {hand_value_text(event.value)}")
-            out.append(Line("result", text))
-        elif isinstance(event, HandMucked):
-            out.append(Line("result", f"{self._name(event.seat)} mucks"))
-        elif isinstance(event, PotAwarded):
-            out.append(Line("result", self._pot_text(event)))
-        elif isinstance(event, HandEnded):
-            return
+        if event.same_as_sixth:
+            text = f"Seventh street is a community card, so the order of sixth street stands: " \
+                   f"{self._name(event.seat)} acts first"
+        elif event.high_hand == event.seat:
+            up = self.up[event.seat]
+            showing = showing_value(up, self.wild, showing_hand=self.showing_hand).describe()
+            text = f"{self._name(event.seat)} is high with {card_text(up)} ({showing}) and acts first"
+        else:
+            text = (f"{self._name(event.high_hand)} is high but all-in; "
+                    f"{self._name(event.seat)} acts first")
+        self.say(Line("info", text))
+
+    def visit_betting_closed(self, event: BettingClosed) -> None:
+        super().visit_betting_closed(event)
+        shown = " · ".join(
+            f"{self._name(s)} {dealt_cards(self.held[s], self.up[s])}" for s in self.live_seats)
+        self.say(Line("info", f"No more betting is possible: the hands are turned face up. {shown}"))
+
+    def visit_uncalled_returned(self, event: UncalledReturned) -> None:
+        self.say(Line("result", f"{chips(event.amount)} uncalled goes back to {self._name(event.seat)}"))
+
+    def visit_showdown_started(self, event: ShowdownStarted) -> None:
+        self.say(Line("result", "Showdown"))
+
+    def visit_hand_shown(self, event: HandShown) -> None:
+        cards = dealt_cards(event.cards, self.up[event.seat])
+        self.say(Line("result", f"{self._name(event.seat)} shows {cards} — {hand_value_text(event.value)}"))
+
+    def visit_hand_mucked(self, event: HandMucked) -> None:
+        self.say(Line("result", f"{self._name(event.seat)} mucks"))
+
+    def visit_pot_awarded(self, event: PotAwarded) -> None:
+        super().visit_pot_awarded(event)
+        self.say(Line("result", self._pot_text(event)))
 
     def _follow_text(self, event: FollowNoted) -> str:
         note = event.note
@@ -322,10 +252,8 @@ class Narrator:
         return ""
 
     def _pot_text(self, event: PotAwarded) -> str:
-        if event.pot_index > 0:
-            self._side_pots = True
         label = f"side pot {event.pot_index}" if event.pot_index else (
-            "the main pot" if self._side_pots else "the pot")
+            "the main pot" if self.side_pots else "the pot")
         winners = [(self._name(seat), amount) for seat, amount in event.shares]
         if event.by_fold:
             return f"{winners[0][0]} wins {label} of {chips(event.amount)}; everyone else folded"
@@ -333,3 +261,7 @@ class Narrator:
             return f"{winners[0][0]} wins {label} of {chips(event.amount)}"
         split = ", ".join(f"{n} {chips(a)}" for n, a in winners)
         return f"{label.capitalize()} of {chips(event.amount)} is split: {split}"
+
+
+Narrator = TableNarrator
+"""The name the table service and ``LiveHand`` use."""

@@ -19,6 +19,7 @@ from bot.engine.cards import Card, Rank
 from bot.engine.hand import StudHand
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import TableStakes
+from bot.engine.vocab import imperative
 from bot.render.cards import chips, street_name
 from bot.render.private import best_now, private_text
 from bot.render.table import SeatView, TableView
@@ -196,7 +197,7 @@ def action_options(legal: LegalActions) -> tuple[ActionOption, ...]:
     if legal.bring_in is not None:
         out.append(ActionOption("bring_in", legal.bring_in, label=f"bring in {chips(legal.bring_in)}"))
     if legal.wager is not None and legal.min_to is not None and legal.max_to is not None:
-        verb = {"complete": "complete to", "bet": "bet", "raise": "raise to"}.get(legal.wager, legal.wager)
+        verb = imperative(legal.wager)
         if legal.to_options:
             for to in legal.to_options:
                 out.append(ActionOption(legal.wager, to, to, to, label=f"{verb} {chips(to)}"))

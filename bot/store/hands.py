@@ -4,8 +4,9 @@ The lifecycle the table service follows::
 
     hand_id = await store.create_hand(table_id, players={1: alice, 3: bob}, deck=codes,
                                       commitment=digest, salt=salt)
-    await store.append_action(hand_id, 1, "d dh p1 7c2dQc")   # stored (fsync'd) before it is
-    await store.append_action(hand_id, 2, "p1 pb")            # acknowledged to anyone
+    await store.append_action(hand_id, 1, "seats 3 1")        # the deal order (PHH's seats)
+    await store.append_action(hand_id, 2, "p1 pb")            # one PHH action string each, stored
+    await store.append_action(hand_id, 3, "p2 cbr 20")        # (fsync'd) before anyone hears of it
     ...
     await store.settle_hand(hand_id, {1: 1130, 3: 870}, phh_text)   # once, at the end
 
@@ -13,6 +14,11 @@ The lifecycle the table service follows::
     for hand in await store.list_unfinished_hands():
         try: rebuild by replaying hand.deck / hand.actions through the engine
         except ...: await store.void_hand(hand.id, "its log could not be replayed")
+
+The log holds what the table service writes (``bot.tables.codec``): the deal order, then the PHH
+action string of each action the engine performed, so with the stored deck it is the hand history.
+The store itself only keeps the texts in order, append-only; migration 4 (``bot.store.action_log``)
+rewrote the logs of databases from before, when they held the commands as typed.
 
 **Chips in play (the invariant the audit checks).** A seat's stack in the database is the
 member's chips at the table *between* hands. While a hand is in progress the database keeps every

@@ -10,7 +10,10 @@ released step, add a new one.
 2. Daily claim: the guild's daily amount and cooldown, each member's last claim.
 3. Hands: hands (deck, commitment, stakes and rulings dealt under, status, PHH), the players dealt
    in with their starting and final stacks, the append-only action log; ledger rows may name a hand.
-4. Table messages: the Discord message each table's presenter draws the table on
+4. The action log in PHH: every stored command becomes the PHH action string of what the engine did
+   (``bot.store.action_log``), so unfinished hands resume from PHH. A Python step: the append-only
+   trigger is lifted for the rewrite and re-created with the text of step 3.
+5. Table messages: the Discord message each table's presenter draws the table on
    (``bot.store.messages``).
 
 >>> LATEST == len(MIGRATIONS)
@@ -22,9 +25,11 @@ True
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Awaitable, Callable
 
 import aiosqlite
 
+from bot.store.action_log import migrate_action_log
 from bot.store.errors import SchemaTooNew
 
 _V1_CORE = """
@@ -162,7 +167,16 @@ CREATE INDEX ledger_by_hand ON ledger (hand_id) WHERE hand_id IS NOT NULL;
 CREATE INDEX ledger_by_time ON ledger (guild_id, created);
 """
 
-_V4_TABLE_MESSAGES = """
+
+
+async def _v4_phh_action_log(db: aiosqlite.Connection) -> None:
+    trigger = next(s for s in split_statements(_V3_HANDS) if "TRIGGER hand_actions_no_update" in s)
+    await db.execute("DROP TRIGGER hand_actions_no_update")
+    await migrate_action_log(db)
+    await db.execute(trigger)
+
+
+_V5_TABLE_MESSAGES = """
 CREATE TABLE table_messages (
     table_id   INTEGER PRIMARY KEY REFERENCES tables (id),
     message_id INTEGER NOT NULL,
@@ -170,8 +184,11 @@ CREATE TABLE table_messages (
 ) STRICT;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1_CORE, _V2_DAILY, _V3_HANDS, _V4_TABLE_MESSAGES)
-"""The migration scripts; ``MIGRATIONS[n - 1]`` upgrades version ``n - 1`` to ``n``."""
+Step = str | Callable[[aiosqlite.Connection], Awaitable[None]]
+"""An SQL script, or (for data that SQL cannot convert) a coroutine run in the step's transaction."""
+
+MIGRATIONS: tuple[Step, ...] = (_V1_CORE, _V2_DAILY, _V3_HANDS, _v4_phh_action_log, _V5_TABLE_MESSAGES)
+"""The migration steps; ``MIGRATIONS[n - 1]`` upgrades version ``n - 1`` to ``n``."""
 
 LATEST: int = len(MIGRATIONS)
 """The schema version this code reads and writes."""
@@ -227,8 +244,12 @@ async def migrate(db: aiosqlite.Connection, upto: int | None = None) -> int:
             if await schema_version(db) >= version:  # another process got there first
                 await db.execute("ROLLBACK")
                 continue
-            for statement in split_statements(MIGRATIONS[version - 1]):
-                await db.execute(statement)
+            step = MIGRATIONS[version - 1]
+            if isinstance(step, str):
+                for statement in split_statements(step):
+                    await db.execute(statement)
+            else:
+                await step(db)
             await db.execute(f"PRAGMA user_version = {version:d}")
             await db.execute("COMMIT")
         except BaseException:

@@ -92,8 +92,8 @@ def rebuild(record: HandRecord) -> tuple[StudHand, tuple[int, ...], DealCommitme
     engine = StudHand([players[n].starting_stack for n in order], TableStakes.from_dict(record.stakes),
                       Rulings.from_dict(record.rulings), Deck.from_order(deck))
     for text in record.actions[1:]:
-        seat, action, amount = decode_action(text)
-        engine.act(seat, action, amount)
+        seat, command = decode_action(text)
+        engine.apply(seat, command)
     return engine, order, deal
 
 

@@ -154,10 +154,10 @@ class HandRunner:
         engine = live.engine
         if action not in ("bet", "raise", "complete"):
             amount = None
-        engine.verify(seat, action, amount)  # IllegalAction: nothing changed
-        text = encode_action(seat, action, amount)
+        command = engine.verify(seat, action, amount)  # resolved; IllegalAction: nothing changed
+        text = encode_action(seat, command)
         await self.repository.append_action(live.hand_id, live.turn, text)
-        engine.act(seat, action, amount)
+        engine.apply(seat, command)
         live.actions.append(text)
         table.cancel_timers()
         live.deadline = None
@@ -440,8 +440,8 @@ def _rebuild(table: Table, record: HandRecord) -> tuple[LiveHand, int]:
     told = 0
     for text in record.actions[1:]:
         told = len(engine.events)
-        seat, action, amount = decode_action(text)
-        engine.act(seat, action, amount)
+        seat, command = decode_action(text)
+        engine.apply(seat, command)
     live = LiveHand(
         hand_id=record.id,
         hand_no=record.hand_no,

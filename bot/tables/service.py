@@ -32,8 +32,10 @@ import secrets
 from dataclasses import replace
 from typing import Any
 
+from bot.engine.command import PLAYER_KINDS
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import PRESETS, TableStakes
+from bot.engine.vocab import normalise
 from bot.render.cards import chips
 from bot.render.settings import rulings_changes, stakes_change, stakes_line
 from bot.render.table import TableView, format_table
@@ -73,20 +75,11 @@ DEFAULT_VOID_REASON = "voided by the dealer"
 MAX_VOID_REASON = 200
 """The longest reason (in characters) a dealer may give for voiding a hand."""
 
-PLAYER_ACTIONS = frozenset({
-    "fold", "check", "call", "check_or_call", "bring_in", "complete", "bet", "raise", "all_in",
-    "show", "muck",
-})
+PLAYER_ACTIONS = frozenset(kind.value for kind in PLAYER_KINDS)
 """What a player may send to ``TableService.act`` (``all-in``, ``All In`` and ``allin`` also mean
 ``all_in``)."""
 
 WAGERS = ("complete", "bet", "raise")
-
-
-def _action_name(action: str) -> str:
-    """``action`` as the engine spells it: ``All-in`` -> ``all_in``."""
-    name = action.strip().lower().replace("-", "_").replace(" ", "_")
-    return "all_in" if name == "allin" else name
 
 
 def _actor(who: Actor | int, dealer_rights: bool = False) -> Actor:
@@ -394,7 +387,7 @@ class TableService:
         ``timeout`` is not a player's action (only the table's timer and a leaving seat use it),
         and neither is anything else outside ``PLAYER_ACTIONS``: ``TableError``.
         """
-        name = _action_name(action)
+        name = normalise(action)
         if name not in PLAYER_ACTIONS:
             raise TableError(
                 f"{action!r} is not an action: use fold, check, call, bring in, complete, bet, raise, "
@@ -415,7 +408,7 @@ class TableService:
         street total, or None for fold, check, show, muck). Raises ``TableError`` when nobody or
         somebody else is to act, or with the legal amounts; the engine refuses the rest.
         """
-        name = _action_name(action)
+        name = normalise(action)
         if name not in PLAYER_ACTIONS:
             raise TableError(f"{action!r} is not an action.")
         member = _actor(who).member

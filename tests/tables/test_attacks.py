@@ -139,7 +139,7 @@ async def test_a_hand_finished_just_before_a_restart_still_tells_who_won(db_path
         last = h.prompt()
         assert last.name == "Bea"
         # Bea's fold ends the hand (only Cid is left): stored, then the process dies before telling.
-        await store.append_action(last.hand_id, last.turn, "p1 fold")
+        await store.append_action(last.hand_id, last.turn, "p1 f")
         async with restarted(h) as h2:
             assert h2.service.table(h.key).hand is None
             told = "\n".join(h2.texts())
@@ -170,7 +170,7 @@ async def test_a_showdown_finished_just_before_a_restart_names_the_hands(db_path
                 if seventh == 2:   # the second check on seventh street ends the hand: store it only
                     seat = live.seat_of(prompt.member)
                     assert seat is not None and action == "check"
-                    await store.append_action(prompt.hand_id, prompt.turn, f"p{seat + 1} check")
+                    await store.append_action(prompt.hand_id, prompt.turn, f"p{seat + 1} cc")
                     break
             await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, action)
         async with restarted(h) as h2:

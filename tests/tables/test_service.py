@@ -326,7 +326,7 @@ async def test_a_hand_that_cannot_be_replayed_is_voided_and_chips_go_back(db_pat
     prompt = h.prompt()
     await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, "bring_in")
     # A log entry the engine cannot apply (a damaged or foreign log).
-    await store.append_action(prompt.hand_id, prompt.turn + 1, "p1 raise 99999")
+    await store.append_action(prompt.hand_id, prompt.turn + 1, "p1 cbr 99999")
     await h.service.close()
     await store.close()
 

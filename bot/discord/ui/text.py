@@ -3,7 +3,7 @@ button labels."""
 
 from __future__ import annotations
 
-from bot.render.cards import chips
+from bot.engine import vocab
 from bot.tables.notices import ActionOption
 
 
@@ -63,21 +63,8 @@ def sentence(text: str) -> str:
     return text[0].upper() + text[1:]
 
 
-WAGERS = ("complete", "bet", "raise")
+WAGERS = vocab.WAGERS
 """The engine's names for a voluntary wager; only one of them is legal at a time."""
-
-_VERBS = {
-    "fold": "fold",
-    "check": "check",
-    "call": "call",
-    "bring_in": "bring in",
-    "complete": "complete to",
-    "bet": "bet",
-    "raise": "raise to",
-    "all_in": "go all-in for",
-    "show": "show",
-    "muck": "muck",
-}
 
 
 def button_label(option: ActionOption) -> str:
@@ -90,30 +77,11 @@ def button_label(option: ActionOption) -> str:
     >>> button_label(ActionOption("raise", 40, 40, 980))
     'Raise to 40-980'
     """
-    a = option.action
-    amount = chips(option.amount) if option.amount is not None else ""
-    if a in WAGERS and option.needs_amount:
-        assert option.min_to is not None and option.max_to is not None
-        head = {"complete": "Complete to", "bet": "Bet", "raise": "Raise to"}[a]
-        return f"{head} {chips(option.min_to)}-{chips(option.max_to)}"
-    labels = {
-        "fold": "Fold",
-        "check": "Check",
-        "call": f"Call {amount}",
-        "bring_in": f"Bring-in {amount}",
-        "complete": f"Complete to {amount}",
-        "bet": f"Bet {amount}",
-        "raise": f"Raise to {amount}",
-        "all_in": f"All-in {amount}",
-        "show": "Show",
-        "muck": "Muck",
-    }
-    return labels.get(a, a.replace("_", " ").title()).strip()[:80]
+    return vocab.button_label(option.action, option.amount, option.min_to, option.max_to)
 
 
 def describe(action: str, amount: int | None) -> str:
     """``call 10``, ``raise to 80``, ``fold``: what a player did, in words."""
-    verb = _VERBS.get(action, action.replace("_", " "))
-    return f"{verb} {chips(amount)}" if amount is not None and action not in ("fold", "check") else verb
+    return vocab.imperative(action, amount)
 
 
