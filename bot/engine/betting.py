@@ -175,6 +175,14 @@ class BettingRound:
     def _others_can_bet(self, seat: int) -> bool:
         return self.able - (1 if self.stacks[seat] > 0 and not self.folded[seat] else 0) > 0
 
+    def others_can_exceed(self, seat: int, level: int) -> bool:
+        """Whether some live opponent of ``seat`` can put its street total above ``level``: a raise
+        that every opponent can at most call is refused (TDA and WSOP: no raise when every opponent
+        is all-in or can at most call; the raise would only come back uncalled)."""
+        bets, stacks, folded = self.street_bets, self.stacks, self.folded
+        return any(i != seat and not folded[i] and stacks[i] > 0 and bets[i] + stacks[i] > level
+                   for i in range(self.n))
+
     def needs_action(self, seat: int) -> bool:
         """Whether ``seat`` must still act this round."""
         if self.folded[seat] or self.stacks[seat] <= 0:
@@ -239,7 +247,7 @@ class BettingRound:
         else:
             call = None
             check = True
-        if not self._may_raise(seat, self.able > 1):
+        if not self._may_raise(seat, self.others_can_exceed(seat, self.current)):
             return LegalActions(seat, True, check, call)
         all_in_to: int | None = None
         all_in_kind: str | None = None
@@ -263,7 +271,7 @@ class BettingRound:
         all_in_kind: str | None = None
         if stack <= self.stakes.bring_in:
             all_in_to, all_in_kind = stack, "bring_in"
-        elif self._others_can_bet(seat):
+        elif self.others_can_exceed(seat, amount):
             wager = "complete"
             min_to, max_to, options = self._wager_range(seat, 0, stack)
             if min_to is None:

@@ -588,6 +588,8 @@ class StudHand:
         if rnd is not None and not any(self._stacks[i] > 0 and not self._folded[i]
                                        for i in range(self._n) if i != legal.seat):
             return "everyone else is all-in: there is nobody to raise against; call or fold"
+        if rnd is not None and legal.seat is not None and not rnd.others_can_exceed(legal.seat, rnd.current):
+            return "nobody else can put in more than the current bet: call or fold"
         return "the betting was not reopened for you (a short all-in is not a full raise): call or fold"
 
     def _all_in_refusal(self, legal: LegalActions) -> str:
