@@ -8,15 +8,13 @@ header row) to standard output, for a spreadsheet. ``delta`` moves the member's 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import csv
-import sqlite3
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.store import LedgerEntry
+    from bot.store import LedgerEntry, Store
 
 COLUMNS = (
     "id",
@@ -75,25 +73,19 @@ def _row(entry: LedgerEntry) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Print the ledger; returns the exit status (2 if the database or guild id is unusable)."""
+    from bot.cli.database import Unreadable, read_database
     from bot.settings import load_settings
-    from bot.store import SchemaTooNew, Store, StoreError
+    from bot.store import StoreError
 
     path: Path = args.db if args.db is not None else load_settings().database_path
-    if not path.is_file():
-        print(f"ledger: no database at {path}", file=sys.stderr)
-        return 2
 
-    async def read() -> list[LedgerEntry]:
-        async with await Store.open(path) as store:
-            return await store.guild_ledger(args.guild, member_id=args.member)
+    async def read(store: Store) -> list[LedgerEntry]:
+        return await store.guild_ledger(args.guild, member_id=args.member)
 
     try:
-        entries = asyncio.run(read())
-    except (StoreError, SchemaTooNew, OSError) as error:
+        entries = read_database(path, read)
+    except (Unreadable, StoreError) as error:
         print(f"ledger: {error}", file=sys.stderr)
-        return 2
-    except sqlite3.DatabaseError as error:  # not a SQLite file, or another program's database
-        print(f"ledger: cannot open {path}: {error}", file=sys.stderr)
         return 2
     rows = [_row(entry) for entry in entries]
     if args.csv:

@@ -47,18 +47,14 @@ def run(args: argparse.Namespace) -> int:
     from bot.tables.fairness import parse_deck
 
     if args.hand is not None:
+        from bot.cli.database import Unreadable, read_database
         from bot.cli.play import database_path
-        from bot.tables.stored import load_revealed_deck
+        from bot.tables.stored import revealed_deck
 
         path = database_path(args.db)
-        if str(path) != ":memory:" and not path.exists():
-            # Only check: opening a missing file would create an empty database there.
-            print(f"wildstud verify: no database at {path} (give the one the table plays on with --db)",
-                  file=sys.stderr)
-            return 2
         try:
-            found = load_revealed_deck(path, args.hand)
-        except (LookupError, ValueError) as exc:
+            found = read_database(path, lambda store: revealed_deck(store, args.hand))
+        except (Unreadable, LookupError, ValueError) as exc:
             print(f"wildstud verify: {exc}", file=sys.stderr)
             return 2
         expected, salt, deck_text = found

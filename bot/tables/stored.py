@@ -24,10 +24,10 @@ async def revealed_deck(store: Store, hand_id: int) -> tuple[str, str, str]:
 
 
 def load_revealed_deck(path: str | os.PathLike[str], hand_id: int) -> tuple[str, str, str]:
-    """``revealed_deck`` for a database file, opened and closed here."""
+    """``revealed_deck`` for a database file, opened read-only and closed here."""
 
     async def read() -> tuple[str, str, str]:
-        store = await Store.open(path)
+        store = await Store.open_readonly(path)
         try:
             return await revealed_deck(store, hand_id)
         finally:
