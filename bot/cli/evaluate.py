@@ -133,6 +133,8 @@ def evaluate_line(line: str) -> dict[str, Any]:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
         return {"error": f"not a JSON object: {exc.msg} at column {exc.colno}"}
+    except RecursionError:  # the json module recurses once per nesting level
+        return {"error": "not a JSON object for a hand: arrays or objects nested too deeply"}
     if not isinstance(data, dict):
         return {"error": 'expected a JSON object like {"cards": ["Ah", ...], "wild": ["5"]}'}
     cards = data.get("cards")
