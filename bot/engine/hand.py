@@ -598,7 +598,8 @@ class StudHand:
         if legal.to_options:
             return (f"this is fixed limit: {legal.wager} to {' or '.join(map(str, legal.to_options))}, "
                     "not all-in")
-        return f"all-in is above the pot limit: you may {legal.wager} to at most {legal.max_to}"
+        word = "bet" if legal.wager == "complete" else legal.wager    # only pot limit gets here
+        return f"all-in is above the pot limit: you may {word} to at most {legal.max_to}"
 
     def _amount_refusal(self, legal: LegalActions, amount: int, seat: int) -> str:
         top = self._street_bets[seat] + self._stacks[seat]
@@ -612,9 +613,10 @@ class StudHand:
         if legal.to_options:
             opts = " or ".join(str(x) for x in legal.to_options)
             return f"this is fixed limit: {legal.wager} to {opts}"
+        word = "bet" if legal.wager == "complete" else legal.wager    # pot/no limit: no completion
         if amount < legal.min_to:
-            return f"the smallest {legal.wager} is to {legal.min_to}"
-        return f"the largest {legal.wager} is to {legal.max_to} (pot limit)"
+            return f"the smallest {word} is to {legal.min_to}"
+        return f"the largest {word} is to {legal.max_to} (pot limit)"
 
     def _muck_refusal(self, seat: int) -> str:
         if self._stacks[seat] == 0:
@@ -650,6 +652,8 @@ class StudHand:
                                 self._stacks[seat] == 0, timed_out))
         else:
             name = rnd.wager_name()
+            if name == "complete" and not rnd.fixed:
+                name = "bet"        # pot and no limit: the first wager after the bring-in is a bet
             chips, _full = rnd.wager(seat, to)
             self._last_aggressor[street] = seat
             self._record(Action(street, seat, name, chips, to, self._stacks[seat] == 0, timed_out))

@@ -1310,15 +1310,18 @@ def action_options(legal: LegalActions) -> tuple[ActionOption, ...]:
     if legal.bring_in is not None:
         out.append(ActionOption("bring_in", legal.bring_in, label=f"bring in {chips(legal.bring_in)}"))
     if legal.wager is not None and legal.min_to is not None and legal.max_to is not None:
-        verb = {"complete": "complete to", "bet": "bet", "raise": "raise to"}.get(legal.wager, legal.wager)
+        wager = legal.wager
+        if wager == "complete" and not legal.to_options:
+            wager = "bet"    # pot and no limit (no fixed totals): the first wager is a bet, not a completion
+        verb = {"complete": "complete to", "bet": "bet", "raise": "raise to"}.get(wager, wager)
         if legal.to_options:
             for to in legal.to_options:
-                out.append(ActionOption(legal.wager, to, to, to, label=f"{verb} {chips(to)}"))
+                out.append(ActionOption(wager, to, to, to, label=f"{verb} {chips(to)}"))
         elif legal.min_to == legal.max_to:
-            out.append(ActionOption(legal.wager, legal.min_to, legal.min_to, legal.max_to,
+            out.append(ActionOption(wager, legal.min_to, legal.min_to, legal.max_to,
                                     label=f"{verb} {chips(legal.min_to)}"))
         else:
-            out.append(ActionOption(legal.wager, legal.min_to, legal.min_to, legal.max_to,
+            out.append(ActionOption(wager, legal.min_to, legal.min_to, legal.max_to,
                                     label=f"{verb} {chips(legal.min_to)}-{chips(legal.max_to)}"))
     if legal.all_in_to is not None:
         out.append(ActionOption("all_in", legal.all_in_to, label=f"all-in ({chips(legal.all_in_to)})"))

@@ -268,7 +268,7 @@ def test_no_limit_complete_must_reach_the_minimum_bet() -> None:
     play(hand, "p1 bring_in")
     legal = hand.legal_actions()
     assert (legal.min_to, legal.max_to) == (20, 995)        # 1000 - ante 5
-    with pytest.raises(IllegalAction, match="smallest complete is to 20"):
+    with pytest.raises(IllegalAction, match="smallest bet is to 20"):
         hand.bet_or_raise_to(1, 15)
 
 
@@ -497,3 +497,34 @@ def test_a_raise_is_offered_only_when_some_opponent_can_put_in_more(
             hand.act(who, name, amount)
         except IllegalAction:
             pass
+
+
+@pytest.mark.parametrize("stakes", [NL, PL], ids=["no-limit", "pot-limit"])
+def test_pot_and_no_limit_first_wager_after_the_bring_in_is_a_bet(stakes: TableStakes) -> None:
+    # issue 14: "complete" belongs to fixed limit; in pot and no limit the first wager is a bet,
+    # in the prompt ("bet 20-..."), in the log and in the story ("Bea bets 100").
+    from bot.render.narrate import action_text
+    from bot.tables.service import action_options
+
+    hand = new_hand(H3, stakes=stakes)
+    play(hand, "p1 bring_in")
+    options = [o for o in action_options(hand.legal_actions()) if o.action in ("complete", "bet", "raise")]
+    assert [o.action for o in options] == ["bet"] and options[0].label.startswith("bet 20-")
+    with pytest.raises(IllegalAction, match="the smallest bet is to 20"):
+        hand.act(1, "bet", 15)
+    hand.act(1, options[0].action, 40)                        # the option's own name is accepted
+    assert hand.log[-1].action == "bet" and action_text(hand.log[-1], "Bea") == "Bea bets 40"
+    hand.act(2, "raise", hand.legal_actions().min_to)
+    assert hand.log[-1].action == "raise"
+
+
+def test_fixed_limit_still_completes() -> None:
+    from bot.render.narrate import action_text
+    from bot.tables.service import action_options
+
+    hand = new_hand(H3)
+    play(hand, "p1 bring_in")
+    labels = [o.label for o in action_options(hand.legal_actions()) if o.action == "complete"]
+    assert labels == ["complete to 20"]
+    play(hand, "p2 complete")
+    assert action_text(hand.log[-1], "Bea") == "Bea completes to 20"
