@@ -415,7 +415,9 @@ def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: 
             _check_shown_cards(hand, action, seat, written[action.index][0][seat])
             hand.show(seat)
     except IllegalAction as exc:
-        raise _ReplayStop(ReplayError("illegal-action", exc.reason, action.index, action.line, action.text)) \
+        # The engine numbers seats from 1 ("seat 4"); the file calls the same player p4.
+        reason = re.sub(r"\bseat (\d+)\b", r"p\1", exc.reason)
+        raise _ReplayStop(ReplayError("illegal-action", reason, action.index, action.line, action.text)) \
             from None
     except LookupError:
         raise _ReplayStop(_missing_card_error(source, action, history)) from None

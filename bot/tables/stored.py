@@ -17,7 +17,8 @@ async def revealed_deck(store: Store, hand_id: int) -> tuple[str, str, str]:
     try:
         hand = await store.get_hand(hand_id)
     except StoreError as exc:
-        raise LookupError(f"hand {hand_id}: {exc.reason}") from None
+        reason = exc.reason.rstrip(".")
+        raise LookupError(f"hand {hand_id}: {reason[:1].lower()}{reason[1:]}") from None
     if hand.status == "in_progress":
         raise ValueError(f"hand {hand_id} is still being played; its deck is revealed when it ends")
     return hand.commitment, hand.salt, "".join(hand.deck)

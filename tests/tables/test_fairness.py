@@ -80,6 +80,7 @@ async def test_verify_command_with_a_stored_hand(store: Store, db_path: Path) ->
     assert ok.returncode == 0, ok.stdout + ok.stderr
     missing = cli("--hand", "999", "--db", str(db_path))
     assert missing.returncode == 2
+    assert missing.stderr == "wildstud verify: hand 999: there is no such hand\n"   # no capital mid-line
 
 
 def test_verify_reads_a_database_but_never_creates_one(tmp_path: Path) -> None:
