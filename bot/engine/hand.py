@@ -1062,7 +1062,10 @@ class StudHand:
                 winnings[seat] += chips
             paid = tuple(shares.items())
             results[index] = PotResult(pot.amount, pot.eligible, tuple(sorted(winners)), paid)
-            self._events.append(PotAwarded(index, pot.amount, paid, not showdown))
+            by_suit = self.rulings.odd_chip != "left-of-dealer"
+            odd = tuple((s, max(self._cards[s]) if by_suit else None)
+                        for s in order[: pot.amount % len(order)])
+            self._events.append(PotAwarded(index, pot.amount, paid, not showdown, odd))
         for seat in range(self._n):
             self._stacks[seat] += winnings[seat]
         final = tuple(self._stacks)

@@ -885,4 +885,4 @@ class _Narrator:
             name = "main pot" if ev.pot_index == 0 else f"side pot {ev.pot_index}"
             shares = ", ".join(f"{who(s)} {c}" for s, c in ev.shares)
             folded = " (everyone else folded)" if ev.by_fold else ""
-            lines.append(f"  {name} {ev.amount}: {shares}{folded}")
+            lines.append(f"  {name} {ev.amount}: {shares}{folded}{ev.odd_chip_note(who)}")

@@ -332,4 +332,5 @@ class Narrator:
         if len(winners) == 1:
             return f"{winners[0][0]} wins {label} of {chips(event.amount)}"
         split = ", ".join(f"{n} {chips(a)}" for n, a in winners)
-        return f"{label.capitalize()} of {chips(event.amount)} is split: {split}"
+        return f"{label.capitalize()} of {chips(event.amount)} is split: {split}" + event.odd_chip_note(
+            self._name)
