@@ -13,7 +13,7 @@ origin.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.engine.cards import Card, Rank
@@ -76,8 +76,9 @@ def dealt_cards(cards: Sequence[Card], up: Iterable[Card]) -> str:
     return " ".join(parts)
 
 
-def hand_value_text(value: HandValue) -> str:
-    """The hand's name, the five cards as they play, and what each wild card stood for.
+def hand_value_text(value: HandValue, in_play: Collection[Card] = ()) -> str:
+    """The hand's name, the five cards as they play, and what each wild card stood for (a card
+    neither in the hand nor in ``in_play``, the board's other cards, where the hand allows one).
 
     >>> from bot.engine.cards import Rank, parse_cards
     >>> from bot.engine.evaluator import evaluate
@@ -89,7 +90,7 @@ def hand_value_text(value: HandValue) -> str:
     >>> hand_value_text(evaluate(parse_cards("3s 4c 6d 7c 5s Th As"), {Rank.FIVE}))
     'Straight, seven high: 7♣ 6♦ 5♠ 4♣ 3♠ (wild: 5♠ as itself)'
     """
-    wilds = value.wilds_as
+    wilds = value.wilds_shown(in_play)
     played = [wilds.get(c, c) for c in value.best]
     text = f"{value.describe(kickers=True)}: {card_text(played)}"
     if wilds:
@@ -150,6 +151,7 @@ class Narrator:
         self._open_hands = False
         self._folded: set[int] = set()
         self._side_pots = False
+        self._shown: set[Card] = set()
 
     def _name(self, seat: int | None) -> str:
         if seat is None:
@@ -297,8 +299,12 @@ class Narrator:
         elif isinstance(event, ShowdownStarted):
             out.append(Line("result", "Showdown"))
         elif isinstance(event, HandShown):
+            # In play: every up card on the board and the hands shown before this one.
+            seen = {c for seat, up in enumerate(self._up) if seat != event.seat for c in up}
+            seen.update(self._shown)
             text = (f"{self._name(event.seat)} shows {dealt_cards(event.cards, self._up[event.seat])}"
-                    f" — {hand_value_text(event.value)}")
+                    f" — {hand_value_text(event.value, seen)}")
+            self._shown.update(event.cards)
             out.append(Line("result", text))
         elif isinstance(event, HandMucked):
             out.append(Line("result", f"{self._name(event.seat)} mucks"))

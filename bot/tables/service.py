@@ -1111,12 +1111,13 @@ class TableService:
         engine = live.engine
         cards = engine.cards(seat)
         up = engine.up_cards(seat)
+        board = [c for s in range(engine.seat_count) if s != seat for c in engine.up_cards(s)]
         text = private_text(
             live.hand_no, street_name(engine.street), cards, up, engine.community_card,
-            engine.wild_ranks, live.rulings.wild_in_flush,
+            engine.wild_ranks, live.rulings.wild_in_flush, board,
         )
         own = list(cards) + ([engine.community_card] if engine.community_card is not None else [])
-        best = best_now(own, engine.wild_ranks, live.rulings.wild_in_flush)
+        best = best_now(own, engine.wild_ranks, live.rulings.wild_in_flush, board)
         return PrivateNotice(
             member=live.members[seat],
             name=live.names[seat],
