@@ -35,7 +35,7 @@ def check_value(value: HandValue, board: Collection[Card]) -> None:
     subs = dict(value.wilds_shown(board))
     assert set(subs) == set(value.wilds_as)                     # the same wilds, standing for ...
     assert [subs.get(c, c).rank for c in value.best] == [value.wilds_as.get(c, c).rank for c in value.best]
-    flush = value.category in (Category.FLUSH, Category.STRAIGHT_FLUSH)
+    flush = value.category in (Category.FLUSH, Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH)
     suit = next(iter({subs.get(c, c).suit for c in value.best})) if flush else None
     check_shown(value.cards, subs, board, suit)
 
