@@ -450,3 +450,26 @@ def test_a_split_pot_says_who_got_the_odd_chip_and_why(case: str, note: str) -> 
 def test_an_even_split_has_no_odd_chip_note() -> None:
     story = "\n".join(narrate(replay_file(HANDS / "07-natural-wins-ties.toml")))
     assert "odd chip" not in story
+
+
+@pytest.mark.parametrize(("target", "expected"), [
+    ("next-up-card", "the next up card sets a new wild rank"),
+    ("next-card-void", "the next card sets a new wild rank (none if it is dealt face down)"),
+    ("next-card-announced", "the next card sets a new wild rank (a down card's rank is announced)"),
+    ("indicator-card",
+     "the next up card sets a new wild rank (if none comes, one is turned up in the centre)"),
+])
+def test_table_log_and_replay_word_a_face_up_five_alike_under_the_ruling(target: str, expected: str) -> None:
+    # issue 14: the console said "the next up card sets a new wild rank" and replay "the next card
+    # sets a wild rank" whatever the ruling; both now say what the ruling in force does.
+    from bot.engine.rulings import Rulings
+    from bot.render.narrate import Narrator
+    from tests.engine.helpers import new_hand, passive
+
+    # P1's door card is the 5♦ (dealt face up on third street), so a follow is armed at once.
+    hand = new_hand(["Ac Kc 5d 2h 3s 4d 6c", "8s 9s Qd 7h 7d 8d 9d"], rulings=Rulings(follow_target=target))
+    passive(hand)
+    table_log = [line.text for line in Narrator(["p1", "p2"]).lines(hand.events)]
+    assert f"5♦ is dealt face up to p1: {expected}" in table_log
+    story = narrate(replay_text(export_phh(hand)))
+    assert f"  5♦ is dealt face up to p1: {expected}" in story

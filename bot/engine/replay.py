@@ -828,8 +828,7 @@ class _Narrator:
         if isinstance(ev, FollowNoted):
             note = ev.note
             text = {
-                "armed": f"  {note.five} is dealt face up to {who(note.five_seat)}: "
-                         "the next card sets a wild rank",
+                "armed": f"  {note.five} is dealt face up to {who(note.five_seat)}: {note.awaits}",
                 "already-wild": f"  {note.card} follows {note.five}, but its rank is already wild",
                 "void": f"  {note.card} follows {note.five} face down: the follow is void",
                 "lapsed": f"  no card follows {note.five}: its follow lapses",

@@ -318,7 +318,7 @@ class Narrator:
         who = self._name(note.five_seat)
         if note.kind == "armed":
             owner = "on the community card" if note.five_seat is None else f"to {who}"
-            return f"{note.five} is dealt face up {owner}: the next up card sets a new wild rank"
+            return f"{note.five} is dealt face up {owner}: {note.awaits}"
         if note.kind == "already-wild" and note.card is not None and note.rank is not None:
             return f"{note.card} follows {note.five}, but {note.rank.plural} are already wild"
         if note.kind == "void":
