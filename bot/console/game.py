@@ -73,7 +73,8 @@ class PlayConfig:
     auto: bool = False
     hands: int = 3
     seed: int | None = None
-    stakes: str = "small"
+    stakes: str | None = None
+    """A preset name; ``None`` keeps a saved table's stakes (a new table gets ``small``)."""
     color: bool = False
     tty: bool = False
     """Output is an interactive terminal: in hot seat the screen is cleared between players."""
@@ -157,14 +158,16 @@ class TerminalGame:
     async def open_table(self) -> None:
         service = self.service
         assert service is not None
-        stakes = _stakes(self.config.stakes)
+        stakes = _stakes(self.config.stakes or "small")
         if not service.has_table(self.key):
             dealer = next(iter(self.humans), None) or next(iter(self.robots))
             await service.create_table(self.key, dealer, stakes=stakes)
-        else:
+        elif self.config.stakes is not None:
+            # Only stakes asked for on the command line replace the saved ones (like rulings, the
+            # stakes set with "stakes ..." are kept from run to run), and the change is said.
             table = service.table(self.key)
             if table.stakes != stakes and (table.pending_stakes or table.stakes) != stakes:
-                await service.set_stakes(self.key, table.dealer, stakes, dealer_rights=True)
+                self.say(await service.set_stakes(self.key, table.dealer, stakes, dealer_rights=True))
 
     async def loop(self) -> None:
         service = self.service
