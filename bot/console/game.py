@@ -123,6 +123,7 @@ class TerminalGame:
                                         default_options=TERMINAL_OPTIONS)
             self.welcome()
             await self.service.start()
+            self.resume_note()
             await self.open_table()
             if self.rng is not None and self.config.seed is not None:
                 # The same seed gives the same run, but a later run at a saved table gets new decks.
@@ -154,6 +155,23 @@ class TerminalGame:
             if self.config.db is not None:
                 self.say(s.dim(f"Chips are kept in {self.config.db}; quit any time with q or Ctrl-C."))
             self.say(s.dim("Type ? at any prompt for help."))
+
+    def resume_note(self) -> None:
+        """An unfinished hand from an earlier run is played out first, by the players it was dealt
+        to (who may not be this run's line-up): say so before its first prompt."""
+        service = self.service
+        assert service is not None
+        if not service.has_table(self.key):
+            return
+        live = service.table(self.key).hand
+        if live is None:
+            return
+        names = list(live.names)
+        wanted = list(self.players().values())
+        after = "" if sorted(names) == sorted(wanted) else f"; then {_and(wanted)} sit down"
+        dealt = _and(names)
+        note = f"Hand #{live.hand_no} was not finished: it resumes first, with {dealt}{after}."
+        self.say(self.style.bold(note))
 
     async def open_table(self) -> None:
         service = self.service
@@ -462,6 +480,11 @@ def rulings_text(rulings: Rulings) -> str:
         lines.append("    or: " + " · ".join(others))
     lines.append("Change one with: ruling NAME VALUE (it applies from the next deal).")
     return "\n".join(lines)
+
+
+def _and(names: Sequence[str]) -> str:
+    """``Ann, Bea and Cid``."""
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
 
 
 def _stakes(name: str) -> TableStakes:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from pathlib import Path
 
 from bot.console.game import PlayConfig, play
@@ -27,3 +28,16 @@ def test_stakes_set_at_the_table_survive_the_next_run(tmp_path: Path) -> None:
     third = run(db, "\nq\n", stakes="small")
     start = third.split("Hand #3")[0]
     assert "Stakes: fixed limit 100/200, ante 25 and bring-in 50 → fixed limit 20/40" in start
+
+
+def test_a_resumed_hot_seat_hand_says_with_whom_then_seats_the_new_line_up(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    first = run(db, "\n\n" + "c\n", humans=["Ann", "Bea"], bots=0)   # quit mid-hand (input runs out)
+    assert "is saved; run wildstud play again" in first
+    second = run(db, "\nc\n" * 40 + "q\n", humans=["Cid"], bots=1)
+    head = second.split("Pass the keyboard")[0]
+    assert re.search(r"Hand #1 was not finished: it resumes first, with (Ann and Bea|Bea and Ann); "
+                     r"then Cid and Ada sit down\.", head), head
+    assert "Pass the keyboard to Ann" in second or "Pass the keyboard to Bea" in second
+    after = second.split("Hand #2: ")[1] if "Hand #2: " in second else ""
+    assert after and "Cid" in after.splitlines()[0] and "Ann" not in after.splitlines()[0]
