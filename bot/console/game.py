@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
-from bot.console.commands import HELP, InputError, parse_action
+from bot.console.commands import HELP, InputError, echo, parse_action
 from bot.console.presenter import ConsolePresenter
 from bot.console.terminal import LineReader, Style
 from bot.engine.errors import IllegalAction
@@ -317,6 +317,13 @@ class TerminalGame:
             if word == "table":
                 self.say(service.status_text(self.key))
                 continue
+            if word in ("rulings", "chips"):      # read-only: answered without leaving the turn
+                if word == "chips":
+                    await self.show_chips()
+                else:
+                    table = service.table(self.key)
+                    self.say("This hand is dealt under:\n" + rulings_text(table.rulings))
+                continue
             if word.split()[:1] == ["void"]:
                 if await self.void(line.strip()[4:], name):
                     return
@@ -429,7 +436,7 @@ class TerminalGame:
             elif head == "stakes":
                 self.say(s.tint("yellow", f"Type stakes and one of: {', '.join(PRESETS)}."))
             else:
-                self.say(s.tint("yellow", f"I don't understand {line.strip()!r}; ? lists the commands."))
+                self.say(s.tint("yellow", f"I don't understand {echo(line)}; ? lists the commands."))
 
     async def show_chips(self) -> None:
         service, store = self.service, self.store

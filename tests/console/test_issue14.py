@@ -41,3 +41,19 @@ def test_a_resumed_hot_seat_hand_says_with_whom_then_seats_the_new_line_up(tmp_p
     assert "Pass the keyboard to Ann" in second or "Pass the keyboard to Bea" in second
     after = second.split("Hand #2: ")[1] if "Hand #2: " in second else ""
     assert after and "Cid" in after.splitlines()[0] and "Ann" not in after.splitlines()[0]
+
+
+def test_rulings_and_chips_are_answered_during_a_hand(tmp_path: Path) -> None:
+    text = run(tmp_path / "r.sqlite3", "\nrulings\nchips\nq\n")
+    during = text.split("your turn", 1)[1]
+    assert "I don't understand" not in during
+    assert "This hand is dealt under:" in during and "raise_cap: 3 (default)" in during
+    assert "Ann: " in during and " at the table, " in during and " in the bank" in during
+    assert "? for help" in during or "your turn" in during        # still Ann's turn afterwards
+
+
+def test_an_unknown_long_line_is_not_echoed_whole(tmp_path: Path) -> None:
+    junk = "z" * 5000
+    text = run(tmp_path / "e.sqlite3", f"{junk}\n\n{junk}\nq\n")
+    assert junk not in text and "z" * 41 not in text
+    assert text.count("I don't understand 'zzzz") == 2          # between hands and at a turn
