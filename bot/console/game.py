@@ -454,7 +454,8 @@ class TerminalGame:
         table = service.table(self.key)
         s = self.style
         self.say()
-        self.say(s.bold(f"Chips after {table.hands_dealt} hands:"))
+        hands = table.hands_dealt
+        self.say(s.bold(f"Chips after {hands} hand{'' if hands == 1 else 's'}:"))
         rows = sorted(table.seats.values(), key=lambda seat: (-seat.stack, seat.name))
         width = max((len(seat.name) for seat in rows), default=0)
         for seat in rows:

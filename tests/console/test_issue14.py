@@ -57,3 +57,9 @@ def test_an_unknown_long_line_is_not_echoed_whole(tmp_path: Path) -> None:
     text = run(tmp_path / "e.sqlite3", f"{junk}\n\n{junk}\nq\n")
     assert junk not in text and "z" * 41 not in text
     assert text.count("I don't understand 'zzzz") == 2          # between hands and at a turn
+
+
+def test_chips_after_one_hand_is_singular() -> None:
+    out = io.StringIO()
+    asyncio.run(play(PlayConfig(db=None, bots=2, auto=True, hands=1, seed=7), io.StringIO(""), out))
+    assert "Chips after 1 hand:" in out.getvalue() and "1 hands" not in out.getvalue()
