@@ -7,6 +7,8 @@ import io
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.console.game import PlayConfig, play
 
 
@@ -63,3 +65,20 @@ def test_chips_after_one_hand_is_singular() -> None:
     out = io.StringIO()
     asyncio.run(play(PlayConfig(db=None, bots=2, auto=True, hands=1, seed=7), io.StringIO(""), out))
     assert "Chips after 1 hand:" in out.getvalue() and "1 hands" not in out.getvalue()
+
+
+def test_the_ledger_names_terminal_players(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main
+    from bot.console.game import ROBOT_BASE, human_id
+
+    db = tmp_path / "l.sqlite3"
+    run(db, "\nc\nq\n")
+    assert main(["ledger", "--guild", "1", "--db", str(db)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:5] == ["id", "time", "member", "name", "delta"]
+    rows = [line.split() for line in lines[1:]]
+    # Each row: id, date, time, member id, then the name that member sat down under.
+    assert {(r[3], r[4]) for r in rows} == {(str(human_id("Ann")), "Ann"), (str(ROBOT_BASE), "Ada")}
+    assert main(["ledger", "--guild", "1", "--db", str(db), "--csv"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert "name" not in header.split(",")                     # the CSV columns stay as documented
