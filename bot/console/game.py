@@ -405,11 +405,14 @@ class TerminalGame:
             if head in ("q", "quit", "exit"):
                 raise Quit
             if head in ("?", "h", "help"):
-                self.say("Enter: deal · chips: everyone's chips · rulings: the house rulings · "
+                self.say("Enter: deal · chips: everyone's chips · history [N] [NAME]: write hand N's "
+                         "history file as NAME saw it · rulings: the house rulings · "
                          "ruling NAME VALUE: change one (from the next deal) · stakes micro|small|medium|"
                          "pot-limit|no-limit · q: quit")
             elif head == "chips":
                 await self.show_chips()
+            elif head == "history":
+                await self.write_history(words[1:])
             elif head == "void":
                 await self.void(" ".join(words[1:]), "")     # refused: no hand is in progress
             elif head == "rulings":
@@ -437,6 +440,54 @@ class TerminalGame:
                 self.say(s.tint("yellow", f"Type stakes and one of: {', '.join(PRESETS)}."))
             else:
                 self.say(s.tint("yellow", f"I don't understand {echo(line)}; ? lists the commands."))
+
+    async def write_history(self, words: list[str]) -> None:
+        """``history [N] [NAME]``: write finished hand N (default: the last) as a PHH file in the
+        current folder, as NAME saw it (default: the one player at the keyboard): their own down
+        cards, every card shown to the table, ``??`` for the cards they never saw."""
+        service, store = self.service, self.store
+        assert service is not None and store is not None
+        s = self.style
+        numbers = [int(w) for w in words if w.isdigit()]
+        names = [w for w in words if not w.isdigit()]
+        table = service.table(self.key)
+        hands = await store.table_hands(table.table_id, limit=100)
+        number = numbers[0] if numbers else None
+        hand = next((h for h in hands if h.status == "finished" and h.phh
+                     and (number is None or h.hand_no == number)), None)
+        if hand is None or hand.phh is None:
+            self.say(s.tint("yellow", f"There is no finished hand #{number} here." if number is not None
+                            else "No hand has finished at this table yet."))
+            return
+        humans = {n.lower(): m for m, n in self.humans.items()}
+        solo = next(iter(self.humans)) if len(humans) == 1 else None
+        viewer = humans.get(names[0].lower()) if names else solo
+        if names and viewer is None:
+            self.say(s.tint("yellow", f"{echo(names[0])} is not a player at this keyboard."))
+            return
+        from bot.engine.phh import export_phh
+        from bot.engine.replay import replay_text
+
+        report = replay_text(hand.phh, check_results=False)
+        history = report.history
+        if report.hand is None or history is None:   # pragma: no cover - the engine wrote this file
+            self.say(s.tint("yellow", f"Hand #{hand.hand_no}'s history cannot be read."))
+            return
+        seat_of = {p.member_id: p.seat_no for p in hand.players}
+        seats = list(history.seats or ())
+        seat = seats.index(seat_of[viewer]) if viewer in seat_of and seat_of[viewer] in seats else None
+        text = export_phh(report.hand, players=history.players, seats=history.seats,
+                          deck_commitment=history.deck_commitment, fields=history.extra,
+                          hide_unshown=True, viewer=seat)
+        path = _write_new(f"wildstud-hand-{hand.hand_no}", text)
+        who = f"as {self.humans[viewer]} saw it" if viewer is not None and seat is not None else (
+            "as the table saw it")
+        self.say(f"Hand #{hand.hand_no} {who}: written to {path}.")
+        if "??" in text:
+            self.say(s.dim("Cards nobody showed you are written ??; wildstud replay needs every card, "
+                           "so it replays this file only when none is hidden."))
+        else:
+            self.say(s.dim(f"Replay it with: wildstud replay {path}"))
 
     async def show_chips(self) -> None:
         service, store = self.service, self.store
@@ -488,6 +539,16 @@ def rulings_text(rulings: Rulings) -> str:
         lines.append("    or: " + " · ".join(others))
     lines.append("Change one with: ruling NAME VALUE (it applies from the next deal).")
     return "\n".join(lines)
+
+
+def _write_new(stem: str, text: str) -> Path:
+    """Write ``text`` to ``stem.phh`` in the current folder, or ``stem-2.phh``... (never overwrites)."""
+    path, copy = Path(f"{stem}.phh"), 1
+    while path.exists():
+        copy += 1
+        path = Path(f"{stem}-{copy}.phh")
+    path.write_text(text, encoding="utf-8")
+    return path
 
 
 def _and(names: Sequence[str]) -> str:

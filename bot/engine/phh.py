@@ -558,6 +558,7 @@ def export_phh(
     fields: Mapping[str, Any] | None = None,
     hide_unshown: bool = False,
     header: bool = True,
+    viewer: int | None = None,
 ) -> str:
     """Write ``hand`` (finished or in progress) as PHH TOML text (SPEC §9), with ``tomli-w``.
 
@@ -573,7 +574,8 @@ def export_phh(
     and ``_deck_commitment`` (if given). ``fields`` adds optional PHH fields (``hand``, ``table``,
     ``time``...). With ``hide_unshown`` the down cards of every hand not shown at showdown (folded,
     mucked, won without a showdown, or still in play) are written ``??``, as PHH writes unknown
-    cards: that text is for players to read and cannot be replayed. ``header`` prepends a comment
+    cards: that text is for players to read and cannot be replayed. ``viewer`` (with ``hide_unshown``)
+    keeps that seat's own down cards: the hand as that player saw it. ``header`` prepends a comment
     summary.
 
     Raises ``ValueError`` for ``players``/``seats`` of the wrong length.
@@ -600,7 +602,7 @@ def export_phh(
     hidden: set[Card] = set()
     if hide_unshown:
         for seat in range(n):
-            if seat not in shown:
+            if seat not in shown and seat != viewer:
                 hidden.update(hand.down_cards(seat))
 
     def code(card: Card) -> str:

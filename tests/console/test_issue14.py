@@ -82,3 +82,41 @@ def test_the_ledger_names_terminal_players(tmp_path: Path, capsys: pytest.Captur
     assert main(["ledger", "--guild", "1", "--db", str(db), "--csv"]) == 0
     header = capsys.readouterr().out.splitlines()[0]
     assert "name" not in header.split(",")                     # the CSV columns stay as documented
+
+
+@pytest.mark.parametrize("moves", ["c\n" * 40, "f\n" * 3 + "c\n" * 40], ids=["showdown", "fold"])
+def test_history_writes_a_finished_hand_as_the_player_saw_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], moves: str
+) -> None:
+    import sqlite3
+
+    from bot.cli import main
+    from bot.engine.replay import replay_text
+
+    monkeypatch.chdir(tmp_path)
+    db = tmp_path / "hist.sqlite3"
+    text = run(db, "\n" + moves + "history\nhistory 1\nhistory 7\nq\n")
+    assert "Hand #1 as Ann saw it: written to wildstud-hand-1.phh." in text
+    assert "written to wildstud-hand-1-2.phh." in text             # a second copy, not an overwrite
+    assert "There is no finished hand #7 here." in text
+    mine = (tmp_path / "wildstud-hand-1.phh").read_text(encoding="utf-8")
+    # The full history from the database, to compare with (read with the standard library).
+    with sqlite3.connect(db) as conn:
+        full = conn.execute("SELECT phh FROM hands WHERE hand_no = 1").fetchone()[0]
+    conn.close()
+    report = replay_text(full)
+    assert report.hand is not None and report.history is not None and report.hand.result is not None
+    hand, players = report.hand, list(report.history.players or ())
+    ann = players.index("Ann")
+    shown = set(report.hand.result.shown)
+    for seat in range(hand.seat_count):
+        for card in hand.down_cards(seat):
+            visible = seat == ann or seat in shown
+            assert (card.code in mine) == visible, (seat, card, visible)
+    for seat in range(hand.seat_count):
+        assert all(card.code in mine for card in hand.up_cards(seat))
+    if moves.startswith("f"):               # Ann folded: Ada's down cards stay hidden
+        assert "??" in mine and "replays this file only when none is hidden" in text
+    else:                                   # a showdown: every card was seen, and the file replays
+        assert "??" not in mine and main(["replay", "wildstud-hand-1.phh"]) == 0
+    capsys.readouterr()
