@@ -42,7 +42,7 @@ the moment the round before it closes). Burns are not written in PHH: see :class
 (True, (10, 0), (10, 0))
 >>> bad = replay(parse_phh(text.replace('"p1 pb"', '"p2 f"')))
 >>> bad.error.kind, bad.error.index, bad.error.reason
-('illegal-action', 2, 'it is not your turn: seat 1 is to act')
+('illegal-action', 2, 'it is not your turn: p1 is to act')
 """
 
 from __future__ import annotations
