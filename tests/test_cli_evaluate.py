@@ -61,8 +61,8 @@ def test_jsonl_lines_and_errors() -> None:
         "not json",
         "",
         json.dumps({"cards": ["Ah", "Kd", "Qc", "Js"], "wild": []}),
-        # No fives listed: the 5c is a natural card here, so this is a plain ace-high hand.
-        json.dumps({"cards": ["Ah", "Kd", "5c", "2s", "9h"], "wild": []}),
+        # "no_fives": the 5c is a natural card here, so this is a plain ace-high hand.
+        json.dumps({"cards": ["Ah", "Kd", "5c", "2s", "9h"], "no_fives": True}),
         json.dumps(
             {"cards": ["As", "5c", "9s", "7s", "2s"], "wild": ["5"], "wild_in_flush": "highest-missing"}
         ),
@@ -83,6 +83,30 @@ def test_jsonl_lines_and_errors() -> None:
         "best": ["As", "5c", "9s", "7s", "2s"],
         "wilds_as": {"5c": "Ks"},
     }
+
+
+def test_jsonl_fives_are_wild_unless_the_line_says_no_fives() -> None:
+    # issue 14: the same default as the plain command (fives wild; "wild" adds ranks).
+    lines = [
+        {"cards": ["Ah", "Kd", "5c", "2s", "9h"]},                     # no "wild": the 5c is wild
+        {"cards": ["Ah", "Kd", "5c", "2s", "9h"], "wild": ["2"]},      # 2s added to the fives
+        {"cards": ["Ah", "Kd", "5c", "2s", "9h"], "wild": ["2"], "no_fives": True},
+        {"cards": ["Ah", "Kd", "5c", "2s", "9h"], "no_fives": "yes"},
+    ]
+    out = io.StringIO()
+    evaluate_lines(io.StringIO("".join(json.dumps(x) + "\n" for x in lines)), out)
+    results = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert results[0]["category"] == "one_pair" and set(results[0]["wilds_as"]) == {"5c"}
+    assert results[1]["category"] == "three_of_a_kind" and set(results[1]["wilds_as"]) == {"5c", "2s"}
+    assert results[2]["category"] == "one_pair" and set(results[2]["wilds_as"]) == {"2s"}
+    assert "no_fives" in results[3]["error"]
+    # The plain command agrees with the JSON line without "wild".
+    from bot.cli.evaluate import evaluate_line
+
+    plain = subprocess.run([sys.executable, "-m", "bot", "evaluate", "Ah", "Kd", "5c", "2s", "9h"],
+                           capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    assert plain.startswith("One pair") and "wilds: 5♣ as" in plain
+    assert evaluate_line(json.dumps(lines[0]))["category"] == "one_pair"
 
 
 def test_jsonl_through_the_console_entry_point() -> None:

@@ -88,6 +88,8 @@ def test_replay_illegal_action(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["error"]["kind"] == "illegal-action"
     assert data["error"]["index"] == 4 and data["error"]["line"] == 17 and data["error"]["action"] == "p3 pb"
     assert "not your turn" in data["error"]["reason"]
+    # The file names its players p1..p4: the error says p4, not the engine's "seat 4".
+    assert data["error"]["reason"].endswith("p4 is to act") and "seat" not in data["error"]["reason"]
     assert "action 5 (line 17) 'p3 pb'" in err
     assert run(["replay", str(HANDS / "90-illegal-wrong-bring-in.toml")]) == 1
     out, err = capsys.readouterr()

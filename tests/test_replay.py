@@ -427,3 +427,49 @@ def test_eight_player_hands_with_community_cards_replay() -> None:
                          player=RandomPlayer(rng, fold=0.0, raise_=0.1, all_in=0.0))
         assert hand.community_card is not None or rulings.burn_cards == "on" or hand.indicator_cards
         assert_replays(hand)
+
+
+@pytest.mark.parametrize(("case", "note"), [
+    # The hand files' comments: p1's best card is A♥, p3's A♠ -- spades beat hearts (case 06); under
+    # left-of-dealer p1 is the first tied winner clockwise from the dealer (case 08).
+    ("06-split-pot-odd-chip.toml", "odd chip to p3: A♠ is the highest card by suit"),
+    ("08-odd-chip-left-of-dealer.toml", "odd chip to p1: first to the dealer's left"),
+])
+def test_a_split_pot_says_who_got_the_odd_chip_and_why(case: str, note: str) -> None:
+    from bot.render.narrate import Narrator
+
+    report = replay_file(HANDS / case)
+    story = "\n".join(narrate(report))
+    assert f"main pot 45: {'p3 23, p1 22' if '06' in case else 'p1 23, p3 22'}; {note}" in story
+    assert report.hand is not None
+    table_log = [line.text for line in Narrator(["p1", "p2", "p3"]).lines(report.hand.events)]
+    assert any(line.endswith(f"is split: {'p3 23, p1 22' if '06' in case else 'p1 23, p3 22'}; {note}")
+               for line in table_log), table_log
+
+
+def test_an_even_split_has_no_odd_chip_note() -> None:
+    story = "\n".join(narrate(replay_file(HANDS / "07-natural-wins-ties.toml")))
+    assert "odd chip" not in story
+
+
+@pytest.mark.parametrize(("target", "expected"), [
+    ("next-up-card", "the next up card sets a new wild rank"),
+    ("next-card-void", "the next card sets a new wild rank (none if it is dealt face down)"),
+    ("next-card-announced", "the next card sets a new wild rank (a down card's rank is announced)"),
+    ("indicator-card",
+     "the next up card sets a new wild rank (if none comes, one is turned up in the centre)"),
+])
+def test_table_log_and_replay_word_a_face_up_five_alike_under_the_ruling(target: str, expected: str) -> None:
+    # issue 14: the console said "the next up card sets a new wild rank" and replay "the next card
+    # sets a wild rank" whatever the ruling; both now say what the ruling in force does.
+    from bot.engine.rulings import Rulings
+    from bot.render.narrate import Narrator
+    from tests.engine.helpers import new_hand, passive
+
+    # P1's door card is the 5♦ (dealt face up on third street), so a follow is armed at once.
+    hand = new_hand(["Ac Kc 5d 2h 3s 4d 6c", "8s 9s Qd 7h 7d 8d 9d"], rulings=Rulings(follow_target=target))
+    passive(hand)
+    table_log = [line.text for line in Narrator(["p1", "p2"]).lines(hand.events)]
+    assert f"5♦ is dealt face up to p1: {expected}" in table_log
+    story = narrate(replay_text(export_phh(hand)))
+    assert f"  5♦ is dealt face up to p1: {expected}" in story

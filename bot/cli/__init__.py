@@ -21,6 +21,7 @@ COMMANDS: tuple[str, ...] = (
     "evaluate",
     "audit",
     "ledger",
+    "backup",
     "replay",
     "simulate",
     "verify",

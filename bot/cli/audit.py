@@ -4,17 +4,19 @@ For every guild: the ledger sums to the balances, the chips in play match buy-in
 settled hand results (each hand summing to zero), unfinished hands' seats still hold their
 starting stacks, and no balance is negative (see :mod:`bot.store.audit`). Prints ``OK`` lines, or
 each discrepancy; exit status 0 when consistent, 1 on any discrepancy, 2 when the database cannot
-be opened.
+be opened or is damaged (SQLite's quick_check). The file is opened read-only: nothing is written.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sqlite3
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.store import AuditReport, Store
 
 
 def register(subparsers: Any) -> None:
@@ -39,25 +41,21 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Audit the database and print the result; returns the exit status."""
+    from bot.cli.database import Unreadable, read_database
     from bot.settings import load_settings
-    from bot.store import AuditReport, SchemaTooNew, Store
 
     path: Path = args.db if args.db is not None else load_settings().database_path
-    if not path.is_file():
-        print(f"audit: no database at {path}", file=sys.stderr)
-        return 2
 
-    async def audit() -> AuditReport:
-        async with await Store.open(path) as store:
-            return await store.audit()
+    async def audit(store: Store) -> AuditReport:
+        damage = await store.damage()            # the audit is run on a database one suspects
+        if damage:
+            raise sqlite3.DatabaseError(f"the database is damaged ({damage[0]})")
+        return await store.audit()
 
     try:
-        report = asyncio.run(audit())
-    except (SchemaTooNew, OSError) as error:
+        report = read_database(path, audit)
+    except Unreadable as error:
         print(f"audit: {error}", file=sys.stderr)
-        return 2
-    except sqlite3.DatabaseError as error:  # not a SQLite file, or another program's database
-        print(f"audit: cannot open {path}: {error}", file=sys.stderr)
         return 2
     for problem in report.problems:
         print(f"DISCREPANCY: {problem}")

@@ -5,9 +5,10 @@ Two ways to use it::
     wildstud evaluate Ah Kd 5c 2s 9h 9d Tc --wild 2
     echo '{"cards": ["Ah", "Kd", "5c", "2s", "9h"], "wild": ["5", "2"]}' | wildstud evaluate --jsonl
 
-On the command line fives are always wild (the game's rule; ``--no-fives`` turns that off) and
-``--wild`` adds ranks (repeat it or give several: ``--wild 2 J``). In ``--jsonl`` mode each input
-line names its wild ranks exactly (fives only if listed) and may carry ``"wild_in_flush"``; each
+Fives are always wild (the game's rule; ``--no-fives`` turns that off) and ``--wild`` adds ranks
+(repeat it or give several: ``--wild 2 J``). In ``--jsonl`` mode each input line follows the same
+default: fives are wild, ``"wild"`` adds ranks and ``"no_fives": true`` makes fives natural; a line
+may also carry ``"wild_in_flush"``; each
 output line is ``{"category", "strength", "best", "wilds_as"}`` with cards as file codes
 (``"Ah"``), or ``{"error": "..."}`` for a bad line, and the command goes on to the next line.
 """
@@ -53,7 +54,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--jsonl",
         action="store_true",
-        help='read JSON lines {"cards": [...], "wild": [...]} on stdin, write one JSON line each',
+        help='read JSON lines {"cards": [...], "wild": [...]} on stdin, write one JSON line each; '
+        'fives are wild there too unless the line says "no_fives": true',
     )
     parser.set_defaults(func=run)
 
@@ -133,19 +135,24 @@ def evaluate_line(line: str) -> dict[str, Any]:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
         return {"error": f"not a JSON object: {exc.msg} at column {exc.colno}"}
+    except RecursionError:  # the json module recurses once per nesting level
+        return {"error": "not a JSON object for a hand: arrays or objects nested too deeply"}
     if not isinstance(data, dict):
         return {"error": 'expected a JSON object like {"cards": ["Ah", ...], "wild": ["5"]}'}
     cards = data.get("cards")
     wild = data.get("wild", [])
     ruling = data.get("wild_in_flush", "any-card")
+    no_fives = data.get("no_fives", False)
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         return {"error": '"cards" must be a list of card codes such as "Ah"'}
     if not isinstance(wild, list) or not all(_is_rank_token(r) for r in wild):
         return {"error": '"wild" must be a list of ranks such as "5", "2", "J"'}
+    if not isinstance(no_fives, bool):
+        return {"error": '"no_fives" must be true or false'}
     if not isinstance(ruling, str):
         return {"error": f'"wild_in_flush" must be one of {", ".join(WILD_IN_FLUSH_OPTIONS)}'}
     try:
-        ranks = frozenset(Rank.parse(str(r)) for r in wild)
+        ranks = frozenset(Rank.parse(str(r)) for r in wild) | (frozenset() if no_fives else {Rank.FIVE})
         hand = evaluate(parse_cards(cards), ranks, wild_in_flush=ruling)
     except ValueError as exc:
         return {"error": str(exc)}

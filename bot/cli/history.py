@@ -5,13 +5,12 @@ showdown, ``??`` (PHH's unknown card) for every other down card. ``--member ID``
 member saw it (their own down cards too). ``--full`` prints the complete stored history, every
 player's down cards included, which ``wildstud replay`` can re-run: it is for whoever runs the bot
 (the database holds every card), never to be handed to players. Exit status 0, or 2 when the hand or
-the database cannot be read (``history`` never creates a database).
+the database cannot be read (it is opened read-only: ``history`` never creates or changes one).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from typing import Any
 
@@ -41,37 +40,29 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the history; returns the exit status."""
+    from bot.cli.database import Unreadable, read_database
     from bot.cli.play import database_path
     from bot.store import Store, StoreError
     from bot.tables.reveal import viewer_history
 
-    path = database_path(args.db)
-    if str(path) != ":memory:" and not path.exists():
-        print(f"wildstud history: no database at {path} (give the one the table plays on with --db)",
-              file=sys.stderr)
-        return 2
-
-    async def read() -> str:
-        store = await Store.open(path)
+    async def read(store: Store) -> str:
         try:
-            try:
-                record = await store.get_hand(args.hand)
-            except StoreError as exc:
-                raise LookupError(f"hand {args.hand}: {exc.reason}") from None
-            if record.status != "finished":
-                raise ValueError(f"hand {args.hand} is {record.status.replace('_', ' ')}: "
-                                 "only a finished hand has a history")
-            if args.full:
-                if not record.phh:
-                    raise ValueError(f"hand {args.hand} has no stored history")
-                return FULL_WARNING + record.phh
-            return viewer_history(record, args.member)
-        finally:
-            await store.close()
+            record = await store.get_hand(args.hand)
+        except StoreError as exc:
+            reason = exc.reason.rstrip(".")
+            raise LookupError(f"hand {args.hand}: {reason[:1].lower()}{reason[1:]}") from None
+        if record.status != "finished":
+            raise ValueError(f"hand {args.hand} is {record.status.replace('_', ' ')}: "
+                             "only a finished hand has a history")
+        if args.full:
+            if not record.phh:
+                raise ValueError(f"hand {args.hand} has no stored history")
+            return FULL_WARNING + record.phh
+        return viewer_history(record, args.member)
 
     try:
-        text = asyncio.run(read())
-    except (LookupError, ValueError) as exc:
+        text = read_database(database_path(args.db), read)
+    except (Unreadable, LookupError, ValueError) as exc:
         print(f"wildstud history: {exc}", file=sys.stderr)
         return 2
     sys.stdout.write(text if text.endswith("\n") else text + "\n")

@@ -1,22 +1,21 @@
 """``wildstud ledger --guild ID [--member ID] [--db PATH] [--csv]``: print or export a guild's ledger.
 
-Oldest first. Without ``--csv`` it prints aligned columns; with ``--csv`` it writes CSV (with a
-header row) to standard output, for a spreadsheet. ``delta`` moves the member's balance and
-``stack_delta`` their chips at ``table`` (see :data:`bot.store.records.LedgerKind`).
+Oldest first. Without ``--csv`` it prints aligned columns, with each member's name (as they sat
+down at the guild's tables) after the member id; with ``--csv`` it writes CSV (with a header row,
+the columns of :data:`COLUMNS`) to standard output, for a spreadsheet. ``delta`` moves the
+member's balance and ``stack_delta`` their chips at ``table`` (see :data:`bot.store.records.LedgerKind`).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import csv
-import sqlite3
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.store import LedgerEntry
+    from bot.store import LedgerEntry, Store
 
 COLUMNS = (
     "id",
@@ -75,25 +74,27 @@ def _row(entry: LedgerEntry) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Print the ledger; returns the exit status (2 if the database or guild id is unusable)."""
+    from bot.cli.database import Unreadable, read_database
     from bot.settings import load_settings
-    from bot.store import SchemaTooNew, Store, StoreError
+    from bot.store import StoreError
 
     path: Path = args.db if args.db is not None else load_settings().database_path
-    if not path.is_file():
-        print(f"ledger: no database at {path}", file=sys.stderr)
-        return 2
 
-    async def read() -> list[LedgerEntry]:
-        async with await Store.open(path) as store:
-            return await store.guild_ledger(args.guild, member_id=args.member)
+    async def read(store: Store) -> tuple[list[LedgerEntry], dict[int, str]]:
+        entries = await store.guild_ledger(args.guild, member_id=args.member)
+        names: dict[int, str] = {}
+        # Names are kept only with the tables (the name each member sat down under, by member id).
+        for table_id in sorted({e.table_id for e in entries if e.table_id is not None}):
+            settings = (await store.get_table(table_id)).settings
+            found = settings.get("names") if isinstance(settings, dict) else None
+            if isinstance(found, dict):
+                names.update({int(k): str(v) for k, v in found.items() if str(k).isdigit()})
+        return entries, names
 
     try:
-        entries = asyncio.run(read())
-    except (StoreError, SchemaTooNew, OSError) as error:
+        entries, names = read_database(path, read)
+    except (Unreadable, StoreError) as error:
         print(f"ledger: {error}", file=sys.stderr)
-        return 2
-    except sqlite3.DatabaseError as error:  # not a SQLite file, or another program's database
-        print(f"ledger: cannot open {path}: {error}", file=sys.stderr)
         return 2
     rows = [_row(entry) for entry in entries]
     if args.csv:
@@ -104,12 +105,15 @@ def run(args: argparse.Namespace) -> int:
     if not rows:
         print(f"no ledger rows for guild {args.guild}")
         return 0
-    shown = [list(COLUMNS), *rows]
-    widths = [max(len(r[i]) for r in shown) for i in range(len(COLUMNS))]
+    # The printed table (not the CSV) adds each member's name after the id, where it is known.
+    columns = [*COLUMNS[:3], "name", *COLUMNS[3:]]
+    rows = [[*r[:3], names.get(e.member_id, ""), *r[3:]] for r, e in zip(rows, entries, strict=True)]
+    shown = [columns, *rows]
+    widths = [max(len(r[i]) for r in shown) for i in range(len(columns))]
     numeric = {"id", "member", "delta", "stack_delta", "table", "hand", "counterparty", "actor"}
     for r in shown:
         cells = [
-            cell.rjust(width) if COLUMNS[i] in numeric else cell.ljust(width)
+            cell.rjust(width) if columns[i] in numeric else cell.ljust(width)
             for i, (cell, width) in enumerate(zip(r, widths, strict=True))
         ]
         print("  ".join(cells).rstrip())

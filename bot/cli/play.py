@@ -50,8 +50,9 @@ def register(subparsers: Any) -> None:
                         help="hands to play with --auto (default 3)")
     parser.add_argument("--seed", type=int,
                         help="seed the shuffle and the computer players (reproducible runs)")
-    parser.add_argument("--stakes", default="small",
-                        help="stakes preset: micro, small (default), medium, pot-limit or no-limit")
+    parser.add_argument("--stakes", default=None,
+                        help="stakes preset: micro, small (the default for a new table), medium, pot-limit "
+                             "or no-limit; without it a saved table keeps its stakes")
     parser.add_argument("--db", metavar="PATH", help="SQLite database (default: $DATABASE_PATH)")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour output (default: only on a terminal, and not if NO_COLOR is set)")
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         problems.append("each player needs a different name")
     if args.hands < 1:
         problems.append("--hands must be at least 1")
-    if args.stakes.lower() not in PRESETS:
+    if args.stakes is not None and args.stakes.lower() not in PRESETS:
         problems.append(f"unknown --stakes {args.stakes!r}: choose one of {', '.join(PRESETS)}")
     if problems:
         for problem in problems:
@@ -92,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
     db = Path(args.db) if args.db else (None if args.auto else database_path(None))
     color = {"always": True, "never": False}.get(args.color, wants_color(sys.stdout))
     config = PlayConfig(db=db, humans=humans, bots=bots, auto=args.auto, hands=args.hands, seed=args.seed,
-                        stakes=args.stakes.lower(), color=color, tty=sys.stdout.isatty())
+                        stakes=args.stakes.lower() if args.stakes else None, color=color,
+                        tty=sys.stdout.isatty())
     try:
         return asyncio.run(play(config, sys.stdin, sys.stdout))
     except KeyboardInterrupt:

@@ -128,27 +128,14 @@ def _per_card(expected: str, leaves_text: str, opening_texts: list[str]) -> int:
 
 
 def _stored(args: argparse.Namespace) -> int:
-    import asyncio
-
+    from bot.cli.database import Unreadable, read_database
     from bot.cli.play import database_path
-    from bot.store import Store
-    from bot.tables.reveal import HandReveal, stored_reveal
+    from bot.tables.reveal import stored_reveal
 
     path = database_path(args.db)
-    if str(path) != ":memory:" and not path.exists():
-        # Only check: opening a missing file would create an empty database there.
-        return _fail(f"no database at {path} (give the one the table plays on with --db)")
-
-    async def read() -> HandReveal:
-        store = await Store.open(path)
-        try:
-            return await stored_reveal(store, args.hand, args.member)
-        finally:
-            await store.close()
-
     try:
-        reveal = asyncio.run(read())
-    except (LookupError, ValueError) as exc:
+        reveal = read_database(path, lambda store: stored_reveal(store, args.hand, args.member))
+    except (Unreadable, LookupError, ValueError) as exc:
         return _fail(str(exc))
     if reveal.scheme == "deck":
         print(f"Hand {reveal.hand_id} was dealt under a whole-deck commitment; its deck was revealed.")

@@ -37,9 +37,26 @@ _WORDS = {word: name for word, name in vocab.ALIASES.items() if name != "check_o
 HELP = (
     "Type the number of an option, or: fold (f), check (k), call (c), bring in (bi), complete,\n"
     "bet N / raise N (b N, r N: N is your total for this street), all in (a).\n"
-    "Other commands: cards (your cards again), table (the table), help (?), quit (q),\n"
+    "Other commands: cards (your cards again), table (the table), chips (everyone's chips),\n"
+    "rulings (this hand's rulings), help (?), quit (q),\n"
     "void [reason] (you deal: call a misdeal, the hand is void and every chip goes back)."
 )
+
+
+ECHO_LIMIT = 40
+"""How much of a line the terminal repeats back when it does not understand it."""
+
+
+def echo(text: str) -> str:
+    """A typed line quoted back, cut to ``ECHO_LIMIT`` characters (a pasted page is not repeated).
+
+    >>> echo("dance")
+    "'dance'"
+    >>> len(echo("x" * 5000)), echo("x" * 5000)[-3:]
+    (43, "x…'")
+    """
+    text = text.strip()
+    return repr(text if len(text) <= ECHO_LIMIT else text[:ECHO_LIMIT] + "…")
 
 
 class InputError(ValueError):
@@ -49,7 +66,7 @@ class InputError(ValueError):
 def _amount(text: str) -> int:
     cleaned = text.replace(",", "").replace("_", "")
     if not cleaned.isdigit():
-        raise InputError(f"{text!r} is not a number of chips.")
+        raise InputError(f"{echo(text)} is not a number of chips.")
     return int(cleaned)
 
 
@@ -107,7 +124,7 @@ def parse_action(text: str, prompt: Prompt) -> tuple[str, int | None]:
     action = _WORDS.get(head)
     if action is None:
         raise InputError(
-            f"I don't understand {text.strip()!r}. Type a number (1-{len(prompt.options)}) or one of: "
+            f"I don't understand {echo(text)}. Type a number (1-{len(prompt.options)}) or one of: "
             f"{_choices(prompt)} (? for help)."
         )
     rest = [w for w in words[1:] if w != "to"]

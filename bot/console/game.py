@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
-from bot.console.commands import HELP, InputError, parse_action
+from bot.console.commands import HELP, InputError, echo, parse_action
 from bot.console.presenter import ConsolePresenter
 from bot.console.terminal import LineReader, Style
 from bot.engine.errors import IllegalAction
@@ -73,7 +73,8 @@ class PlayConfig:
     auto: bool = False
     hands: int = 3
     seed: int | None = None
-    stakes: str = "small"
+    stakes: str | None = None
+    """A preset name; ``None`` keeps a saved table's stakes (a new table gets ``small``)."""
     color: bool = False
     tty: bool = False
     """Output is an interactive terminal: in hot seat the screen is cleared between players."""
@@ -127,6 +128,7 @@ class TerminalGame:
                                         default_options=TERMINAL_OPTIONS)
             self.welcome()
             await self.service.start()
+            self.resume_note()
             await self.open_table()
             if self.rng is not None and self.config.seed is not None:
                 # The same seed gives the same run, but a later run at a saved table gets new decks.
@@ -161,17 +163,36 @@ class TerminalGame:
                 self.say(s.dim(f"Chips are kept in {self.config.db}; quit any time with q or Ctrl-C."))
             self.say(s.dim("Type ? at any prompt for help."))
 
+    def resume_note(self) -> None:
+        """An unfinished hand from an earlier run is played out first, by the players it was dealt
+        to (who may not be this run's line-up): say so before its first prompt."""
+        service = self.service
+        assert service is not None
+        if not service.has_table(self.key):
+            return
+        table = service.snapshot(self.key)
+        if table.hand_id is None:
+            return
+        names = [seat.name for seat in table.seats if seat.dealt_in]
+        wanted = list(self.players().values())
+        after = "" if sorted(names) == sorted(wanted) else f"; then {_and(wanted)} sit down"
+        dealt = _and(names)
+        note = f"Hand #{table.hand_no} was not finished: it resumes first, with {dealt}{after}."
+        self.say(self.style.bold(note))
+
     async def open_table(self) -> None:
         service = self.service
         assert service is not None
-        stakes = _stakes(self.config.stakes)
+        stakes = _stakes(self.config.stakes or "small")
         if not service.has_table(self.key):
             dealer = next(iter(self.humans), None) or next(iter(self.robots))
             await service.create_table(self.key, dealer, stakes=stakes)
-        else:
+        elif self.config.stakes is not None:
+            # Only stakes asked for on the command line replace the saved ones (like rulings, the
+            # stakes set with "stakes ..." are kept from run to run), and the change is said.
             table = service.snapshot(self.key)
             if table.stakes != stakes and (table.pending_stakes or table.stakes) != stakes:
-                await service.set_stakes(self.key, self.dealer(table), stakes)
+                self.say(await service.set_stakes(self.key, self.dealer(table), stakes))
 
     async def loop(self) -> None:
         service = self.service
@@ -301,6 +322,13 @@ class TerminalGame:
             if word == "table":
                 self.say(service.status_text(self.key))
                 continue
+            if word in ("rulings", "chips"):      # read-only: answered without leaving the turn
+                if word == "chips":
+                    await self.show_chips()
+                else:
+                    table = service.snapshot(self.key)
+                    self.say("This hand is dealt under:\n" + rulings_text(table.rulings))
+                continue
             if word.split()[:1] == ["void"]:
                 if await self.void(line.strip()[4:], name):
                     return
@@ -382,11 +410,14 @@ class TerminalGame:
             if head in ("q", "quit", "exit"):
                 raise Quit
             if head in ("?", "h", "help"):
-                self.say("Enter: deal · chips: everyone's chips · rulings: the house rulings · "
+                self.say("Enter: deal · chips: everyone's chips · history [N] [NAME]: write hand N's "
+                         "history file as NAME saw it · rulings: the house rulings · "
                          "ruling NAME VALUE: change one (from the next deal) · stakes micro|small|medium|"
                          "pot-limit|no-limit · q: quit")
             elif head == "chips":
                 await self.show_chips()
+            elif head == "history":
+                await self.write_history(words[1:])
             elif head == "void":
                 await self.void(" ".join(words[1:]), "")     # refused: no hand is in progress
             elif head == "rulings":
@@ -412,7 +443,43 @@ class TerminalGame:
             elif head == "stakes":
                 self.say(s.tint("yellow", f"Type stakes and one of: {', '.join(PRESETS)}."))
             else:
-                self.say(s.tint("yellow", f"I don't understand {line.strip()!r}; ? lists the commands."))
+                self.say(s.tint("yellow", f"I don't understand {echo(line)}; ? lists the commands."))
+
+    async def write_history(self, words: list[str]) -> None:
+        """``history [N] [NAME]``: write finished hand N (default: the last) as a PHH file in the
+        current folder, as NAME saw it (default: the one player at the keyboard): their own down
+        cards, every card shown to the table, ``??`` for the cards they never saw."""
+        service, store = self.service, self.store
+        assert service is not None and store is not None
+        s = self.style
+        numbers = [int(w) for w in words if w.isdigit()]
+        names = [w for w in words if not w.isdigit()]
+        table = service.snapshot(self.key)
+        hand = await store.hand_by_number(table.table_id, numbers[0] if numbers else None, finished=True)
+        number = numbers[0] if numbers else None
+        if hand is None or hand.status != "finished":
+            self.say(s.tint("yellow", f"There is no finished hand #{number} here." if number is not None
+                            else "No hand has finished at this table yet."))
+            return
+        humans = {n.lower(): m for m, n in self.humans.items()}
+        solo = next(iter(self.humans)) if len(humans) == 1 else None
+        viewer = humans.get(names[0].lower()) if names else solo
+        if names and viewer is None:
+            self.say(s.tint("yellow", f"{echo(names[0])} is not a player at this keyboard."))
+            return
+        from bot.tables.reveal import viewer_history
+
+        text = viewer_history(hand, viewer, dict(table.names))
+        seat = next((p.seat_no for p in hand.players if p.member_id == viewer), None)
+        path = _write_new(f"wildstud-hand-{hand.hand_no}", text)
+        who = f"as {self.humans[viewer]} saw it" if viewer is not None and seat is not None else (
+            "as the table saw it")
+        self.say(f"Hand #{hand.hand_no} {who}: written to {path}.")
+        if "??" in text:
+            self.say(s.dim("Cards nobody showed you are written ??; wildstud replay needs every card, "
+                           "so it replays this file only when none is hidden."))
+        else:
+            self.say(s.dim(f"Replay it with: wildstud replay {path}"))
 
     async def show_chips(self) -> None:
         service, store = self.service, self.store
@@ -430,7 +497,8 @@ class TerminalGame:
         table = service.snapshot(self.key)
         s = self.style
         self.say()
-        self.say(s.bold(f"Chips after {table.hand_no - 1} hands:"))
+        hands = table.hand_no - 1
+        self.say(s.bold(f"Chips after {hands} hand{'' if hands == 1 else 's'}:"))
         rows = sorted(table.seats, key=lambda seat: (-seat.stack, seat.name))
         width = max((len(seat.name) for seat in rows), default=0)
         for seat in rows:
@@ -463,6 +531,21 @@ def rulings_text(rulings: Rulings) -> str:
         lines.append("    or: " + " · ".join(others))
     lines.append("Change one with: ruling NAME VALUE (it applies from the next deal).")
     return "\n".join(lines)
+
+
+def _write_new(stem: str, text: str) -> Path:
+    """Write ``text`` to ``stem.phh`` in the current folder, or ``stem-2.phh``... (never overwrites)."""
+    path, copy = Path(f"{stem}.phh"), 1
+    while path.exists():
+        copy += 1
+        path = Path(f"{stem}-{copy}.phh")
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _and(names: Sequence[str]) -> str:
+    """``Ann, Bea and Cid``."""
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
 
 
 def _stakes(name: str) -> TableStakes:

@@ -35,9 +35,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import discord
 
@@ -72,9 +72,10 @@ LOBBY_REUSE = timedelta(minutes=15)
 buried under chat) is deleted and the hand gets a new message at the bottom of the channel."""
 
 
-def _recent(message_id: int) -> bool:
-    """Whether the message was posted less than ``LOBBY_REUSE`` ago (its snowflake holds the time)."""
-    return discord.utils.utcnow() - discord.utils.snowflake_time(message_id) < LOBBY_REUSE
+def _recent(message_id: int, now: datetime) -> bool:
+    """Whether the message was posted less than ``LOBBY_REUSE`` before ``now`` (its snowflake holds
+    the time it was posted)."""
+    return now - discord.utils.snowflake_time(message_id) < LOBBY_REUSE
 
 
 @dataclass
@@ -139,6 +140,9 @@ class DiscordPresenter(NoticePresenter):
         self._tables: dict[TableKey, _TableState] = {}
         self._dm_channels: dict[int, discord.DMChannel] = {}
         self._dm_refused: dict[int, int] = {}
+        # Judges a lobby message's age against its snowflake (wall-clock time, not the table clock);
+        # tests replace it to reach the "too old to reuse" path.
+        self.wall_clock: Callable[[], datetime] = discord.utils.utcnow
 
     # ------------------------------------------------------------------ the Presenter protocol
     async def update(self, table: TableKey, update: Update) -> None:
@@ -317,7 +321,7 @@ class DiscordPresenter(NoticePresenter):
                 found = state.stored_hand[0]
             state.stored_hand = None
             state.hand_id, state.hand_done = notice.hand_id, False
-            if found is None and state.lobby is not None and _recent(state.lobby):
+            if found is None and state.lobby is not None and _recent(state.lobby, self.wall_clock()):
                 found, state.lobby = state.lobby, None  # the lobby message becomes the hand's
             if found is not None and await self._edit(key, found, content=content, view=view):
                 state.hand_message = found
@@ -442,10 +446,14 @@ class DiscordPresenter(NoticePresenter):
         return True
 
     async def _delete(self, key: TableKey, message_id: int) -> None:
+        """Delete a message of ours; already gone or not allowed (``Forbidden``) both end with the
+        caller forgetting it, so a stale ID is never used again."""
         try:
             await self._channel(key).get_partial_message(message_id).delete()
         except discord.NotFound:
             pass
+        except discord.Forbidden as exc:
+            log.warning("could not delete message %s in channel %s: %s", message_id, key.channel, exc)
 
     async def _dm(self, member: int, text: str) -> None:
         channel = self._dm_channels.get(member)

@@ -175,6 +175,14 @@ class BettingRound:
     def _others_can_bet(self, seat: int) -> bool:
         return self.able - (1 if self.stacks[seat] > 0 and not self.folded[seat] else 0) > 0
 
+    def others_can_exceed(self, seat: int, level: int) -> bool:
+        """Whether some live opponent of ``seat`` can put its street total above ``level``: a raise
+        that every opponent can at most call is refused (TDA and WSOP: no raise when every opponent
+        is all-in or can at most call; the raise would only come back uncalled)."""
+        bets, stacks, folded = self.street_bets, self.stacks, self.folded
+        return any(i != seat and not folded[i] and stacks[i] > 0 and bets[i] + stacks[i] > level
+                   for i in range(self.n))
+
     def needs_action(self, seat: int) -> bool:
         """Whether ``seat`` must still act this round."""
         if self.folded[seat] or self.stacks[seat] <= 0:
@@ -217,9 +225,10 @@ class BettingRound:
         return self.next_actor((start - 1) % self.n)
 
     def wager_name(self) -> str:
-        """What a wager is called now: ``complete`` (third street before a full bet), ``bet`` or ``raise``."""
+        """What a wager is called now: ``complete`` (fixed limit, third street before a full bet), ``bet``
+        or ``raise``. In pot and no limit the first wager after the bring-in is a bet (issue 14)."""
         if self.full_level == 0:
-            return "complete" if self.street == 3 else "bet"
+            return "complete" if self.street == 3 and self.fixed else "bet"
         return "raise"
 
     def legal(self, seat: int) -> LegalActions:
@@ -239,7 +248,7 @@ class BettingRound:
         else:
             call = None
             check = True
-        if not self._may_raise(seat, self.able > 1):
+        if not self._may_raise(seat, self.others_can_exceed(seat, self.current)):
             return LegalActions(seat, True, check, call)
         all_in_to: int | None = None
         all_in_kind: str | None = None
@@ -250,7 +259,8 @@ class BettingRound:
             all_in_to, all_in_kind = top, wager              # all-in for less than a full wager
         elif self._all_in_fits(top, max_to):
             all_in_to, all_in_kind = top, wager
-        return LegalActions(seat, True, check, call, None, min_to if wager == "complete" else None, wager,
+        completes = self.full_level == 0 and self.street == 3     # the first full wager of third street
+        return LegalActions(seat, True, check, call, None, min_to if completes else None, wager,
                             min_to, max_to, options, all_in_to, all_in_kind)
 
     def _legal_bring_in(self, seat: int, stack: int) -> LegalActions:
@@ -263,8 +273,8 @@ class BettingRound:
         all_in_kind: str | None = None
         if stack <= self.stakes.bring_in:
             all_in_to, all_in_kind = stack, "bring_in"
-        elif self._others_can_bet(seat):
-            wager = "complete"
+        elif self.others_can_exceed(seat, amount):
+            wager = self.wager_name()
             min_to, max_to, options = self._wager_range(seat, 0, stack)
             if min_to is None:
                 all_in_to, all_in_kind = stack, wager

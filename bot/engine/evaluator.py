@@ -510,12 +510,29 @@ def _slots(category: int, ranks: list[int]) -> list[int]:
     return list(ranks)  # flush, high card
 
 
+def stand_in(rank: Rank | int, taken: Collection[Card], wild: Card | None = None) -> Card:
+    """The card a wild names to play as ``rank``: the wild itself if it is of that rank, else the
+    first suit (spades, hearts, diamonds, clubs) whose card is not in ``taken`` (cards already
+    held, shown or named); only when all four are taken does it repeat one (five of a kind, or
+    every card of the rank already in play).
+
+    >>> from bot.engine.cards import parse_cards
+    >>> stand_in(Rank.JACK, parse_cards("Js Jh")).code
+    'Jd'
+    """
+    if wild is not None and wild.rank == rank:
+        return wild
+    options = [Card(Rank(rank), s) for s in _SUITS_DESC]
+    return next((o for o in options if o not in taken), options[0])
+
+
 def _explain(
-    cards: Sequence[Card], wild_mask: int, value: int
+    cards: Sequence[Card], wild_mask: int, value: int, in_play: Collection[Card] = ()
 ) -> tuple[tuple[Card, ...], dict[Card, Card], int]:
     """Rebuild a best five for ``value``: (five cards in display order, wild -> card it stands for,
     number of wild cards used). Uses as many natural cards as possible, so the wild count is the
-    fewest any hand of this value needs (what the ``natural_wins_ties`` ruling compares)."""
+    fewest any hand of this value needs (what the ``natural_wins_ties`` ruling compares). A wild
+    outside a flush names a card neither in ``cards`` nor in ``in_play`` where one is left."""
     category, ranks = _decode(value)
     slots = _slots(category, ranks)
     naturals = sorted((c for c in cards if not wild_mask & _BIT[c.rank]), reverse=True)
@@ -549,7 +566,8 @@ def _explain(
         raise AssertionError(f"cannot rebuild strength {value} from {[c.code for c in cards]}")
     best: list[Card] = []
     wilds_as: dict[Card, Card] = {}
-    named: set[Card] = set(c for c in cards if not wild_mask & _BIT[c.rank])
+    # Every card held (wilds too: each shows as itself in the player's cards) or in play elsewhere.
+    named: set[Card] = set(cards) | set(in_play)
     spare = iter(wilds)
     for rank, card in zip(slots, chosen, strict=True):
         if card is not None:
@@ -557,12 +575,9 @@ def _explain(
             continue
         wild = next(spare)
         if suit is not None:
-            stands = Card(Rank(rank), suit)
+            stands = Card(Rank(rank), suit)     # a flush fixes the card (an A-A flush repeats one)
         else:
-            # Name a card the hand does not hold if possible (spades first); five of a kind may
-            # have to repeat one.
-            options = [Card(Rank(rank), s) for s in _SUITS_DESC]
-            stands = next((o for o in options if o not in named), options[0])
+            stands = stand_in(rank, named - {wild}, wild)
         named.add(stands)
         best.append(wild)
         wilds_as[wild] = stands
@@ -724,6 +739,16 @@ class HandValue:
     def wilds_as(self) -> Mapping[Card, Card]:
         """Each wild card in ``best`` -> the card it stands for (read-only)."""
         return self._details()[1]
+
+    def wilds_shown(self, in_play: Collection[Card] = ()) -> Mapping[Card, Card]:
+        """``wilds_as``, with each wild outside a flush naming a card that is neither in the hand
+        nor in ``in_play`` (the other up cards on the board, cards already shown) while the rank
+        has one left; a card repeats only where it must (five of a kind, an A-A flush, or every
+        card of the rank in play). ``best`` is the same either way."""
+        if not in_play:
+            return self.wilds_as
+        wild = (_ALL_CARDS ^ self._naturals) & _SUIT_MASK
+        return MappingProxyType(_explain(self._cards, wild, self._strength, in_play)[1])
 
     @property
     def wilds_used(self) -> int:

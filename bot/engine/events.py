@@ -8,6 +8,7 @@ seat left of the dealer).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from bot.engine.cards import Card, Rank
@@ -188,17 +189,33 @@ class HandMucked(NamedTuple):
 
 class PotAwarded(NamedTuple):
     """Pot ``pot_index`` (0 = main pot) of ``amount`` went to ``shares`` (``(seat, chips)`` pairs);
-    ``by_fold``: everyone else folded."""
+    ``by_fold``: everyone else folded. ``odd_chips``: the seats that got the chips an even split
+    leaves over, one each, with the card that decided it (ruling ``odd_chip = high-card-by-suit``:
+    the seat's highest card by rank, then suit) or ``None`` (``left-of-dealer``)."""
 
     pot_index: int
     amount: int
     shares: tuple[tuple[int, int], ...]
     by_fold: bool
+    odd_chips: tuple[tuple[int, Card | None], ...] = ()
 
     @property
     def kind(self) -> str:
         """Always ``"pot_awarded"``."""
         return "pot_awarded"
+
+    def odd_chip_note(self, name: Callable[[int], str]) -> str:
+        """Who got the odd chip and why, for the end of the pot's line: ``"; odd chip to Ada: A♦ is
+        the highest card by suit"``, or ``""`` when the pot split evenly. ``name`` names a seat."""
+        if not self.odd_chips:
+            return ""
+        who = " and ".join(name(seat) for seat, _ in self.odd_chips)
+        cards = [str(card) for _, card in self.odd_chips if card is not None]
+        if len(self.odd_chips) == 1:
+            why = f"{cards[0]} is the highest card by suit" if cards else "first to the dealer's left"
+            return f"; odd chip to {who}: {why}"
+        why = f"the highest cards by suit ({', '.join(cards)})" if cards else "first to the dealer's left"
+        return f"; odd chips to {who}: {why}"
 
 
 class HandEnded(NamedTuple):

@@ -74,6 +74,21 @@ class FollowNote:
     card: Card | None = None
     seat: int | None = None
     rank: Rank | None = None
+    follow_target: str = "next-up-card"   # the ruling in force (what an "armed" five waits for)
+
+    @property
+    def awaits(self) -> str:
+        """What an armed five waits for, in the words every narrator uses, under the
+        ``follow_target`` ruling in force: ``"the next up card sets a new wild rank"``."""
+        return _AWAITS.get(self.follow_target, _AWAITS["next-up-card"])
+
+
+_AWAITS = {
+    "next-up-card": "the next up card sets a new wild rank",
+    "next-card-void": "the next card sets a new wild rank (none if it is dealt face down)",
+    "next-card-announced": "the next card sets a new wild rank (a down card's rank is announced)",
+    "indicator-card": "the next up card sets a new wild rank (if none comes, one is turned up in the centre)",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +112,8 @@ class FollowTracker:
     ``Deal`` of the five whose follow is armed, or ``None``.
     """
 
-    __slots__ = ("_absorb", "_down_counts", "_down_sets_rank", "events", "pending", "wild_ranks", "wild_set")
+    __slots__ = ("_absorb", "_down_counts", "_down_sets_rank", "_target", "events", "pending", "wild_ranks",
+                 "wild_set")
 
     def __init__(self, rulings: Rulings = DEFAULT_RULINGS) -> None:
         target = rulings.follow_target
@@ -105,6 +121,7 @@ class FollowTracker:
         self._down_counts = target in ("next-card-void", "next-card-announced")
         self._down_sets_rank = target == "next-card-announced"
         self._absorb = rulings.five_follows_five == "absorb"
+        self._target = target
         self.wild_ranks: list[Rank] = [FIVE]
         self.wild_set: set[Rank] = {FIVE}
         self.events: list[WildEvent] = []
@@ -119,7 +136,7 @@ class FollowTracker:
         if pending is None:
             if face_up and deal.card.rank is FIVE:
                 self.pending = deal
-                return (FollowNote("armed", deal.card, deal.seat),)
+                return (FollowNote("armed", deal.card, deal.seat, follow_target=self._target),)
             return _NO_NOTES
         if not face_up and not self._down_counts:
             return _NO_NOTES                      # next-up-card / indicator-card skip down cards
@@ -140,7 +157,7 @@ class FollowTracker:
         if face_up and rank is FIVE and not self._absorb:
             # SPEC §3 five_follows_five = chain: the resolving five is itself a face-up five.
             self.pending = deal
-            return (note, FollowNote("armed", deal.card, deal.seat))
+            return (note, FollowNote("armed", deal.card, deal.seat, follow_target=self._target))
         return (note,)
 
     def lapse(self) -> tuple[FollowNote, ...]:

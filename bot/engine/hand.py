@@ -578,7 +578,8 @@ class StudHand:
                                     else "there is no bring-in after third street")
             return "bring_in", legal.bring_in, timed_out
         if command == "complete":
-            if legal.wager != "complete":
+            # "complete" also names pot and no limit's first bet of third street (still a bet there).
+            if legal.wager != "complete" and not (legal.wager == "bet" and self._street == 3):
                 if self._street != 3:
                     raise IllegalAction("completing is for the bring-in on third street: bet or raise")
                 if legal.wager is None:
@@ -601,7 +602,7 @@ class StudHand:
                 raise IllegalAction(f"the amount must be a whole number of chips, not {amount!r}")
             if legal.wager is None:
                 raise IllegalAction(self._wager_refusal(legal))
-            if declared == "complete" and legal.wager != "complete":
+            if declared == "complete" and legal.wager == "raise":
                 raise IllegalAction("the bet is already complete: raise instead")
             if not legal.allows_to(amount):
                 raise IllegalAction(self._amount_refusal(legal, amount, seat))
@@ -617,6 +618,8 @@ class StudHand:
         if rnd is not None and not any(self._stacks[i] > 0 and not self._folded[i]
                                        for i in range(self._n) if i != legal.seat):
             return "everyone else is all-in: there is nobody to raise against; call or fold"
+        if rnd is not None and legal.seat is not None and not rnd.others_can_exceed(legal.seat, rnd.current):
+            return "nobody else can put in more than the current bet: call or fold"
         return "the betting was not reopened for you (a short all-in is not a full raise): call or fold"
 
     def _all_in_refusal(self, legal: LegalActions) -> str:
@@ -639,9 +642,10 @@ class StudHand:
         if legal.to_options:
             opts = " or ".join(str(x) for x in legal.to_options)
             return f"this is fixed limit: {legal.wager} to {opts}"
+        word = legal.wager
         if amount < legal.min_to:
-            return f"the smallest {legal.wager} is to {legal.min_to}"
-        return f"the largest {legal.wager} is to {legal.max_to} (pot limit)"
+            return f"the smallest {word} is to {legal.min_to}"
+        return f"the largest {word} is to {legal.max_to} (pot limit)"
 
     def _muck_refusal(self, seat: int) -> str:
         if self._stacks[seat] == 0:
@@ -1096,7 +1100,10 @@ class StudHand:
                 winnings[seat] += chips
             paid = tuple(shares.items())
             results[index] = PotResult(pot.amount, pot.eligible, tuple(sorted(winners)), paid)
-            self._events.append(PotAwarded(index, pot.amount, paid, not showdown))
+            by_suit = self.rulings.odd_chip != "left-of-dealer"
+            odd = tuple((s, max(self._cards[s]) if by_suit else None)
+                        for s in order[: pot.amount % len(order)])
+            self._events.append(PotAwarded(index, pot.amount, paid, not showdown, odd))
         for seat in range(self._n):
             self._stacks[seat] += winnings[seat]
         final = tuple(self._stacks)

@@ -43,6 +43,7 @@ naming the field or the action's position.
 from __future__ import annotations
 
 import re
+import reprlib
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -261,13 +262,15 @@ def parse_phh(text: str) -> HandHistory:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PhhError(f"not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses once per nesting level
+        raise PhhError("not valid TOML for a hand history: arrays or tables nested too deeply") from None
     return _from_mapping(data, text)
 
 
 def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
     variant = data.get("variant")
-    if variant not in STRUCTURE_OF_VARIANT:
-        raise PhhError(f"variant must be one of F7S, P7S, N7S (seven-card stud), not {variant!r}")
+    if not isinstance(variant, str) or variant not in STRUCTURE_OF_VARIANT:  # an array is unhashable
+        raise PhhError(f"variant must be one of F7S, P7S, N7S (seven-card stud), not {reprlib.repr(variant)}")
     if "blinds_or_straddles" in data:
         raise PhhError("blinds_or_straddles has no place in stud: use antes and bring_in")
     stacks = _chips_list(data, "starting_stacks", positive=True)

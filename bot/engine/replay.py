@@ -42,7 +42,7 @@ the moment the round before it closes). Burns are not written in PHH: see :class
 (True, (10, 0), (10, 0))
 >>> bad = replay(parse_phh(text.replace('"p1 pb"', '"p2 f"')))
 >>> bad.error.kind, bad.error.index, bad.error.reason
-('illegal-action', 2, 'it is not your turn: seat 1 is to act')
+('illegal-action', 2, 'it is not your turn: p1 is to act')
 """
 
 from __future__ import annotations
@@ -414,7 +414,9 @@ def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: 
             _check_shown_cards(hand, action, seat, written[action.index][0][seat])
             hand.show(seat)
     except IllegalAction as exc:
-        raise _ReplayStop(ReplayError("illegal-action", exc.reason, action.index, action.line, action.text)) \
+        # The engine numbers seats from 1 ("seat 4"); the file calls the same player p4.
+        reason = re.sub(r"\bseat (\d+)\b", r"p\1", exc.reason)
+        raise _ReplayStop(ReplayError("illegal-action", reason, action.index, action.line, action.text)) \
             from None
     except LookupError:
         raise _ReplayStop(_missing_card_error(source, action, history)) from None
@@ -813,8 +815,7 @@ class _Narrator(Narrator[str]):
     def visit_follow_noted(self, ev: FollowNoted) -> None:
         note, who = ev.note, self.who
         text = {
-            "armed": f"  {note.five} is dealt face up to {who(note.five_seat)}: "
-                     "the next card sets a wild rank",
+            "armed": f"  {note.five} is dealt face up to {who(note.five_seat)}: {note.awaits}",
             "already-wild": f"  {note.card} follows {note.five}, but its rank is already wild",
             "void": f"  {note.card} follows {note.five} face down: the follow is void",
             "lapsed": f"  no card follows {note.five}: its follow lapses",
@@ -880,4 +881,4 @@ class _Narrator(Narrator[str]):
         name = "main pot" if ev.pot_index == 0 else f"side pot {ev.pot_index}"
         shares = ", ".join(f"{self.who(s)} {c}" for s, c in ev.shares)
         folded = " (everyone else folded)" if ev.by_fold else ""
-        self.say(f"  {name} {ev.amount}: {shares}{folded}")
+        self.say(f"  {name} {ev.amount}: {shares}{folded}{ev.odd_chip_note(self.who)}")

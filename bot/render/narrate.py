@@ -15,7 +15,7 @@ origin.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.engine.cards import Card
@@ -76,8 +76,9 @@ def dealt_cards(cards: Sequence[Card], up: Iterable[Card]) -> str:
     return " ".join(parts)
 
 
-def hand_value_text(value: HandValue) -> str:
-    """The hand's name, the five cards as they play, and what each wild card stood for.
+def hand_value_text(value: HandValue, in_play: Collection[Card] = ()) -> str:
+    """The hand's name, the five cards as they play, and what each wild card stood for (a card
+    neither in the hand nor in ``in_play``, the board's other cards, where the hand allows one).
 
     >>> from bot.engine.cards import Rank, parse_cards
     >>> from bot.engine.evaluator import evaluate
@@ -89,7 +90,7 @@ def hand_value_text(value: HandValue) -> str:
     >>> hand_value_text(evaluate(parse_cards("3s 4c 6d 7c 5s Th As"), {Rank.FIVE}))
     'Straight, seven high: 7♣ 6♦ 5♠ 4♣ 3♠ (wild: 5♠ as itself)'
     """
-    wilds = value.wilds_as
+    wilds = value.wilds_shown(in_play)
     played = [wilds.get(c, c) for c in value.best]
     text = f"{value.describe(kickers=True)}: {card_text(played)}"
     if wilds:
@@ -120,6 +121,7 @@ class TableNarrator(EventNarrator[Line]):
     def __init__(self, names: Sequence[str], *, showing_hand: str = "wild-aware") -> None:
         super().__init__(names)
         self.showing_hand = showing_hand
+        self._shown: set[Card] = set()
 
     def _name(self, seat: int | None) -> str:
         return self.name(seat)
@@ -228,7 +230,13 @@ class TableNarrator(EventNarrator[Line]):
 
     def visit_hand_shown(self, event: HandShown) -> None:
         cards = dealt_cards(event.cards, self.up[event.seat])
-        self.say(Line("result", f"{self._name(event.seat)} shows {cards} — {hand_value_text(event.value)}"))
+        # In play: every other seat's up cards and the hands shown before this one (issue 14: a
+        # wild is shown as a card not in play where the hand allows one).
+        seen = {c for seat, up in enumerate(self.up) if seat != event.seat for c in up}
+        seen.update(self._shown)
+        self._shown.update(event.cards)
+        value = hand_value_text(event.value, seen)
+        self.say(Line("result", f"{self._name(event.seat)} shows {cards} — {value}"))
 
     def visit_hand_mucked(self, event: HandMucked) -> None:
         self.say(Line("result", f"{self._name(event.seat)} mucks"))
@@ -242,7 +250,7 @@ class TableNarrator(EventNarrator[Line]):
         who = self._name(note.five_seat)
         if note.kind == "armed":
             owner = "on the community card" if note.five_seat is None else f"to {who}"
-            return f"{note.five} is dealt face up {owner}: the next up card sets a new wild rank"
+            return f"{note.five} is dealt face up {owner}: {note.awaits}"
         if note.kind == "already-wild" and note.card is not None and note.rank is not None:
             return f"{note.card} follows {note.five}, but {note.rank.plural} are already wild"
         if note.kind == "void":
@@ -260,7 +268,8 @@ class TableNarrator(EventNarrator[Line]):
         if len(winners) == 1:
             return f"{winners[0][0]} wins {label} of {chips(event.amount)}"
         split = ", ".join(f"{n} {chips(a)}" for n, a in winners)
-        return f"{label.capitalize()} of {chips(event.amount)} is split: {split}"
+        return f"{label.capitalize()} of {chips(event.amount)} is split: {split}" + event.odd_chip_note(
+            self._name)
 
 
 Narrator = TableNarrator

@@ -5,33 +5,68 @@ right now under the current wild ranks.
 >>> cs = parse_cards("7c Kd Ks 5h")
 >>> print(private_text(3, "fourth street", cs, parse_cards("Ks 5h"), None, (Rank.FIVE,), "any-card"))
 Hand #3, fourth street. Your cards: [7♣ K♦] K♠ 5♥
-Best now: three kings (5♥ is wild)
+Best now: Three of a kind, kings, seven kicker: K♠ K♦ K♥ 7♣ (wild: 5♥ as K♥)
 Wild: fives
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from bot.engine.cards import Card, Rank
-from bot.engine.evaluator import evaluate
-from bot.engine.showing import showing_value
+from bot.engine.evaluator import evaluate, stand_in
+from bot.engine.showing import ShowingCategory, ShowingValue, showing_value
+from bot.render.cards import cards as card_text
 from bot.render.cards import rank_list
 from bot.render.narrate import dealt_cards, hand_value_text
 
 
-def best_now(cards: Sequence[Card], wild_ranks: Sequence[Rank], wild_in_flush: str) -> str:
-    """The best hand these cards make now: a full description with 5 to 7 cards; with fewer, the
-    best group they make (``three kings``), wilds taking their best value."""
+def best_now(
+    cards: Sequence[Card], wild_ranks: Sequence[Rank], wild_in_flush: str, board: Collection[Card] = ()
+) -> str:
+    """The best hand these cards make now, in one format from third street to seventh: the hand's
+    name, the cards as they play and what each wild stands for (``Three of a kind, kings, seven
+    kicker: K♠ K♦ K♥ 7♣ (wild: 5♥ as K♥)``). With fewer than five cards it is the best group
+    they make (no straights or flushes yet). A wild names a card neither held nor among ``board``
+    (the other players' up cards) where the rank has one left."""
     wild = set(wild_ranks) | {Rank.FIVE}
     if len(cards) >= 5:
-        return hand_value_text(evaluate(list(cards)[:7], wild, wild_in_flush=wild_in_flush))
+        return hand_value_text(evaluate(list(cards)[:7], wild, wild_in_flush=wild_in_flush), board)
     if not cards:
         return ""
-    text = showing_value(list(cards), wild, showing_hand="wild-aware").describe()
-    wilds = [str(c) for c in cards if c.rank in wild]
-    if wilds:
-        text += f" ({', '.join(wilds)} {'is' if len(wilds) == 1 else 'are'} wild)"
+    value = showing_value(list(cards), wild, showing_hand="wild-aware")
+    taken = set(cards) | set(board)
+    stands: dict[Card, Card] = {}
+    for card in cards:
+        if card.rank in wild:        # every wild copies the best group (showing_value's rule)
+            stands[card] = stand_in(value.ranks[0], taken - {card}, card)
+            taken.add(stands[card])
+    order = {rank: i for i, rank in enumerate(value.ranks)}
+    # As the evaluator shows five cards: groups first, naturals before the wilds' stand-ins.
+    naturals = sorted((c for c in cards if c not in stands), reverse=True)
+    played = sorted([*naturals, *stands.values()], key=lambda c: order[c.rank])
+    text = f"{_group_name(value)}: {card_text(played)}"
+    if stands:
+        text += " (wild: " + ", ".join(
+            f"{w} as itself" if to == w else f"{w} as {to}" for w, to in stands.items()) + ")"
+    return text
+
+
+def _group_name(value: ShowingValue) -> str:
+    """``Three of a kind, kings, seven kicker`` -- the words of ``HandValue.describe(kickers=True)``."""
+    ranks, category = value.ranks, value.category
+    if category is ShowingCategory.FOUR_OF_A_KIND:
+        text, rest = f"Four of a kind, {ranks[0].plural}", ranks[1:]
+    elif category is ShowingCategory.THREE_OF_A_KIND:
+        text, rest = f"Three of a kind, {ranks[0].plural}", ranks[1:]
+    elif category is ShowingCategory.TWO_PAIR:
+        text, rest = f"Two pair, {ranks[0].plural} and {ranks[1].plural}", ranks[2:]
+    elif category is ShowingCategory.ONE_PAIR:
+        text, rest = f"One pair, {ranks[0].plural}", ranks[1:]
+    else:
+        text, rest = f"High card, {ranks[0].noun}", ranks[1:]
+    if rest:
+        text += ", " + "-".join(r.noun for r in rest) + (" kicker" if len(rest) == 1 else " kickers")
     return text
 
 
@@ -43,14 +78,16 @@ def private_text(
     community: Card | None,
     wild_ranks: Sequence[Rank],
     wild_in_flush: str,
+    board: Collection[Card] = (),
 ) -> str:
     """The private message: hand and street, own cards as dealt (down cards in brackets), the
-    community card if any, the best hand now and the wild ranks."""
+    community card if any, the best hand now and the wild ranks. ``board``: the other players' up
+    cards, which the wilds' stand-ins avoid."""
     lines = [f"Hand #{hand_no}, {street}. Your cards: {dealt_cards(cards, up)}"]
     all_cards = list(cards) + ([community] if community is not None else [])
     if community is not None:
         lines.append(f"Community card: {community}")
-    best = best_now(all_cards, wild_ranks, wild_in_flush)
+    best = best_now(all_cards, wild_ranks, wild_in_flush, board)
     if best:
         lines.append(f"Best now: {best}")
     lines.append(f"Wild: {rank_list(wild_ranks)}")

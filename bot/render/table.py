@@ -4,6 +4,7 @@ table display.
 ``TableView`` is a plain snapshot (names, chips, cards) built by the table service; ``format_table``
 lays it out. Other players' down cards appear only as card backs (``▒▒``).
 
+>>> from dataclasses import replace
 >>> from bot.engine.cards import parse_cards
 >>> view = TableView(
 ...     title="Hand #3 · fourth street", stakes="fixed limit 20/40, ante 5 and bring-in 10",
@@ -15,15 +16,19 @@ lays it out. Other players' down cards appear only as card backs (``▒▒``).
 ...     pot=55, wild_lines=("fives are wild",), footer="Bea to act: 10 to call")
 >>> print(format_table(view))
 Hand #3 · fourth street · fixed limit 20/40, ante 5 and bring-in 10
-  D Ann  ▒▒ ▒▒ Q♣ 9♦  480  in 20
-  ▶ Bea  ▒▒ ▒▒ 5♥ K♦  470  in 30, 10 this street
-    Cid               495  folded (5 in)
+   D Ann  ▒▒ ▒▒ Q♣ 9♦  480  in 20
+  ▶  Bea  ▒▒ ▒▒ 5♥ K♦  470  in 30, 10 this street
+     Cid               495  folded (5 in)
 Pot 55 · fives are wild
 Bea to act: 10 to call
 
+When the dealer is the one to act, both marks show:
+
+>>> print(format_table(replace(view, seats=(replace(view.seats[0], to_act=True),))).splitlines()[1])
+  ▶D Ann  ▒▒ ▒▒ Q♣ 9♦  480  in 20
+
 With more than fives wild, each wild rank gets its own line:
 
->>> from dataclasses import replace
 >>> more = replace(view, wild_lines=("fives are wild", "5♥ (Bea, 4th) → 2♦ (Cid): twos are wild"))
 >>> for line in format_table(more).splitlines()[4:]: print(line)
 Pot 55 · wild:
@@ -82,7 +87,8 @@ def format_table(view: TableView) -> str:
     board_w = max((len(b) for b in boards), default=0)
     stack_w = max((len(chips(s.stack)) for s in view.seats), default=0)
     for seat, cards in zip(view.seats, boards, strict=True):
-        mark = "▶" if seat.to_act else ("D" if seat.dealer else " ")
+        # Both marks fit: the dealer stays marked while it is the dealer's turn.
+        mark = ("▶" if seat.to_act else " ") + ("D" if seat.dealer else " ")
         notes: list[str] = []
         if seat.status:
             notes.append(seat.status)

@@ -197,15 +197,16 @@ def action_options(legal: LegalActions) -> tuple[ActionOption, ...]:
     if legal.bring_in is not None:
         out.append(ActionOption("bring_in", legal.bring_in, label=f"bring in {chips(legal.bring_in)}"))
     if legal.wager is not None and legal.min_to is not None and legal.max_to is not None:
-        verb = imperative(legal.wager)
+        wager = legal.wager
+        verb = imperative(wager)
         if legal.to_options:
             for to in legal.to_options:
-                out.append(ActionOption(legal.wager, to, to, to, label=f"{verb} {chips(to)}"))
+                out.append(ActionOption(wager, to, to, to, label=f"{verb} {chips(to)}"))
         elif legal.min_to == legal.max_to:
-            out.append(ActionOption(legal.wager, legal.min_to, legal.min_to, legal.max_to,
+            out.append(ActionOption(wager, legal.min_to, legal.min_to, legal.max_to,
                                     label=f"{verb} {chips(legal.min_to)}"))
         else:
-            out.append(ActionOption(legal.wager, legal.min_to, legal.min_to, legal.max_to,
+            out.append(ActionOption(wager, legal.min_to, legal.min_to, legal.max_to,
                                     label=f"{verb} {chips(legal.min_to)}-{chips(legal.max_to)}"))
     if legal.all_in_to is not None:
         out.append(ActionOption("all_in", legal.all_in_to, label=f"all-in ({chips(legal.all_in_to)})"))
@@ -239,15 +240,17 @@ def private(
     """Engine ``seat``'s own cards now, for that player only (``member``)."""
     cards = engine.cards(seat)
     up = engine.up_cards(seat)
+    # The other players' up cards: a wild's stand-in avoids them (issue 14).
+    board = [c for s in range(engine.seat_count) if s != seat for c in engine.up_cards(s)]
     text = private_text(
         hand_no, street_name(engine.street), cards, up, engine.community_card,
-        engine.wild_ranks, rulings.wild_in_flush,
+        engine.wild_ranks, rulings.wild_in_flush, board,
     )
     own = list(cards) + ([engine.community_card] if engine.community_card is not None else [])
     return PrivateNotice(
         member=member, name=name, hand_id=hand_id, street=engine.street,
         down_cards=engine.down_cards(seat), up_cards=up, community_card=engine.community_card,
-        wild_ranks=engine.wild_ranks, best=best_now(own, engine.wild_ranks, rulings.wild_in_flush),
+        wild_ranks=engine.wild_ranks, best=best_now(own, engine.wild_ranks, rulings.wild_in_flush, board),
         text=text,
     )
 

@@ -12,7 +12,14 @@ Parts: :mod:`~bot.store.economy` (balances, transfers, grants, daily, leaderboar
 """
 
 from bot.store.economy import UNSET
-from bot.store.errors import ActionConflict, DailyNotReady, InsufficientChips, SchemaTooNew, StoreError
+from bot.store.errors import (
+    ActionConflict,
+    DailyNotReady,
+    InsufficientChips,
+    NotWildstudDatabase,
+    SchemaTooNew,
+    StoreError,
+)
 from bot.store.migrations import LATEST as SCHEMA_VERSION
 from bot.store.records import (
     AuditReport,
@@ -46,6 +53,7 @@ __all__ = [
     "InsufficientChips",
     "LeaderboardRow",
     "LedgerEntry",
+    "NotWildstudDatabase",
     "Payment",
     "Receipt",
     "SchemaTooNew",

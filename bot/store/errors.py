@@ -43,3 +43,9 @@ class ActionConflict(StoreError):
 
 class SchemaTooNew(RuntimeError):
     """The database was written by a newer Wildstud (its ``user_version`` is above ours)."""
+
+
+class NotWildstudDatabase(RuntimeError):
+    """A read-only open found no Wildstud database at the path (missing, a directory, not SQLite,
+    another program's SQLite file, or an older schema that only a writing open may upgrade); the
+    message is one line naming the reason."""

@@ -12,13 +12,28 @@ import aiosqlite
 from bot.store.audit import AuditStore
 from bot.store.base import Clock, utc_now
 from bot.store.economy import EconomyStore
+from bot.store.errors import NotWildstudDatabase, SchemaTooNew
 from bot.store.hands import HandStore
 from bot.store.messages import MessageStore
-from bot.store.migrations import migrate
+from bot.store.migrations import LATEST, migrate, schema_version
 from bot.store.tables import TableStore
 
 BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another process's write lock before failing (milliseconds)."""
+
+_WILDSTUD_TABLES = frozenset(
+    {"guild_settings", "balances", "ledger", "tables", "seats", "hands", "hand_actions"}
+)
+"""Tables every current Wildstud database has; a read-only open refuses a file without them."""
+
+
+def _readonly_uri(file: Path) -> str:
+    """The ``file:...?mode=ro`` URI of an existing regular file (SQLite then never creates it)."""
+    if not file.exists():
+        raise NotWildstudDatabase(f"no database at {file}")
+    if not file.is_file():
+        raise NotWildstudDatabase(f"cannot open {file}: it is not a database file")
+    return f"{file.resolve().as_uri()}?mode=ro"
 
 
 class Store(EconomyStore, TableStore, MessageStore, HandStore, AuditStore):
@@ -73,6 +88,58 @@ class Store(EconomyStore, TableStore, MessageStore, HandStore, AuditStore):
             await db.close()
             raise
         return cls(db, file, clock or utc_now)
+
+    @classmethod
+    async def open_readonly(cls, path: str | os.PathLike[str], *, clock: Clock | None = None) -> Store:
+        """Open an existing Wildstud database at ``path`` for reading only (SQLite's ``mode=ro``).
+
+        Unlike :meth:`open` it creates no file or folder, sets no persistent pragma (no WAL switch)
+        and runs no migration, so the file's bytes stay as they were (for a WAL database SQLite may
+        leave its empty ``-wal``/``-shm`` side files, which the next writer reuses); any write
+        through the store fails with ``sqlite3.OperationalError``.
+
+        Raises :class:`bot.store.NotWildstudDatabase` (a one-line reason) for a missing path, a
+        directory or device, a file that is not SQLite, another program's SQLite file or an older
+        schema; :class:`bot.store.SchemaTooNew` for a newer one. A damaged file may still raise
+        ``sqlite3.DatabaseError`` (or ``UnicodeDecodeError`` for damaged text) while rows are read.
+        """
+        file = Path(path)
+        db = await aiosqlite.connect(_readonly_uri(file), uri=True, isolation_level=None)
+        try:
+            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+            await db.execute("PRAGMA foreign_keys = ON")
+            try:
+                version = await schema_version(db)
+                async with db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
+                    names = {str(row[0]) for row in await cursor.fetchall()}
+            except sqlite3.DatabaseError as error:
+                raise NotWildstudDatabase(f"cannot open {file}: not a SQLite database ({error})") from None
+            if version > LATEST:
+                raise SchemaTooNew(
+                    f"cannot open {file}: the database is at schema version {version}, "
+                    f"but this Wildstud knows only up to {LATEST}"
+                )
+            if version == 0 or not _WILDSTUD_TABLES <= names:
+                raise NotWildstudDatabase(
+                    f"cannot open {file}: not a Wildstud database (it has no Wildstud tables)"
+                )
+            if version < LATEST:
+                raise NotWildstudDatabase(
+                    f"cannot open {file}: schema version {version} is older than this Wildstud's {LATEST}; "
+                    "start the bot (or `wildstud play`) on it once to upgrade it, then try again"
+                )
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, file, clock or utc_now)
+
+    async def damage(self) -> list[str]:
+        """SQLite's ``PRAGMA quick_check`` findings (damaged pages, broken indexes); empty when the file
+        is sound. It reads every page, so it costs a full scan of the file."""
+        async with self._transaction(write=False) as tx:
+            rows = await tx.all("PRAGMA quick_check")
+        found = [str(row[0]) for row in rows]
+        return [] if found == ["ok"] else found
 
     async def __aenter__(self) -> Store:
         return self

@@ -126,7 +126,8 @@ async def stored_reveal(store: Store, hand_id: int, member: int | None = None) -
     try:
         record = await store.get_hand(hand_id)
     except StoreError as exc:
-        raise LookupError(f"hand {hand_id}: {exc.reason}") from None
+        reason = exc.reason.rstrip(".")
+        raise LookupError(f"hand {hand_id}: {reason[:1].lower()}{reason[1:]}") from None
     return reveal_of(record, member)
 
 

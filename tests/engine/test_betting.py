@@ -3,15 +3,20 @@ pot limit and no limit, antes. Amounts are street totals ("to")."""
 
 from __future__ import annotations
 
-import pytest
+import random
 
-from bot.engine.cards import Card
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.engine.cards import FULL_DECK, Card
 from bot.engine.errors import IllegalAction
 from bot.engine.events import BringInSeat
 from bot.engine.hand import StudHand
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import TableStakes
 from tests.engine.helpers import FL, NL, PL, new_hand, play, state
+from tests.engine.test_properties import random_command, stakes_strategy
 
 # Three players, no fives and no wilds. Door cards 2♣ (P1), 3♦ (P2), 4♥ (P3): P1 brings in.
 # Fourth street boards: P1 [2♣ K♥] king-high, P2 [3♦ Q♥], P3 [4♥ J♥] -> P1 acts first on fourth.
@@ -239,7 +244,9 @@ def test_pot_limit_completion_range() -> None:
     hand = new_hand(H3, stakes=PL)
     play(hand, "p1 bring_in")
     legal = hand.legal_actions()
-    assert (legal.wager, legal.min_to, legal.max_to, legal.to_options) == ("complete", 20, 45, ())
+    # Issue 14: in pot and no limit the first wager after the bring-in is a bet, not a completion;
+    # a player who types "complete" still makes it.
+    assert (legal.wager, legal.min_to, legal.max_to, legal.to_options) == ("bet", 20, 45, ())
     play(hand, "p2 complete 45")
     legal = hand.legal_actions()
     # P3: pot 15 + 10 + 45 = 70, after calling 45 it is 115 -> raise to at most 45 + 115 = 160;
@@ -263,7 +270,7 @@ def test_no_limit_complete_must_reach_the_minimum_bet() -> None:
     play(hand, "p1 bring_in")
     legal = hand.legal_actions()
     assert (legal.min_to, legal.max_to) == (20, 995)        # 1000 - ante 5
-    with pytest.raises(IllegalAction, match="smallest complete is to 20"):
+    with pytest.raises(IllegalAction, match="smallest bet is to 20"):
         hand.bet_or_raise_to(1, 15)
 
 
@@ -431,3 +438,95 @@ def test_fixed_limit_amount_above_the_stack_names_the_fixed_amounts() -> None:
     assert "fixed limit" in refused.value.reason and "20" in refused.value.reason
     assert "most you can make it" not in refused.value.reason
     assert state(hand) == before
+
+
+# issue 14: five players, no fives; door cards K♥ 2♣ 4♥ 6♥ 9♥, so P2 brings in.
+H_ISSUE14 = ["Ac Ad Kh 7s 8c 9d Tc", "Kc Kd 2c Qh 8s 9c Td", "Qc Qs 4h Jh 9s Th Jd",
+             "Jc Js 6h 7h 4s 3s 2d", "Ts 3h 9h 8h 6s 6c 3d"]
+
+
+def test_no_raise_when_every_opponent_can_at_most_call() -> None:
+    # The issue's repro: after P2's all-in to 52 and P4's all-in call, P1 (the only other player with
+    # chips) has 40 in and 4 behind, so cannot even reach 52: P5 may call or fold, never raise to 69.
+    hand = new_hand(H_ISSUE14, [49, 57, 60, 57, 74])
+    play(hand, "p2 bring_in, p3 call, p4 call, p5 complete 20, p1 raise 40, p2 raise 52, p3 fold, p4 call")
+    assert (hand.stack(1), hand.stack(3)) == (0, 0)      # both all-in to 52
+    legal = hand.legal_actions()
+    assert hand.actor == 4 and legal.names == ("fold", "call") and legal.call == 52 - 20
+    with pytest.raises(IllegalAction, match="call or fold"):
+        hand.bet_or_raise_to(4, 69)
+    with pytest.raises(IllegalAction):
+        hand.act(4, "all_in")
+    play(hand, "p5 call, p1 call")
+    assert hand.stack(0) == 0 and hand.stack(4) == 69 - 52
+
+
+def test_no_completion_when_every_opponent_can_at_most_call_the_bring_in() -> None:
+    # Everyone but the bring-in has at most the bring-in behind after the ante: completing would only
+    # come back uncalled, so the bring-in is the one thing to do.
+    hand = new_hand(H3, [100, 15, 12])
+    assert hand.actor == 0 and hand.legal_actions().names == ("bring_in",)
+
+
+def _can_exceed_reference(hand: StudHand, seat: int, level: int) -> bool:
+    return any(s != seat and not hand.folded(s) and hand.stack(s) > 0
+               and hand.street_contribution(s) + hand.stack(s) > level for s in range(hand.seat_count))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(2, 8), stakes=stakes_strategy(), data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_a_raise_is_offered_only_when_some_opponent_can_put_in_more(
+    n: int, stakes: TableStakes, data: st.DataObject, seed: int
+) -> None:
+    # Short stacks so that all-ins (and opponents who can only call) are common.
+    stacks = data.draw(st.lists(st.integers(1, 120), min_size=n, max_size=n))
+    rng = random.Random(seed)
+    deck = list(FULL_DECK)
+    rng.shuffle(deck)
+    hand = StudHand(stacks, stakes, Rulings(), deck)
+    while not hand.is_over:
+        seat = hand.actor
+        assert seat is not None
+        legal = hand.legal_actions()
+        if legal.wager is not None and (legal.min_to is not None or legal.all_in_kind == legal.wager):
+            # The level to beat: the highest street total (the bring-in, before it is posted).
+            current = max(hand.street_contribution(s) for s in range(n))
+            if legal.bring_in is not None:
+                current = max(current, stakes.bring_in)
+            assert _can_exceed_reference(hand, seat, current), (legal, current)
+        who, name, amount = random_command(hand, rng)
+        try:
+            hand.act(who, name, amount)
+        except IllegalAction:
+            pass
+
+
+@pytest.mark.parametrize("stakes", [NL, PL], ids=["no-limit", "pot-limit"])
+def test_pot_and_no_limit_first_wager_after_the_bring_in_is_a_bet(stakes: TableStakes) -> None:
+    # issue 14: "complete" belongs to fixed limit; in pot and no limit the first wager is a bet,
+    # in the prompt ("bet 20-..."), in the log and in the story ("Bea bets 100").
+    from bot.render.narrate import action_text
+    from bot.render.views import action_options
+
+    hand = new_hand(H3, stakes=stakes)
+    play(hand, "p1 bring_in")
+    options = [o for o in action_options(hand.legal_actions()) if o.action in ("complete", "bet", "raise")]
+    assert [o.action for o in options] == ["bet"] and options[0].label.startswith("bet 20-")
+    with pytest.raises(IllegalAction, match="the smallest bet is to 20"):
+        hand.act(1, "bet", 15)
+    hand.act(1, options[0].action, 40)                        # the option's own name is accepted
+    assert hand.log[-1].action == "bet" and action_text(hand.log[-1], "Bea") == "Bea bets 40"
+    hand.act(2, "raise", hand.legal_actions().min_to)
+    assert hand.log[-1].action == "raise"
+
+
+def test_fixed_limit_still_completes() -> None:
+    from bot.render.narrate import action_text
+    from bot.render.views import action_options
+
+    hand = new_hand(H3)
+    play(hand, "p1 bring_in")
+    labels = [o.label for o in action_options(hand.legal_actions()) if o.action == "complete"]
+    assert labels == ["complete to 20"]
+    play(hand, "p2 complete")
+    assert action_text(hand.log[-1], "Bea") == "Bea completes to 20"

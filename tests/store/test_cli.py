@@ -103,7 +103,7 @@ def test_ledger_csv_export_sums_to_the_balances(played: Path, capsys) -> None:
 def test_ledger_prints_a_table(played: Path, capsys) -> None:
     assert run("ledger", "--guild", str(G), "--member", str(BOB), "--db", str(played)) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split()[:4] == ["id", "time", "member", "delta"]
+    assert lines[0].split()[:5] == ["id", "time", "member", "name", "delta"]
     assert len(lines) == 1 + 5  # Bob: starting, transfer, buy-in, hand, cash-out
     assert "cash-out at table 1" in lines[-1]
     assert run("ledger", "--guild", "999", "--db", str(played)) == 0

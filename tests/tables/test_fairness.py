@@ -135,6 +135,7 @@ async def test_verify_command_with_a_stored_hand(store: Store, db_path: Path) ->
     assert stranger.returncode == 2 and "not dealt into" in stranger.stderr
     missing = cli("--hand", "999", "--db", str(db_path))
     assert missing.returncode == 2
+    assert missing.stderr == "wildstud verify: hand 999: there is no such hand\n"   # no capital mid-line
 
 
 def test_verify_command_with_openings_names_the_failing_position() -> None:
