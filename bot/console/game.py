@@ -100,6 +100,7 @@ class TerminalGame:
         self.rng: random.Random | None = random.Random(seed) if seed is not None else None
         self.brains: dict[int, Robot] = {}
         self.presenter = ConsolePresenter(stdout, self.style, self.key, set(self.humans))
+        self.presenter.db = str(config.db) if config.db is not None else None
         self.store: Store | None = None
         self.service: TableService | None = None
         self.start_stacks: dict[int, int] = {}

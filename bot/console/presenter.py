@@ -48,6 +48,8 @@ class ConsolePresenter(NoticePresenter):
         self.hand_ended = False
         self.unseen: dict[int, PrivateNotice] = {}
         self.last_hand = False
+        self.db: str | None = None
+        """The database file of this run (None: in memory), for the reveal's verify command."""
         self.out_closed = False
         """Set once writing to ``out`` failed because its reader went away (a closed pipe)."""
         """Set for the last hand of an ``--auto`` run: the summary follows, not another hand, so the
@@ -100,7 +102,27 @@ class ConsolePresenter(NoticePresenter):
         if notice.kind == NoticeKind.HAND_START:
             self.recent.clear()
             self.say()
-        self.say(self.styled(notice.kind, notice.text))
+        text = self.reveal_text(notice) if notice.kind == NoticeKind.REVEAL else notice.text
+        self.say(self.styled(notice.kind, text))
+
+    def reveal_text(self, notice: PublicNotice) -> str:
+        """The end-of-hand reveal as the terminal says it: ``/hand verify`` is Discord's, so name the
+        ``wildstud verify`` command that checks the opened cards here -- from the database when it is
+        a file (``db``), else the whole self-contained command line (an in-memory database is gone
+        when the run ends)."""
+        reveal = notice.reveal
+        if reveal is None:
+            return notice.text
+        if reveal.scheme == "deck":
+            return f"Hand #{reveal.hand_no} deck and salt, to check against the commitment:\n" \
+                   f"{reveal.verify_command()}"
+        count = len(reveal.openings)
+        head = (f"Hand #{reveal.hand_no} deck: the {count} cards everyone saw are opened against the "
+                f"commitment; the other {52 - count} stay closed.")
+        if self.db is not None:
+            return f"{head} Check them with: wildstud verify --hand {reveal.hand_id} --db {self.db}"
+        return (f"{head} This run's database is in memory, so here is the whole check (the 52 leaves and"
+                f" the openings):\n{reveal.verify_command()}")
 
     async def private(self, table: TableKey, notice: PrivateNotice) -> None:
         if table != self.key:

@@ -56,7 +56,8 @@ def test_a_full_hand_against_computer_players_then_resume_after_quitting(tmp_pat
     assert "is saved; run wildstud play again" in out            # input ran out mid-hand
     assert "Traceback" not in first.stderr
     # The next run resumes the same hand and plays it to the end.
-    second = run_cli(["--bots", "2", "--name", "Ann", "--seed", "3"], "c\n" * 12, db)
+    # "show" answers a show-or-muck prompt; where a bet is asked for it is refused and asked again.
+    second = run_cli(["--bots", "2", "--name", "Ann", "--seed", "3"], "c\nshow\n" * 12, db)
     assert second.returncode == 0, second.stderr
     assert "Hand #1 resumes after a restart" in second.stdout
     assert re.search(r"wins (the|side|the main) pot", second.stdout)
@@ -82,7 +83,7 @@ def test_bad_input_gets_the_reason_and_a_new_prompt(tmp_path: Path) -> None:
 
 def test_hot_seat_shows_down_cards_only_to_the_player_at_the_keyboard(tmp_path: Path) -> None:
     db = tmp_path / "hot.sqlite3"
-    result = run_cli(["--seats", "Ann", "Bob", "--seed", "4"], "\n" + "c\n" * 40, db)
+    result = run_cli(["--seats", "Ann", "Bob", "--seed", "4"], "\n" + "c\nshow\n" * 40, db)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     owner: str | None = None
@@ -252,8 +253,9 @@ def test_hot_seat_passes_the_keyboard_at_every_new_hand(tmp_path: Path) -> None:
     # wait for "Pass the keyboard to ...", like any change of player.
     out = io.StringIO()
     config = PlayConfig(db=tmp_path / "hot.sqlite3", humans=["Ann", "Bob"], bots=0, seed=11)
-    # Enter deals and passes the keyboard; "c" acts. Each is harmless where the other is expected.
-    asyncio.run(play(config, io.StringIO("\nc\n" * 150), out))
+    # Enter deals and passes the keyboard; "c" acts, "show" shows at the showdown. Each is harmless
+    # where another is expected.
+    asyncio.run(play(config, io.StringIO("\nc\nshow\n" * 150), out))
     lines = out.getvalue().splitlines()
     checked = 0
     for i, line in enumerate(lines):
