@@ -206,6 +206,8 @@ async def test_out_of_turn_and_outsiders_change_nothing(fake_discord: FakeDiscor
         ("check", {}),
         ("fold", {}),
         ("allin", {}),
+        ("show", {}),
+        ("muck", {}),
     ]
     actions = [label for label in prompt.button_labels if label != "My cards"]
     assert actions  # the bring-in's choices: Bring-in and Complete (fixed limit)
