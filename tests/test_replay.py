@@ -82,6 +82,8 @@ def test_hand_built_history(path: Path) -> None:
     assert got["finishing_stacks"] == expected["finishing_stacks"]
     showdown = [{k: s[k] for k in ("player", "category")} for s in got["showdown"]]
     assert showdown == expected["showdown"]
+    if "mucked" in expected:
+        assert got["mucked"] == expected["mucked"]
     hand = report.hand
     assert hand is not None
     for shown in got["showdown"]:
@@ -427,3 +429,15 @@ def test_eight_player_hands_with_community_cards_replay() -> None:
                          player=RandomPlayer(rng, fold=0.0, raise_=0.1, all_in=0.0))
         assert hand.community_card is not None or rulings.burn_cards == "on" or hand.indicator_cards
         assert_replays(hand)
+
+
+def test_a_history_without_its_show_and_muck_lines_turns_every_live_hand_over() -> None:
+    # SPEC §9: show and muck lines are optional; without them every live hand is shown, in the
+    # showdown order (case 11: p3 made the last bet), and the results are those of the file.
+    name = "11-last-aggressor-shows-loser-mucks"
+    expected = json.loads((HANDS / f"{name}.expected.json").read_text())
+    stripped = edit_actions(load(f"{name}.toml"), lambda actions: [a for a in actions if " sm" not in a])
+    got = report_json(replay_text(stripped))
+    assert got["error"] is None
+    assert [s["player"] for s in got["showdown"]] == ["p3", "p1", "p2"] and got["mucked"] == []
+    assert got["winnings"] == expected["winnings"] and got["finishing_stacks"] == expected["finishing_stacks"]
