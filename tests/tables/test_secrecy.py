@@ -1,14 +1,14 @@
 """Secrets stay secret (issue 10; DESIGN "Fairness and secrecy").
 
-Over random hands with random folds, mucks at the showdown, auto-muck and short stacks that go all-
-in (so the live hands are turned face up before the run-out), nothing a member can see (the channel,
-their own private messages, the history ``/hand history`` gives them, the reveal ``/hand verify``
-gives them) holds a down card of another player's hand that was not shown at the showdown. Each text
-is scanned for card tokens in both notations (``Qc`` and ``Q♣``, also inside run-together PHH deal
-strings such as ``7c2dQc``) and what is found is compared with what was public, worked out here from
-the engine's own deal: every up card, and the down cards of the hands shown. The same hands check
-that cards speak: no pot goes to a mucked hand, every winner at a showdown was shown, an all-in hand
-is never mucked, and a hand won uncontested shows nothing.
+Over random hands with random folds, mucks at the showdown, auto-muck and short stacks that go
+all-in (so the live hands are turned face up before the run-out), nothing a member can see (the
+channel, their own private messages, the history ``/hand history`` gives them, the reveal ``/hand
+verify`` gives them) holds a down card of another player's hand that was not shown at the showdown.
+Each text is scanned for card tokens in both notations (``Qc`` and ``Q♣``, also inside run-together
+PHH deal strings such as ``7c2dQc``) and what is found is compared with what was public, worked out
+here from the engine's own deal: every up card, and the down cards of the hands shown. The same
+hands check that cards speak: no pot goes to a mucked hand, every winner at a showdown was shown, an
+all-in hand is never mucked, and a hand won uncontested shows nothing.
 """
 
 from __future__ import annotations
