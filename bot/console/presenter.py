@@ -48,6 +48,8 @@ class ConsolePresenter(NoticePresenter):
         self.hand_ended = False
         self.unseen: dict[int, PrivateNotice] = {}
         self.last_hand = False
+        self.showdown_told: set[str] = set()
+        """Showdown lines already printed in this hand (before a show-or-muck prompt)."""
         self.db: str | None = None
         """The database file of this run (None: in memory), for the reveal's verify command."""
         self.out_closed = False
@@ -101,7 +103,12 @@ class ConsolePresenter(NoticePresenter):
             self.hand_ended = True
         if notice.kind == NoticeKind.HAND_START:
             self.recent.clear()
+            self.showdown_told.clear()
             self.say()
+        if notice.kind == NoticeKind.RESULT and notice.text.startswith("Showdown\n"):
+            # The showdown so far, told before someone is asked to show or muck; the showdown
+            # notice at the end repeats it, and only its new lines are printed then.
+            self.showdown_told.update(notice.text.splitlines())
         text = self.reveal_text(notice) if notice.kind == NoticeKind.REVEAL else notice.text
         self.say(self.styled(notice.kind, text))
 
@@ -141,7 +148,11 @@ class ConsolePresenter(NoticePresenter):
 
     async def showdown(self, table: TableKey, notice: ShowdownNotice) -> None:
         if table == self.key:
-            self.say(self.style.tint("green", notice.text))
+            lines = notice.text.splitlines()
+            if self.showdown_told:
+                lines = [line for line in lines if line not in self.showdown_told]
+                self.showdown_told.clear()
+            self.say(self.style.tint("green", "\n".join(lines)))
 
 
 def _indent(text: str) -> str:
