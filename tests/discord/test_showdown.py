@@ -16,6 +16,7 @@ from bot.discord.client import WildstudBot
 from bot.engine.cards import FULL_DECK, Card, parse_cards
 from bot.settings import Settings
 from bot.tables.clock import FakeClock
+from bot.tables.notices import TableKey
 from bot.tables.options import TableOptions
 from tests.discord.helpers import (
     current_prompt,
@@ -28,7 +29,7 @@ from tests.discord.helpers import (
 )
 from tests.fakediscord import FakeDiscord, FakeMessage, start_bot
 from tests.fakediscord.models import embed_text, iter_components
-from tests.tables.helpers import StackedRandom
+from tests.tables.helpers import StackedRandom, stacked_deck
 from tests.tables.test_secrecy import card_tokens
 
 # Deal order p1..p4 (no five anywhere, so nothing but fives is wild and none is dealt):
@@ -156,3 +157,42 @@ async def test_fold_muck_and_uncontested_win_leak_no_down_card_to_any_member(
     spectator = set().union(*(card_tokens(t) for t in watched))
     assert _down(HANDS[0]) | _down(HANDS[1]) <= spectator
     assert not spectator & (_down(HANDS[2]) | set(parse_cards("9h9s")))
+
+
+async def test_show_and_muck_slash_commands_and_table_automuck(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    guild = fake.guild()
+    erin = guild.add_member("erin")
+    alice, bob, carol = (guild.member(n) for n in ("alice", "bob", "carol"))
+    settings = Settings(discord_token=None, dev_guild_id=None, database_path=tmp_path / "ws.sqlite3",
+                        log_level="INFO")
+    bot = WildstudBot(settings, clock=FakeClock(), rng=StackedRandom(stacked_deck(HANDS[:3]), seed=3),
+                      table_options=TableOptions())
+    await start_bot(bot, fake)
+    poker = guild.channel("poker")
+    await open_table(fake, alice, poker, [alice, bob, carol])
+    refused = await fake.slash(erin, "table automuck", {"setting": "on"}, channel=poker)
+    assert refused.ephemeral and "not seated" in refused.text
+    await fake.slash(alice, "table deal", channel=poker)
+    by_name = {m.name: m for m in (alice, bob, carol)}
+    _, _, p3 = (by_name[n] for n in deal_order(fake, poker, 1))
+    early = await fake.slash(p3, "muck", channel=poker)          # p3 brings in: no showdown yet
+    assert early.ephemeral and "nothing to show" in early.text
+    for _ in range(40):
+        prompt = current_prompt(fake, poker)
+        if "Muck" in prompt.button_labels:
+            break
+        label = label_starting(prompt, "Check", "Call", "Bring-in") or ""
+        await fake.click(prompted_member(guild, prompt), prompt, label=label)
+    assert prompted_member(guild, current_prompt(fake, poker)).id == p3.id
+    mucked = await fake.slash(p3, "muck", channel=poker)
+    assert mucked.ephemeral and mucked.text == "You muck.", mucked.text
+    assert hand_over(fake, poker, 1)
+    # Auto-muck is a seat setting: confirmed privately and kept at the table.
+    on = await fake.slash(p3, "table automuck", {"setting": "on"}, channel=poker)
+    assert on.ephemeral and "Auto-muck is on" in on.text
+    assert bot.service.table(TableKey(guild.id, poker.id)).automuck == {p3.id}
+    off = await fake.slash(p3, "table automuck", {"setting": "off"}, channel=poker)
+    assert off.ephemeral and "Auto-muck is off" in off.text
