@@ -18,6 +18,7 @@ from bot.tables.notices import (
     ShowdownNotice,
     TableKey,
 )
+from bot.tables.reveal import OWN_OPENINGS_CHECK
 
 _TINTS = {
     NoticeKind.WILD: "magenta",
@@ -111,6 +112,14 @@ class ConsolePresenter(NoticePresenter):
             self.showdown_told.update(notice.text.splitlines())
         text = self.reveal_text(notice) if notice.kind == NoticeKind.REVEAL else notice.text
         self.say(self.styled(notice.kind, text))
+
+    def private_text(self, notice: PrivateNotice) -> str:
+        """A player's own cards as the terminal says them: their openings are checked with
+        ``wildstud verify --hand ... --member ...`` here, not Discord's ``/hand verify``."""
+        where = f" --db {self.db}" if self.db is not None else ""
+        here = f"check them after the hand with wildstud verify --hand {notice.hand_id} " \
+               f"--member {notice.member}{where}"
+        return notice.text.replace(OWN_OPENINGS_CHECK, here)
 
     def reveal_text(self, notice: PublicNotice) -> str:
         """The end-of-hand reveal as the terminal says it: ``/hand verify`` is Discord's, so name the

@@ -198,4 +198,9 @@ def opening_text(deal: DealCommitment, down_cards: Iterable[Card]) -> str:
     if deal.scheme != "per-card" or not cards:
         return ""
     openings = " ".join(str(o) for o in deal.openings(cards))
-    return f"\nYour down cards' openings (check them after the hand with /hand verify): {openings}"
+    return f"\nYour down cards' openings ({OWN_OPENINGS_CHECK}): {openings}"
+
+
+OWN_OPENINGS_CHECK = "check them after the hand with /hand verify"
+"""How the private message says a player checks their own openings (Discord's words; the terminal
+says its own, see ``bot.console.presenter.ConsolePresenter.private_text``)."""
