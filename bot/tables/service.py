@@ -417,8 +417,10 @@ class TableService:
         action: str,
         amount: int | None = None,
     ) -> None:
-        """Apply the member's ``action`` (``fold check call bring_in complete bet raise all_in``;
-        ``bet``/``raise`` with ``amount``, the street total "to").
+        """Apply the member's ``action`` (``fold check call bring_in complete bet raise all_in``,
+        and at the showdown ``show muck``; ``bet``/``raise`` with ``amount``, the street total "to").
+        At the showdown only a player whose hand may be mucked is ever asked (a hand that could
+        win is shown by the table itself, and auto-muck answers for those who set it).
 
         ``hand_id`` and ``turn`` are those of the prompt the player answers: an action meant for
         another hand or an earlier turn is refused with ``StaleAction`` and changes nothing, as is

@@ -267,3 +267,32 @@ def test_a_computer_player_mucks_a_beaten_hand_and_shows_otherwise() -> None:
     show = Situation(**base, legal=LegalActions(0, show=True))  # type: ignore[arg-type]
     assert Robot(random.Random(1)).decide(muck) == ("muck", None)
     assert Robot(random.Random(1)).decide(show) == ("show", None)
+
+
+async def test_a_showdown_under_way_resumes_after_a_restart(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    h = await three(store, db_path)
+    await h.service.deal(h.key, h.members["Ann"])
+    await to_seventh(h)
+    for name in ("Cid", "Ann", "Bea"):
+        await h.act(name, "check")
+    assert h.prompt().name == "Ann"                 # Cid has shown; Ann is asked
+    await h.service.close()
+    await store.close()
+    store = await Store.open(db_path)
+    try:
+        h2 = Harness(store, db_path)
+        h2.members = h.members
+        await h2.service.start()
+        # Ann is asked again, after the hands shown so far are told again.
+        prompt = h2.prompt(h.key)
+        assert prompt.name == "Ann" and [o.action for o in prompt.options] == ["show", "muck"]
+        told = [t for t in h2.texts(NoticeKind.RESULT) if t.startswith("Showdown")]
+        assert told and "Cid shows" in told[-1] and "Bea" not in told[-1]
+        await h2.act("Ann", "muck")
+        (showdown,) = h2.rec.showdowns(h.key)
+        assert [n for n, _ in showdown.shown] == ["Cid", "Bea"] and "Ann mucks" in showdown.text
+        assert set(showdown.winnings) == {h.members["Bea"]}
+        assert (await store.audit()).ok
+    finally:
+        await store.close()
