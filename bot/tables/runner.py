@@ -7,7 +7,9 @@ check-else-fold with the bring-in posted; a player who times out is marked away 
 the next hand; a leaving seat folds at its turn), SPEC §8 (rulings and stakes changed by the dealer
 take effect from the next deal, are announced before it and recorded with each hand), the
 fair-deal commitment of DESIGN "Fairness", and the dealer's misdeal ruling (``void``: every chip
-goes back to where it was before the hand, and the next deal keeps the button). Every action is
+goes back to where it was before the hand, and the next deal keeps the button), and the showdown of
+SPEC §6 as card rooms run it (a hand that could still win is shown by the table; a beaten hand is
+asked to show or muck, or mucked at once for a player who set auto-muck). Every action is
 stored before anyone hears of it. Methods that take a ``Table`` run inside its ``locked`` block;
 the timer callbacks take the lock themselves.
 """
