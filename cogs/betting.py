@@ -1,6 +1,6 @@
-"""Betting: ``/bet`` ``/raise`` ``/call`` ``/check`` ``/fold`` ``/allin``, the prompt's actions as
-slash commands, and the listener that answers amount modals (the buttons and the modal live in
-``bot.discord.ui``).
+"""Betting: ``/bet`` ``/raise`` ``/call`` ``/check`` ``/fold`` ``/allin``, and at the showdown
+``/show`` ``/muck``: the prompt's actions as slash commands, and the listener that answers amount
+modals (the buttons and the modal live in ``bot.discord.ui``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 
 class Betting(commands.Cog):
-    """``/bet`` ``/raise`` ``/call`` ``/check`` ``/fold`` ``/allin``: the buttons' actions as commands."""
+    """``/bet`` ``/raise`` ``/call`` ``/check`` ``/fold`` ``/allin`` ``/show`` ``/muck``: the buttons'
+    actions as commands."""
 
     def __init__(self, bot: WildstudBot) -> None:
         self.bot = bot
@@ -76,6 +77,16 @@ class Betting(commands.Cog):
     @app_commands.guild_only()
     async def allin(self, interaction: Interaction) -> None:
         await self._command(interaction, "all_in")
+
+    @app_commands.command(name="show", description="Show your hand at the showdown")
+    @app_commands.guild_only()
+    async def show(self, interaction: Interaction) -> None:
+        await self._command(interaction, "show")
+
+    @app_commands.command(name="muck", description="Muck a beaten hand at the showdown (nobody sees it)")
+    @app_commands.guild_only()
+    async def muck(self, interaction: Interaction) -> None:
+        await self._command(interaction, "muck")
 
 
 async def setup(bot: WildstudBot) -> None:

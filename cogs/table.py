@@ -326,6 +326,20 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
             )
         await reply(interaction, text)
 
+    @app_commands.command(
+        name="automuck", description="Muck a beaten hand at the showdown without being asked"
+    )
+    @app_commands.describe(
+        setting="on: beaten hands are mucked for you (a hand that could win is always shown)"
+    )
+    @app_commands.choices(setting=[app_commands.Choice(name="on", value="on"),
+                                   app_commands.Choice(name="off", value="off")])
+    async def automuck(self, interaction: Interaction, setting: app_commands.Choice[str]) -> None:
+        key = table_key(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        text = await self.bot.service.set_automuck(key, await actor(interaction), setting.value == "on")
+        await reply(interaction, text)
+
     @app_commands.command(name="dealer-role", description="Set the server's dealer role (Manage Server)")
     @app_commands.describe(role="Members with this role may deal and set rulings at any table (empty: clear)")
     @app_commands.checks.has_permissions(manage_guild=True)

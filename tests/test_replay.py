@@ -82,6 +82,8 @@ def test_hand_built_history(path: Path) -> None:
     assert got["finishing_stacks"] == expected["finishing_stacks"]
     showdown = [{k: s[k] for k in ("player", "category")} for s in got["showdown"]]
     assert showdown == expected["showdown"]
+    if "mucked" in expected:
+        assert got["mucked"] == expected["mucked"]
     hand = report.hand
     assert hand is not None
     for shown in got["showdown"]:
@@ -473,3 +475,13 @@ def test_table_log_and_replay_word_a_face_up_five_alike_under_the_ruling(target:
     assert f"5♦ is dealt face up to p1: {expected}" in table_log
     story = narrate(replay_text(export_phh(hand)))
     assert f"  5♦ is dealt face up to p1: {expected}" in story
+def test_a_history_without_its_show_and_muck_lines_turns_every_live_hand_over() -> None:
+    # SPEC §9: show and muck lines are optional; without them every live hand is shown, in the
+    # showdown order (case 11: p3 made the last bet), and the results are those of the file.
+    name = "11-last-aggressor-shows-loser-mucks"
+    expected = json.loads((HANDS / f"{name}.expected.json").read_text())
+    stripped = edit_actions(load(f"{name}.toml"), lambda actions: [a for a in actions if " sm" not in a])
+    got = report_json(replay_text(stripped))
+    assert got["error"] is None
+    assert [s["player"] for s in got["showdown"]] == ["p3", "p1", "p2"] and got["mucked"] == []
+    assert got["winnings"] == expected["winnings"] and got["finishing_stacks"] == expected["finishing_stacks"]

@@ -2,7 +2,8 @@
 
 Accepted: the number of an option, or words -- ``fold`` (``f``), ``check`` (``k``), ``call``
 (``c``), ``bring in`` (``bi``), ``complete``, ``bet 40`` / ``raise 80`` / ``raise to 80``
-(``b``/``r``; in fixed limit the amount may be left out), ``all in`` (``a``, ``allin``, ``shove``).
+(``b``/``r``; in fixed limit the amount may be left out), ``all in`` (``a``, ``allin``, ``shove``),
+and at the showdown ``show`` or ``muck``.
 "Bet", "raise" and "complete" all mean the one wager allowed now. Amounts are street totals ("to").
 An amount that does not fit is refused with what would: below zero, a fixed-limit total that is
 not one of the listed ones, or a number after ``call``/``check``/``fold``/``all in`` other than
@@ -36,7 +37,8 @@ _WORDS = {word: name for word, name in vocab.ALIASES.items() if name != "check_o
 
 HELP = (
     "Type the number of an option, or: fold (f), check (k), call (c), bring in (bi), complete,\n"
-    "bet N / raise N (b N, r N: N is your total for this street), all in (a).\n"
+    "bet N / raise N (b N, r N: N is your total for this street), all in (a);\n"
+    "at the showdown, when a hand shown beats yours: show, or muck (give up the pot unseen).\n"
     "Other commands: cards (your cards again), table (the table), chips (everyone's chips),\n"
     "rulings (this hand's rulings), help (?), quit (q),\n"
     "void [reason] (you deal: call a misdeal, the hand is void and every chip goes back)."

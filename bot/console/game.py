@@ -101,6 +101,7 @@ class TerminalGame:
         self.rng: random.Random | None = random.Random(seed) if seed is not None else None
         self.brains: dict[int, Robot] = {}
         self.presenter = ConsolePresenter(stdout, self.style, self.key, set(self.humans))
+        self.presenter.db = str(config.db) if config.db is not None else None
         self.store: Store | None = None
         self.service: TableService | None = None
         self.start_stacks: dict[int, int] = {}
@@ -375,7 +376,7 @@ class TerminalGame:
             seat = table.seat_of(member)
             if member != to_act and seat is not None and seat.dealt_in and seat.all_in:
                 self.presenter.say(self.style.tint("cyan", "\n".join(
-                    "   " + line for line in notice.text.splitlines())), public=False)
+                    "   " + line for line in self.presenter.private_text(notice).splitlines())), public=False)
                 del self.presenter.unseen[member]
 
     def show_cards(self, member: int) -> None:
@@ -385,7 +386,7 @@ class TerminalGame:
             notice = service.my_cards(self.key, member)
         except IllegalAction:
             return
-        text = "\n".join("   " + line for line in notice.text.splitlines())
+        text = "\n".join("   " + line for line in self.presenter.private_text(notice).splitlines())
         self.presenter.say(self.style.tint("cyan", text), public=False)
 
     async def read(self, prompt: str) -> str:

@@ -18,6 +18,7 @@ from bot.tables.notices import (
     ShowdownNotice,
     TableKey,
 )
+from bot.tables.reveal import OWN_OPENINGS_CHECK
 
 _TINTS = {
     NoticeKind.WILD: "magenta",
@@ -48,6 +49,10 @@ class ConsolePresenter(NoticePresenter):
         self.hand_ended = False
         self.unseen: dict[int, PrivateNotice] = {}
         self.last_hand = False
+        self.showdown_told: set[str] = set()
+        """Showdown lines already printed in this hand (before a show-or-muck prompt)."""
+        self.db: str | None = None
+        """The database file of this run (None: in memory), for the reveal's verify command."""
         self.out_closed = False
         """Set once writing to ``out`` failed because its reader went away (a closed pipe)."""
         """Set for the last hand of an ``--auto`` run: the summary follows, not another hand, so the
@@ -99,8 +104,41 @@ class ConsolePresenter(NoticePresenter):
             self.hand_ended = True
         if notice.kind == NoticeKind.HAND_START:
             self.recent.clear()
+            self.showdown_told.clear()
             self.say()
-        self.say(self.styled(notice.kind, notice.text))
+        if notice.kind == NoticeKind.RESULT and notice.text.startswith("Showdown\n"):
+            # The showdown so far, told before someone is asked to show or muck; the showdown
+            # notice at the end repeats it, and only its new lines are printed then.
+            self.showdown_told.update(notice.text.splitlines())
+        text = self.reveal_text(notice) if notice.kind == NoticeKind.REVEAL else notice.text
+        self.say(self.styled(notice.kind, text))
+
+    def private_text(self, notice: PrivateNotice) -> str:
+        """A player's own cards as the terminal says them: their openings are checked with
+        ``wildstud verify --hand ... --member ...`` here, not Discord's ``/hand verify``."""
+        where = f" --db {self.db}" if self.db is not None else ""
+        here = f"check them after the hand with wildstud verify --hand {notice.hand_id} " \
+               f"--member {notice.member}{where}"
+        return notice.text.replace(OWN_OPENINGS_CHECK, here)
+
+    def reveal_text(self, notice: PublicNotice) -> str:
+        """The end-of-hand reveal as the terminal says it: ``/hand verify`` is Discord's, so name the
+        ``wildstud verify`` command that checks the opened cards here -- from the database when it is
+        a file (``db``), else the whole self-contained command line (an in-memory database is gone
+        when the run ends)."""
+        reveal = notice.reveal
+        if reveal is None:
+            return notice.text
+        if reveal.scheme == "deck":
+            return f"Hand #{reveal.hand_no} deck and salt, to check against the commitment:\n" \
+                   f"{reveal.verify_command()}"
+        count = len(reveal.openings)
+        head = (f"Hand #{reveal.hand_no} deck: the {count} cards everyone saw are opened against the "
+                f"commitment; the other {52 - count} stay closed.")
+        if self.db is not None:
+            return f"{head} Check them with: wildstud verify --hand {reveal.hand_id} --db {self.db}"
+        return (f"{head} This run's database is in memory, so here is the whole check (the 52 leaves and"
+                f" the openings):\n{reveal.verify_command()}")
 
     async def private(self, table: TableKey, notice: PrivateNotice) -> None:
         if table != self.key:
@@ -119,7 +157,11 @@ class ConsolePresenter(NoticePresenter):
 
     async def showdown(self, table: TableKey, notice: ShowdownNotice) -> None:
         if table == self.key:
-            self.say(self.style.tint("green", notice.text))
+            lines = notice.text.splitlines()
+            if self.showdown_told:
+                lines = [line for line in lines if line not in self.showdown_told]
+                self.showdown_told.clear()
+            self.say(self.style.tint("green", "\n".join(lines)))
 
 
 def _indent(text: str) -> str:

@@ -36,6 +36,7 @@ from typing import NamedTuple, Protocol
 
 from bot.render.table import TableView
 from bot.render.views import ActionOption, PrivateNotice, Prompt, TableSnapshot
+from bot.tables.reveal import HandReveal
 
 __all__ = [
     "ActionOption",
@@ -88,7 +89,8 @@ class NoticeKind(StrEnum):
     RESULT = "result"
     """Who won which pot (or everyone folded), uncalled bets returned."""
     REVEAL = "reveal"
-    """The deck order and salt after the hand, to check against the commitment."""
+    """After the hand: the openings of the cards everyone saw (``PublicNotice.reveal``), to check
+    against the commitment; nothing else is opened."""
     NO_DEAL = "no_deal"
     """A deal was asked for but cannot happen, with the reason."""
     DM_FAILED = "dm_failed"
@@ -110,6 +112,10 @@ class PublicNotice:
     """For ``TABLE`` notices: the ``bot.render.table.TableView`` drawn in ``text``."""
     snapshot: TableSnapshot | None = None
     """For ``TABLE`` notices: the table at that moment (``bot.render.views.TableSnapshot``)."""
+    reveal: HandReveal | None = None
+    """For ``REVEAL`` notices: the public openings (or a whole-deck reveal) as data, so each front
+    end can say how to check them its own way (``text`` says it for Discord: ``/hand verify``;
+    ``HandReveal.verify_command`` is the self-contained ``wildstud verify`` line)."""
 
 
 @dataclass(frozen=True, slots=True)

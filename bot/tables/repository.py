@@ -3,7 +3,8 @@
 
 A table's record holds its dealer, stakes and rulings; its ``settings`` JSON holds the timers and
 dealing options (``TableOptions``), the display names of members who sat there, the seat limit,
-stakes and rulings queued for the next deal, and the members leaving after the hand in progress.
+stakes and rulings queued for the next deal, the members leaving after the hand in progress, and
+the members who set auto-muck (``automuck``: a list of member ids).
 Seats are rows of their own; the button and the redeal flag are worked out again from the last
 hands on load.
 """
@@ -72,6 +73,7 @@ class Repository:
         if settings.get("pending_rulings"):
             table.pending_rulings = Rulings.from_dict(settings["pending_rulings"])
         leaving = {int(m) for m in settings.get("leaving", ())}
+        table.automuck = {int(m) for m in settings.get("automuck", ())}
         for seat in await self.store.seats(record.id):
             table.seats[seat.seat_no] = SeatState(
                 seat.seat_no, seat.member_id, table.name(seat.member_id), seat.stack, seat.status,
@@ -123,6 +125,8 @@ class Repository:
         leaving = sorted(s.member for s in table.seats.values() if s.leaving)
         if leaving:
             settings["leaving"] = leaving       # folded at their turn, cashed out after the hand
+        if table.automuck:
+            settings["automuck"] = sorted(table.automuck)
         return settings
 
     async def save_settings(self, table: Table) -> None:

@@ -1,7 +1,8 @@
 """What a finished hand opens of its deck commitment, and to whom (DESIGN "Fairness and secrecy").
 
 After a hand everyone may see the openings of the cards everyone saw (:func:`public_cards`: up cards,
-the community card, indicator cards and the down cards of hands shown at showdown); a player may also
+the community card, indicator cards and the down cards of hands shown at showdown or turned face up
+when betting closed); a player may also
 see the openings of their own down cards (:func:`own_down_cards`). Nothing else is ever opened: a
 folded or mucked hand, burned cards, the stub and the hand of a player who won without a showdown stay
 closed. Hands stored under the old whole-deck commitment can only be checked with the whole deck,
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 from bot.engine.cards import Card, Deck
 from bot.engine.hand import StudHand
+from bot.engine.log import Action
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import TableStakes
 from bot.store import HandRecord, Store, StoreError
@@ -22,20 +24,29 @@ from bot.tables.codec import decode_action, decode_seats
 from bot.tables.fairness import DealCommitment, Opening
 
 
+def shown_seats(hand: StudHand) -> tuple[int, ...]:
+    """Seats whose whole hand everyone has seen: each hand shown at the showdown so far, and every
+    live hand once betting has closed with two or more of them (turned face up before the run-out,
+    SPEC §6: they are always shown). A hand that won uncontested or was mucked is not here."""
+    live = hand.live_seats
+    if hand.betting_closed and len(live) >= 2:
+        return live
+    return tuple(dict.fromkeys(e.seat for e in hand.log if isinstance(e, Action) and e.action == "show"))
+
+
 def public_cards(hand: StudHand) -> tuple[Card, ...]:
     """Every card everyone at the table saw, in no particular order: each seat's up cards (folded
     seats included: they were dealt face up), the community and indicator cards, and the down cards of
-    every hand shown at showdown (``HandResult.shown``). Burned cards are not public."""
+    every hand shown (``shown_seats``: at the showdown, or turned face up when betting closed).
+    Burned cards are not public."""
     cards: list[Card] = []
     for seat in range(hand.seat_count):
         cards.extend(hand.up_cards(seat))
     if hand.community_card is not None:
         cards.append(hand.community_card)
     cards.extend(hand.indicator_cards)
-    result = hand.result
-    if result is not None:
-        for seat in result.shown:
-            cards.extend(hand.down_cards(seat))
+    for seat in shown_seats(hand):
+        cards.extend(hand.down_cards(seat))
     return tuple(dict.fromkeys(cards))
 
 
@@ -90,10 +101,15 @@ def rebuild(record: HandRecord) -> tuple[StudHand, tuple[int, ...], DealCommitme
     if deal.digest != record.commitment:
         raise ValueError("the stored deck does not match its commitment")
     engine = StudHand([players[n].starting_stack for n in order], TableStakes.from_dict(record.stakes),
-                      Rulings.from_dict(record.rulings), Deck.from_order(deck))
+                      Rulings.from_dict(record.rulings), Deck.from_order(deck), manual_showdown=True)
     for text in record.actions[1:]:
         seat, command = decode_action(text)
         engine.apply(seat, command)
+    if record.status == "finished":
+        # Hands settled before players could show or muck stored no show lines: their showdown
+        # turned every live hand over (SPEC §9), so it is finished that way here.
+        while engine.phase == "showdown" and engine.actor is not None:
+            engine.show(engine.actor)
     return engine, order, deal
 
 
@@ -150,6 +166,16 @@ def viewer_history(record: HandRecord, member: int | None, names: dict[int, str]
                       fields={"hand": record.hand_no}, hide_unshown=True, viewer=viewer)
 
 
+def live_reveal(hand_no: int, hand_id: int, deal: DealCommitment, hand: StudHand) -> HandReveal:
+    """The public reveal of a hand just finished or voided at the table (what ``reveal_of`` gives a
+    spectator for the stored hand): the leaves and the openings of ``public_cards``, or the whole
+    deck for a whole-deck commitment."""
+    if deal.scheme == "deck":
+        return HandReveal(hand_id, hand_no, deal.digest, "deck", salt=deal.salt, deck=deal.deck)
+    return HandReveal(hand_id, hand_no, deal.digest, "per-card", leaves=deal.leaves,
+                      openings=_merge(deal.openings(public_cards(hand))))
+
+
 def reveal_text(hand_no: int, hand_id: int, deal: DealCommitment, hand: StudHand) -> str:
     """The public notice after a hand (finished or voided): what is opened and how to check it.
 
@@ -173,4 +199,9 @@ def opening_text(deal: DealCommitment, down_cards: Iterable[Card]) -> str:
     if deal.scheme != "per-card" or not cards:
         return ""
     openings = " ".join(str(o) for o in deal.openings(cards))
-    return f"\nYour down cards' openings (check them after the hand with /hand verify): {openings}"
+    return f"\nYour down cards' openings ({OWN_OPENINGS_CHECK}): {openings}"
+
+
+OWN_OPENINGS_CHECK = "check them after the hand with /hand verify"
+"""How the private message says a player checks their own openings (Discord's words; the terminal
+says its own, see ``bot.console.presenter.ConsolePresenter.private_text``)."""

@@ -11,8 +11,8 @@ How it decides:
 3. **Action.** Strong (ratio ≥ 1.5): bet or raise (a pot-sized-ish bet in pot and no limit,
    capped at two raises of its own per street). Facing a bet: call when equity beats the pot odds
    (with a little slack on early streets, where more cards come), else fold. Never folds when it
-   can check. The bring-in completes only with a strong door card. Always shows at showdown
-   (cards speak, and it makes the log easier to follow).
+   can check. The bring-in completes only with a strong door card. At the showdown it mucks a
+   beaten hand (the engine allows a muck only then) and otherwise shows (cards speak).
 
 Decisions use only what the seat may know: its own down cards and everyone's up cards. The random
 source is injected, so a seeded robot is reproducible.
@@ -117,10 +117,10 @@ class Robot:
     def decide(self, s: Situation) -> tuple[str, int | None]:
         legal = s.legal
         names = legal.names
+        if "muck" in names:          # only a beaten hand may be mucked: give nothing away
+            return ("muck", None)
         if "show" in names:
             return ("show", None)
-        if "muck" in names:
-            return ("muck", None)
         equity = estimate_equity(s, self.rng, self.samples)
         opponents = max(1, len(s.opponents_up))
         ratio = equity * (opponents + 1)

@@ -7,7 +7,9 @@ check-else-fold with the bring-in posted; a player who times out is marked away 
 the next hand; a leaving seat folds at its turn), SPEC §8 (rulings and stakes changed by the dealer
 take effect from the next deal, are announced before it and recorded with each hand), the
 fair-deal commitment of DESIGN "Fairness", and the dealer's misdeal ruling (``void``: every chip
-goes back to where it was before the hand, and the next deal keeps the button). Every action is
+goes back to where it was before the hand, and the next deal keeps the button), and the showdown of
+SPEC §6 as card rooms run it (a hand that could still win is shown by the table; a beaten hand is
+asked to show or muck, or mucked at once for a player who set auto-muck). Every action is
 stored before anyone hears of it. Methods that take a ``Table`` run inside its ``locked`` block;
 the timer callbacks take the lock themselves.
 """
@@ -33,10 +35,10 @@ from bot.tables.clock import Clock
 from bot.tables.codec import decode_action, decode_seats, encode_action, encode_seats
 from bot.tables.errors import StaleAction, TableError
 from bot.tables.fairness import DealCommitment
-from bot.tables.notices import NoticeKind, Reply, ShowdownNotice, TableKey
+from bot.tables.notices import NoticeKind, PublicNotice, Reply, ShowdownNotice, TableKey
 from bot.tables.registry import Registry
 from bot.tables.repository import Repository
-from bot.tables.reveal import reveal_text
+from bot.tables.reveal import live_reveal, reveal_text
 from bot.tables.seating import Seating
 from bot.tables.snapshot import hand_prompt, own_cards, table_notice
 from bot.tables.state import LiveHand, SeatState, Table
@@ -82,7 +84,8 @@ class HandRunner:
         table.redeal = False
         table.hands_dealt += 1
         names = tuple(s.name for s in seats)
-        engine = StudHand([s.stack for s in seats], table.stakes, table.rulings, Deck.from_order(deal.order))
+        engine = StudHand([s.stack for s in seats], table.stakes, table.rulings, Deck.from_order(deal.order),
+                          manual_showdown=True)
         live = LiveHand(
             hand_id=hand_id,
             hand_no=table.hands_dealt,
@@ -178,9 +181,9 @@ class HandRunner:
         events = engine.events_since(live.narrated)
         live.narrated += len(events)
         street_dealt = street_dealt or any(isinstance(e, StreetStarted) for e in events)
-        showdown = self._tell(table, live, events)
+        self._tell(table, live, events)
         if engine.is_over:
-            await self._finish(table, showdown)
+            await self._finish(table, live.showdown_lines)
             return
         table.tell(table_notice(table))
         if street_dealt:
@@ -189,22 +192,12 @@ class HandRunner:
         await self._next_turn(table)
 
     @staticmethod
-    def _tell(table: Table, live: LiveHand, events: Sequence[object]) -> list[str]:
+    def _tell(table: Table, live: LiveHand, events: Sequence[object]) -> None:
         """Post the hand's new log lines. The engine's showdown (``ShowdownStarted`` and what
-        follows) is held back and returned as lines, to go out as one showdown notice once the
-        hand is settled."""
-        at = next((i for i, e in enumerate(events) if isinstance(e, ShowdownStarted)), None)
-        before = events if at is None else events[:at]
-        lines: list[Line] = live.narrator.lines(before)  # type: ignore[arg-type]
-        showdown: list[str] = []
-        if at is not None:
-            # Narrating ShowdownStarted flushes any street line still pending, then adds the
-            # showdown's own heading (which the showdown notice writes itself).
-            lines += live.narrator.lines(events[at : at + 1])[:-1]  # type: ignore[arg-type]
-            showdown = [line.text for line in live.narrator.lines(events[at + 1 :])]  # type: ignore[arg-type]
-        for line in lines:
+        follows, over one operation or several) is held back in ``live.showdown_lines``, to go out
+        as one showdown notice once the hand is settled."""
+        for line in _narrate(live, events):
             table.post(NoticeKind(line.kind), line.text, live.hand_id)
-        return showdown
 
     async def _next_turn(self, table: Table) -> None:
         live = table.hand
@@ -216,6 +209,21 @@ class HandRunner:
         if table_seat is not None and table_seat.leaving:
             await self.fold_leaving(table, seat)
             return
+        if live.engine.phase == "showdown":
+            # Card rooms' showdown (SPEC §6): a hand that could still win a pot is shown without
+            # asking (cards speak); a beaten hand is mucked for a player who set auto-muck; anyone
+            # else is asked, after seeing the hands shown before them.
+            if not live.engine.legal_actions(seat).muck:
+                await self.apply(table, seat, "show", None)
+                return
+            if live.members[seat] in table.automuck:
+                await self.apply(table, seat, "muck", None)
+                return
+            fresh = live.showdown_lines[live.showdown_posted :]
+            if fresh:
+                heading = ["Showdown"] if live.showdown_posted == 0 else []
+                table.post(NoticeKind.RESULT, "\n".join(heading + fresh), live.hand_id)
+                live.showdown_posted = len(live.showdown_lines)
         self.arm_timers(table, live.hand_id, live.turn)
         prompt = hand_prompt(table)
         assert prompt is not None
@@ -274,9 +282,11 @@ class HandRunner:
                     await self.repository.set_status(table, table_seat, "away")
                 except TableError:
                     log.exception("could not mark a seat away")
+                did = ("mucked your beaten hand" if live.engine.phase == "showdown"
+                       else "acted for you (check if possible, else fold)")
                 table.tell(Reply(
                     member,
-                    "You ran out of time, so the dealer acted for you (check if possible, else fold). "
+                    f"You ran out of time, so the dealer {did}. "
                     "You are marked away and sit out from the next hand; use back to play again.",
                 ))
                 table.post(NoticeKind.SEATING, f"{live.names[seat]} is away (out of time).")
@@ -349,10 +359,12 @@ class HandRunner:
             table.hand = None
             return
         if result.showdown:
-            # Built from the engine's result: who showed (in showing order) and who won what.
+            # Built from the engine's result: who showed (in showing order) and who won what. The
+            # showdown's lines begin with one line per hand in show order ("shows" or "mucks").
             winnings = {live.members[i]: w for i, w in enumerate(result.winnings) if w}
             shown = tuple(
-                (live.names[s], line) for s, line in zip(result.show_order, showdown_lines, strict=False)
+                (live.names[s], line)
+                for s, line in zip(result.show_order, showdown_lines, strict=False) if s in result.shown
             )
             text = "Showdown\n" + "\n".join(showdown_lines)
             table.tell(ShowdownNotice(live.hand_id, text, shown, winnings))
@@ -395,14 +407,16 @@ class HandRunner:
         if live.engine.is_over:
             # The action that ended the hand was stored, then the process stopped before the hand
             # was settled, so its ending was probably never told: tell it from that action on.
-            live.narrator.lines(events[:told])
+            _narrate(live, events[:told])
+            live.showdown_posted = len(live.showdown_lines)
             live.narrated = len(events)
             table.post(NoticeKind.INFO, f"Hand #{live.hand_no} ended just before a restart:", live.hand_id)
-            showdown = self._tell(table, live, events[told:])
-            await self._finish(table, showdown)
+            self._tell(table, live, events[told:])
+            await self._finish(table, live.showdown_lines)
             return
-        live.narrator.lines(events)  # consume: the log so far was already told
+        _narrate(live, events)  # consume: the log so far was already told
         live.narrated = len(events)
+        # A showdown under way is told again before its next prompt (the hands shown so far).
         table.post(
             NoticeKind.INFO, f"Hand #{live.hand_no} resumes after a restart: same cards, same pot.",
             live.hand_id,
@@ -413,10 +427,30 @@ class HandRunner:
         await self._next_turn(table)
 
 
+def _narrate(live: LiveHand, events: Sequence[object]) -> list[Line]:
+    """The log lines of new ``events`` to post now; the showdown's lines (from ``ShowdownStarted``
+    on) are added to ``live.showdown_lines`` instead."""
+    if live.in_showdown:
+        live.showdown_lines += [line.text for line in live.narrator.lines(events)]  # type: ignore[arg-type]
+        return []
+    at = next((i for i, e in enumerate(events) if isinstance(e, ShowdownStarted)), None)
+    if at is None:
+        return live.narrator.lines(events)  # type: ignore[arg-type]
+    lines: list[Line] = live.narrator.lines(events[:at])  # type: ignore[arg-type]
+    # Narrating ShowdownStarted flushes any street line still pending, then adds the showdown's own
+    # heading (which the showdown notice writes itself).
+    lines += live.narrator.lines(events[at : at + 1])[:-1]  # type: ignore[arg-type]
+    live.in_showdown = True
+    live.showdown_lines += [line.text for line in live.narrator.lines(events[at + 1 :])]  # type: ignore[arg-type]
+    return lines
+
+
 def _reveal(table: Table, live: LiveHand) -> None:
     """After a hand (finished or voided): open the cards everyone saw, nothing else (issue 10)."""
-    table.post(NoticeKind.REVEAL, reveal_text(live.hand_no, live.hand_id, live.deal, live.engine),
-               live.hand_id)
+    table.tell(PublicNotice(
+        NoticeKind.REVEAL, reveal_text(live.hand_no, live.hand_id, live.deal, live.engine), live.hand_id,
+        reveal=live_reveal(live.hand_no, live.hand_id, live.deal, live.engine),
+    ))
 
 
 def _rebuild(table: Table, record: HandRecord) -> tuple[LiveHand, int]:
@@ -436,7 +470,8 @@ def _rebuild(table: Table, record: HandRecord) -> tuple[LiveHand, int]:
     rulings = Rulings.from_dict(record.rulings)
     members = tuple(players[n].member_id for n in order)
     names = tuple(table.name(m) for m in members)
-    engine = StudHand([players[n].starting_stack for n in order], stakes, rulings, Deck.from_order(deck))
+    engine = StudHand([players[n].starting_stack for n in order], stakes, rulings, Deck.from_order(deck),
+                      manual_showdown=True)
     told = 0
     for text in record.actions[1:]:
         told = len(engine.events)

@@ -294,6 +294,38 @@ class TableService:
         async with self.registry.locked(key) as table:
             return replace(await self.seating.top_up(table, _actor(who).member, amount))
 
+    async def set_automuck(self, key: TableKey, who: Actor | int, on: bool) -> str:
+        """Turn the member's auto-muck on or off: with it on, a hand that may be mucked at the
+        showdown (beaten by a hand already shown, not all-in, not turned face up) is mucked without
+        a prompt; a hand that could win a pot is always shown. A seat setting: only a seated player
+        may set it, and it is kept in the table's settings, so it survives a restart. Takes effect
+        at once: a player asked to show or muck right now mucks. Returns a confirmation.
+        Raises ``TableError`` if the member is not seated here."""
+        member = _actor(who).member
+        async with self.registry.locked(key) as table:
+            if table.seat_of(member) is None:
+                raise TableError("You are not seated at this table: join first, then set auto-muck.")
+            was = member in table.automuck
+            if on:
+                table.automuck.add(member)
+            else:
+                table.automuck.discard(member)
+            if was != on:
+                try:
+                    await self.repository.save_settings(table)
+                except TableError:
+                    (table.automuck.discard if on else table.automuck.add)(member)   # nothing changed
+                    raise
+            live = table.hand
+            if on and live is not None and live.engine.phase == "showdown":
+                seat = live.engine.actor
+                if seat is not None and live.members[seat] == member and live.engine.legal_actions(seat).muck:
+                    await self.runner.apply(table, seat, "muck", None)     # the prompt it answers
+            if on:
+                return ("Auto-muck is on: at the showdown a beaten hand of yours is mucked without asking"
+                        " (a hand that could win is always shown).")
+            return "Auto-muck is off: at the showdown you are asked to show or muck a beaten hand."
+
     # ==================================================================== settings
     async def set_ruling(
         self, key: TableKey, who: Actor | int, name: str, value: str, *, dealer_rights: bool = False
@@ -378,8 +410,10 @@ class TableService:
         action: str,
         amount: int | None = None,
     ) -> None:
-        """Apply the member's ``action`` (``fold check call bring_in complete bet raise all_in``;
-        ``bet``/``raise`` with ``amount``, the street total "to").
+        """Apply the member's ``action`` (``fold check call bring_in complete bet raise all_in``,
+        and at the showdown ``show muck``; ``bet``/``raise`` with ``amount``, the street total "to").
+        At the showdown only a player whose hand may be mucked is ever asked (a hand that could
+        win is shown by the table itself, and auto-muck answers for those who set it).
 
         ``hand_id`` and ``turn`` are those of the prompt the player answers: an action meant for
         another hand or an earlier turn is refused with ``StaleAction`` and changes nothing, as is

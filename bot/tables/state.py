@@ -67,6 +67,14 @@ class LiveHand:
     """Clock time the current turn's timer fires (None: no timer armed)."""
     void_reason: str | None = None
     """Set while a hand the dealer voided is being wound up (its last table view shows it void)."""
+    showdown_lines: list[str] = field(default_factory=list)
+    """The showdown's log lines so far (shows, mucks, pots), once it has begun; they go out as one
+    showdown notice when the hand is settled."""
+    showdown_posted: int = 0
+    """How many of ``showdown_lines`` were already posted, because a player had to be asked to show
+    or muck (they see the hands shown before them)."""
+    in_showdown: bool = False
+    """The engine's showdown has begun (``ShowdownStarted`` was narrated)."""
 
     @property
     def turn(self) -> int:
@@ -112,6 +120,9 @@ class Table:
     undeliverable: set[int] = field(default_factory=set)
     max_seats: int = 8
     """The most players who may sit here (2..8; the store refuses a buy-in beyond it)."""
+    automuck: set[int] = field(default_factory=set)
+    """Members who muck a losing hand at the showdown without being asked (``/table automuck``; kept
+    in the table's settings JSON)."""
     outbox: list[Notice] = field(default_factory=list)
     """What the operation under way has to say, in order; sent as one update when it ends
     (``bot.tables.registry.Registry.locked``)."""

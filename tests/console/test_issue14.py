@@ -21,7 +21,7 @@ def run(db: Path, typed: str, **kwargs: object) -> str:
 
 def test_stakes_set_at_the_table_survive_the_next_run(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite3"
-    first = run(db, "stakes medium\n\n" + "c\n" * 40)
+    first = run(db, "stakes medium\n\n" + "c\nshow\n" * 40)   # show if asked at the showdown
     assert "Hand #1: " in first and "Fixed limit 100/200" in first
     second = run(db, "\nq\n")                      # a plain `wildstud play`: no --stakes
     assert "Hand #2: " in second and "Fixed limit 100/200" in second
@@ -36,7 +36,7 @@ def test_a_resumed_hot_seat_hand_says_with_whom_then_seats_the_new_line_up(tmp_p
     db = tmp_path / "h.sqlite3"
     first = run(db, "\n\n" + "c\n", humans=["Ann", "Bea"], bots=0)   # quit mid-hand (input runs out)
     assert "is saved; run wildstud play again" in first
-    second = run(db, "\nc\n" * 40 + "q\n", humans=["Cid"], bots=1)
+    second = run(db, "\nc\nshow\n" * 40 + "q\n", humans=["Cid"], bots=1)
     head = second.split("Pass the keyboard")[0]
     assert re.search(r"Hand #1 was not finished: it resumes first, with (Ann and Bea|Bea and Ann); "
                      r"then Cid and Ada sit down\.", head), head
@@ -84,7 +84,7 @@ def test_the_ledger_names_terminal_players(tmp_path: Path, capsys: pytest.Captur
     assert "name" not in header.split(",")                     # the CSV columns stay as documented
 
 
-@pytest.mark.parametrize("moves", ["c\n" * 40, "f\n" * 3 + "c\n" * 40], ids=["showdown", "fold"])
+@pytest.mark.parametrize("moves", ["c\nshow\n" * 40, "f\n" * 3 + "c\n" * 40], ids=["showdown", "fold"])
 def test_history_writes_a_finished_hand_as_the_player_saw_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], moves: str
 ) -> None:

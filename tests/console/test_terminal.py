@@ -11,12 +11,14 @@ import sqlite3
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from bot.console.commands import InputError, parse_action
 from bot.console.game import PlayConfig, play
+from bot.engine.cards import Card
 from bot.store import Store
 from bot.tables.notices import ActionOption, Prompt
 
@@ -56,7 +58,8 @@ def test_a_full_hand_against_computer_players_then_resume_after_quitting(tmp_pat
     assert "is saved; run wildstud play again" in out            # input ran out mid-hand
     assert "Traceback" not in first.stderr
     # The next run resumes the same hand and plays it to the end.
-    second = run_cli(["--bots", "2", "--name", "Ann", "--seed", "3"], "c\n" * 12, db)
+    # "show" answers a show-or-muck prompt; where a bet is asked for it is refused and asked again.
+    second = run_cli(["--bots", "2", "--name", "Ann", "--seed", "3"], "c\nshow\n" * 12, db)
     assert second.returncode == 0, second.stderr
     assert "Hand #1 resumes after a restart" in second.stdout
     assert re.search(r"wins (the|side|the main) pot", second.stdout)
@@ -82,7 +85,7 @@ def test_bad_input_gets_the_reason_and_a_new_prompt(tmp_path: Path) -> None:
 
 def test_hot_seat_shows_down_cards_only_to_the_player_at_the_keyboard(tmp_path: Path) -> None:
     db = tmp_path / "hot.sqlite3"
-    result = run_cli(["--seats", "Ann", "Bob", "--seed", "4"], "\n" + "c\n" * 40, db)
+    result = run_cli(["--seats", "Ann", "Bob", "--seed", "4"], "\n" + "c\nshow\n" * 40, db)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     owner: str | None = None
@@ -115,7 +118,9 @@ def test_auto_is_reproducible_and_ends_with_everyones_chips() -> None:
     assert len(tail) == 3
     total = sum(int(re.search(r"([\d,]+)\s+\(", row).group(1).replace(",", "")) for row in tail)  # type: ignore[union-attr]
     assert total == 3 * 1000                                     # chips conserved
-    for verify_line in re.findall(r"wildstud verify \S+ \S+ \S+", out):
+    verify_lines = [line for line in out.splitlines() if line.startswith("wildstud verify ")]
+    assert len(verify_lines) == 2                                # one whole check per hand
+    for verify_line in verify_lines:
         checked = subprocess.run([sys.executable, "-m", "bot", *verify_line.split()[1:]], capture_output=True,
                                  text=True, cwd=ROOT, check=False)
         assert checked.returncode == 0, checked.stdout + checked.stderr
@@ -252,8 +257,9 @@ def test_hot_seat_passes_the_keyboard_at_every_new_hand(tmp_path: Path) -> None:
     # wait for "Pass the keyboard to ...", like any change of player.
     out = io.StringIO()
     config = PlayConfig(db=tmp_path / "hot.sqlite3", humans=["Ann", "Bob"], bots=0, seed=11)
-    # Enter deals and passes the keyboard; "c" acts. Each is harmless where the other is expected.
-    asyncio.run(play(config, io.StringIO("\nc\n" * 150), out))
+    # Enter deals and passes the keyboard; "c" acts, "show" shows at the showdown. Each is harmless
+    # where another is expected.
+    asyncio.run(play(config, io.StringIO("\nc\nshow\n" * 150), out))
     lines = out.getvalue().splitlines()
     checked = 0
     for i, line in enumerate(lines):
@@ -295,3 +301,48 @@ def test_auto_ends_with_the_chips_not_a_table_for_a_hand_that_never_comes() -> N
     text = out.getvalue()
     assert "Between hands (next: hand #2)" in text
     assert "next: hand #3" not in text
+
+
+def test_auto_reveal_line_checks_the_opened_cards_even_with_the_in_memory_database() -> None:
+    # The example: Cleo wins uncontested. --auto keeps its database in memory, so
+    # "/hand verify" or "--hand ID" could not work: the line must carry the whole check.
+    result = run_cli(["--auto", "--hands", "1", "--seed", "3", "--bots", "7"], "")
+    assert result.returncode == 0, result.stderr
+    assert "/hand verify" not in result.stdout and "--hand" not in result.stdout
+    (line,) = [x for x in result.stdout.splitlines() if x.startswith("wildstud verify ")]
+    assert " --leaves " in line and " --open " in line
+    checked = subprocess.run([sys.executable, "-m", "bot", *line.split()[1:]], capture_output=True,
+                             text=True, cwd=ROOT, check=False)
+    assert checked.returncode == 0 and "stay closed" in checked.stdout, checked.stdout + checked.stderr
+
+
+def test_auto_log_is_a_spectators_view_and_names_the_stored_check(tmp_path: Path) -> None:
+    # The log may name a down card only if its hand was shown (or turned face up): checked hand by
+    # hand against the complete histories in the database (deal lines: cards 1, 2 and 7 of a
+    # player are down; "pN sm CARDS" shows a hand).
+    db = tmp_path / "auto.sqlite3"
+    result = run_cli(["--auto", "--hands", "6", "--seed", "5", "--bots", "4", "--db", str(db)], "")
+    assert result.returncode == 0, result.stderr
+    assert f"wildstud verify --hand 1 --db {db}" in result.stdout
+    from tests.tables.test_secrecy import card_tokens
+
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT hand_no, phh FROM hands ORDER BY hand_no").fetchall()
+    logs = re.split(r"── Hand #\d+", result.stdout)[1:]
+    assert len(rows) == len(logs) == 6
+    mucked = 0
+    for (_, phh), log in zip(rows, logs, strict=True):
+        dealt: dict[str, list[str]] = {}
+        shown: set[str] = set()
+        for action in tomllib.loads(phh)["actions"]:
+            words = action.split()
+            if words[:2] == ["d", "dh"]:
+                dealt.setdefault(words[2], []).extend(words[3][i:i + 2] for i in range(0, len(words[3]), 2))
+            elif len(words) == 3 and words[1] == "sm":
+                shown.add(words[0])
+            elif words[1:] == ["sm"]:
+                mucked += 1
+        down = {Card.parse(c) for p, cards in dealt.items() if p not in shown
+                for i, c in enumerate(cards) if i in (0, 1, 6)}
+        assert not card_tokens(log) & down, log
+    assert mucked, "no hand in these runs reached a muck"

@@ -87,7 +87,7 @@ async def play_passively(fake: FakeDiscord, guild: FakeGuild, channel: FakeChann
     clicks = 0
     while not hand_over(fake, channel, hand_no):
         prompt = current_prompt(fake, channel)
-        label = label_starting(prompt, "Check", "Call", "Bring-in")
+        label = label_starting(prompt, "Check", "Call", "Bring-in", "Show")
         assert label is not None, prompt.button_labels
         res = await fake.click(prompted_member(guild, prompt), prompt, label=label)
         assert not res.rejected and res.response_type == 6, (res.response_type, res.text)

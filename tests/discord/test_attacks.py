@@ -59,7 +59,8 @@ async def _to_range_wager(
         if label is not None:
             low, high = (int(x.replace(",", "")) for x in label.rpartition(" ")[2].split("-"))
             return prompt, actor, label, low, high
-        await fake.click(actor, prompt, label=label_starting(prompt, "Check", "Call", "Bring-in") or "")
+        passive = label_starting(prompt, "Check", "Call", "Bring-in", "Show") or ""
+        await fake.click(actor, prompt, label=passive)
     raise AssertionError("no range wager offered")
 
 
@@ -205,6 +206,8 @@ async def test_out_of_turn_and_outsiders_change_nothing(fake_discord: FakeDiscor
         ("check", {}),
         ("fold", {}),
         ("allin", {}),
+        ("show", {}),
+        ("muck", {}),
     ]
     actions = [label for label in prompt.button_labels if label != "My cards"]
     assert actions  # the bring-in's choices: Bring-in and Complete (fixed limit)
@@ -417,7 +420,7 @@ async def test_join_limits_leave_mid_hand_and_close_mid_hand(
         prompt = current_prompt(fake, poker)
         actor = prompted_member(guild, prompt)
         assert actor.id != second.id  # the leaver is never prompted again
-        await fake.click(actor, prompt, label=label_starting(prompt, "Check", "Call") or "")
+        await fake.click(actor, prompt, label=label_starting(prompt, "Check", "Call", "Show") or "")
     assert hand_over(fake, poker, 1)
     texts = "\n".join(m.text for m in fake.channel_messages(poker))
     assert f"{second.user.username} folds" in texts
@@ -674,7 +677,8 @@ async def test_eight_players_with_hostile_nicknames_fit_discord_and_ping_nobody(
         while not hand_over(fake, tables, 1):
             prompt = current_prompt(fake, tables)
             actor = prompted_member(guild, prompt)
-            await fake.click(actor, prompt, label=label_starting(prompt, "Check", "Call", "Bring-in") or "")
+            passive = label_starting(prompt, "Check", "Call", "Bring-in", "Show") or ""
+            await fake.click(actor, prompt, label=passive)
             await fake.click(actor, prompt, label="My cards")
             clicks += 1
             assert clicks < 80
@@ -732,9 +736,8 @@ async def test_each_dm_holds_only_its_owners_cards_and_folded_cards_stay_secret(
         if hand_over(fake, poker, 1):
             break
         prompt = current_prompt(fake, poker)
-        await fake.click(
-            prompted_member(guild, prompt), prompt, label=label_starting(prompt, "Check", "Call") or ""
-        )
+        passive = label_starting(prompt, "Check", "Call", "Show") or ""
+        await fake.click(prompted_member(guild, prompt), prompt, label=passive)
     assert hand_over(fake, poker, 1)
 
     seen: dict[int, set[str]] = {}
@@ -838,7 +841,7 @@ async def test_restart_mid_hand_old_buttons_my_cards_and_stale_turns(
         if hand_over(fake, poker, 1):
             break
         prompt = current_prompt(fake, poker)
-        label = label_starting(prompt, "Check", "Call") or ""
+        label = label_starting(prompt, "Check", "Call", "Show") or ""
         await fake.click(prompted_member(guild, prompt), prompt, label=label)
     assert hand_over(fake, poker, 1)
     report = await second.store.audit()

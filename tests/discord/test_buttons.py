@@ -115,7 +115,8 @@ async def test_pot_limit_raise_asks_for_the_amount(fake_discord: FakeDiscord, tm
         label = next((lb for lb in prompt.button_labels if re.search(r"\d-\d", lb)), None)
         if label is not None:
             break
-        await fake.click(actor, prompt, label=label_starting(prompt, "Check", "Call", "Bring-in") or "")
+        passive = label_starting(prompt, "Check", "Call", "Bring-in", "Show") or ""
+        await fake.click(actor, prompt, label=passive)
     assert label is not None
     head, _, span = label.rpartition(" ")
     low, high = (int(x.replace(",", "")) for x in span.split("-"))

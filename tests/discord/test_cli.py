@@ -51,7 +51,8 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
     fake = fake_discord
     guild = fake.guild()
     names = await sync_commands(fake.token, guild.id)
-    assert names == ["allin", "bet", "call", "check", "chips", "fold", "hand", "raise", "ruling", "table"]
+    assert names == ["allin", "bet", "call", "check", "chips", "fold", "hand", "muck", "raise", "ruling",
+                     "show", "table"]
     synced = fake.synced[guild.id]
     subcommands = {
         name: sorted(o["name"] for o in cmd.get("options", []) if o["type"] == 1)
@@ -68,6 +69,7 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
             "status",
             "close",
             "stakes",
+            "automuck",
             "timer",
             "dealer-role",
         ]

@@ -40,7 +40,7 @@ async def test_restart_mid_hand_resumes_and_old_buttons_work(
         await fake.click(
             prompted_member(guild, prompt),
             prompt,
-            label=label_starting(prompt, "Check", "Call", "Bring-in") or "",
+            label=label_starting(prompt, "Check", "Call", "Bring-in", "Show") or "",
         )
     table_message = fake.find_message(poker, containing="Hand #1 ·")
     pending = current_prompt(fake, poker)
@@ -117,7 +117,7 @@ async def test_two_tables_in_two_channels_never_leak(fake_discord: FakeDiscord, 
                 await fake.click(
                     prompted_member(guild, prompt),
                     prompt,
-                    label=label_starting(prompt, "Check", "Call", "Bring-in") or "",
+                    label=label_starting(prompt, "Check", "Call", "Bring-in", "Show") or "",
                 )
         if hand_over(fake, poker, 1) and hand_over(fake, lobby, 1):
             break

@@ -43,7 +43,7 @@ async def test_dealer_voids_the_hand_chips_go_back_and_old_buttons_are_stale(
     await fake.slash(alice, "table deal", channel=poker)
     for _ in range(3):                    # the bring-in and two calls: chips are in the pot
         prompt = current_prompt(fake, poker)
-        label = label_starting(prompt, "Check", "Call", "Bring-in")
+        label = label_starting(prompt, "Check", "Call", "Bring-in", "Show")
         assert label is not None
         await fake.click(prompted_member(guild, prompt), prompt, label=label)
     hand_table = fake.find_message(poker, containing="Hand #1 ·")

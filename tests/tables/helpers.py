@@ -89,13 +89,16 @@ class Harness:
         await self.service.act(key or self.key, prompt.member, prompt.hand_id, prompt.turn, action, amount)
 
     async def passive(self, key: TableKey | None = None) -> None:
-        """Play the current hand to its end: bring in, call, or check (never fold, never bet)."""
+        """Play the current hand to its end: bring in, call, or check (never fold, never bet), and
+        show when asked to show or muck (so every live hand is turned over, as before mucking)."""
         key = key or self.key
         table = self.service.table(key)
         while table.hand is not None:
             prompt = self.prompt(key)
             names = [o.action for o in prompt.options]
             action = "bring_in" if "bring_in" in names else ("check" if "check" in names else "call")
+            if "show" in names:
+                action = "show"
             await self.service.act(key, prompt.member, prompt.hand_id, prompt.turn, action)
 
     def texts(self, kind: NoticeKind | None = None, key: TableKey | None = None) -> list[str]:

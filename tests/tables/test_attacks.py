@@ -575,6 +575,7 @@ async def test_a_front_end_that_raises_everywhere_never_stops_a_hand(db_path: Pa
                 assert prompt is not None
                 names = [o.action for o in prompt.options]
                 action = "bring_in" if "bring_in" in names else ("check" if "check" in names else "call")
+                action = "show" if "show" in names else action
                 await h2.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, action)
             assert h2.rec.showdowns(h.key) or any(" wins " in t for t in h2.texts(NoticeKind.RESULT))
             dot = h.members["Dot"]

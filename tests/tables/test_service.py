@@ -279,7 +279,8 @@ async def test_two_tables_never_see_each_others_notices(store: Store, db_path: P
         for key, table in ((one, table_one), (two, table_two)):
             if table.hand is not None:
                 prompt = h.prompt(key)
-                action = next(o.action for o in prompt.options if o.action in ("bring_in", "check", "call"))
+                passive = ("bring_in", "check", "call", "show")
+                action = next(o.action for o in prompt.options if o.action in passive)
                 await h.service.act(key, prompt.member, prompt.hand_id, prompt.turn, action)
     members = {one: {h.members["Ann"], h.members["Bea"]},
                two: {h.members["Cid"], h.members["Dot"], h.members["Eve"]}}
