@@ -78,7 +78,8 @@ async def test_both_unfinished_hands_resume_where_they_stopped(tmp_path: Path) -
             record = await store.get_hand(hand_id)
             assert record.status == "finished"
             # PHH from here on; a showdown's shows are stored too (`sm -`, issue 10's show or muck).
-            assert all(" " in a and a.split()[1] in ("pb", "cbr", "cc", "f", "sm") for a in record.actions[1:])
+            verbs = {a.split()[1] for a in record.actions[1:]}
+            assert verbs <= {"pb", "cbr", "cc", "f", "sm"}
         report = await store.audit()
         assert report.ok, report.all_problems()
         await h.service.close()
