@@ -12,6 +12,8 @@ released step, add a new one.
    in with their starting and final stacks, the append-only action log; ledger rows may name a hand.
 4. Table messages: the Discord message each table's presenter draws the table on
    (``bot.store.messages``).
+5. Display preferences: how the Discord layer shows things, per guild (``look``) and per member
+   (``dm``) (``bot.store.messages``).
 
 >>> LATEST == len(MIGRATIONS)
 True
@@ -170,7 +172,18 @@ CREATE TABLE table_messages (
 ) STRICT;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1_CORE, _V2_DAILY, _V3_HANDS, _V4_TABLE_MESSAGES)
+_V5_DISPLAY_PREFS = """
+CREATE TABLE display_prefs (
+    guild_id  INTEGER NOT NULL,
+    member_id INTEGER NOT NULL CHECK (member_id >= 0),
+    name      TEXT NOT NULL CHECK (name IN ('look', 'dm')),
+    value     TEXT NOT NULL,
+    updated   TEXT NOT NULL,
+    PRIMARY KEY (guild_id, member_id, name)
+) STRICT;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1_CORE, _V2_DAILY, _V3_HANDS, _V4_TABLE_MESSAGES, _V5_DISPLAY_PREFS)
 """The migration scripts; ``MIGRATIONS[n - 1]`` upgrades version ``n - 1`` to ``n``."""
 
 LATEST: int = len(MIGRATIONS)

@@ -58,6 +58,7 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
         turn_timeout=table.options.turn_timeout,
         auto_deal_after=table.options.auto_deal_after,
         names=tuple(sorted(table.names.items())),
+        log=table.options.log,
     )
     seats = sorted(table.seats.values(), key=lambda s: s.seat_no)
     live = table.hand
@@ -113,6 +114,7 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
         hand_id=live.hand_id, street=engine.street, pot=engine.pot_total,
         wilds=tuple(wild_list(engine.wild_ranks, engine.wild_events, live.names)),
         community=engine.community_card, prompt=None if over else hand_prompt(table),
+        wild_events=tuple(engine.wild_events),
         **common,  # type: ignore[arg-type]
     )
 

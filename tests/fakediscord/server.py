@@ -1182,15 +1182,26 @@ class FakeDiscord:
         wait: bool = True,
         within: float = 5.0,
         expect_response: bool = True,
+        stale: bool = False,
     ) -> FakeInteraction:
         """``who`` clicks the button with this ``label`` (or ``custom_id``) on ``message``.
 
         The message's current stored state is sent (as Discord does), so this works for
         messages posted by an earlier bot process too. Disabled buttons, link buttons and
-        other people's ephemeral messages raise (a member could not click them).
+        other people's ephemeral messages raise (a member could not click them). With
+        ``stale=True`` the button may be one of an earlier version of the message (newest first):
+        a member whose client still shows the message as it was before an edit.
         """
         msg = self._message_ref(message)
-        comp = msg.find_component(label=label, custom_id=custom_id)
+        comp = None
+        if stale:
+            for _content, _embeds, components in reversed(msg.history):
+                old = FakeMessage(msg.id, msg.channel_id, msg.guild_id, msg.author, components=components)
+                with contextlib.suppress(LookupError):
+                    comp = old.find_component(label=label, custom_id=custom_id)
+                    break
+        if comp is None:
+            comp = msg.find_component(label=label, custom_id=custom_id)
         self._check_can_interact(who, msg, comp)
         data: JSON = {"custom_id": comp["custom_id"], "component_type": BUTTON}
         if "id" in comp:
