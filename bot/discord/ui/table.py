@@ -167,14 +167,12 @@ def table_layout(
         children.append(discord.ui.TextDisplay(lines))
     if footer:
         children.append(discord.ui.TextDisplay(footer))
-    buttons: list[discord.ui.Item[Any]] = []
     if s.phase is Phase.BETWEEN_HANDS:
-        buttons = [JoinButton(s.table_id), DealButton(s.table_id)]
+        children.extend(_rows([JoinButton(s.table_id), DealButton(s.table_id)]))
     else:
         if s.prompt is not None and s.phase is Phase.IN_HAND:
-            buttons.extend(action_items(s.table_id, s.prompt))
-        buttons.extend([MyCardsButton(s.table_id), JoinButton(s.table_id)])
-    children.extend(_rows(buttons))
+            children.extend(_rows(action_items(s.table_id, s.prompt)))
+        children.extend(_rows([MyCardsButton(s.table_id), JoinButton(s.table_id)]))
     colour = _COLOUR_BETWEEN if s.phase is Phase.BETWEEN_HANDS else _COLOUR_IN_HAND
     return Layout(_view(discord.ui.Container(*children, accent_colour=colour)), files)
 
