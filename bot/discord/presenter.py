@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 from collections.abc import AsyncIterator, Iterator
 from contextvars import ContextVar
@@ -200,6 +199,7 @@ class DiscordPresenter:
         self._dm_refused: dict[int, int] = {}
         self._looks: dict[int, str] = {}
         self._dm_modes: dict[tuple[int, int], str] = {}
+        self._dm_opening = asyncio.Lock()
 
     # ------------------------------------------------------------------ for the cogs and buttons
     @contextlib.asynccontextmanager
@@ -437,14 +437,15 @@ class DiscordPresenter:
 
     async def _thread(self, key: TableKey, message_id: int, hand_no: int, text: str) -> None:
         """The full log in a thread of the summary message (``log: thread``)."""
-        thread = await self._channel(key).get_partial_message(message_id).create_thread(
-            name=f"Hand #{hand_no} log", auto_archive_duration=1440
+        # Through the HTTP client: a partial message has no guild before the gateway is ready.
+        data = await self.bot.http.start_thread_with_message(
+            key.channel, message_id, name=f"Hand #{hand_no} log", auto_archive_duration=1440
         )
-        body = "\n".join(split_text(text, 1990))
-        await thread.send(
-            file=discord.File(io.BytesIO(body.encode()), filename=f"hand-{hand_no}-log.txt"),
-            allowed_mentions=_QUIET,
+        thread = self.bot.get_partial_messageable(
+            int(data["id"]), guild_id=key.guild, type=discord.ChannelType.public_thread
         )
+        for chunk in split_text(text, 2000):
+            await thread.send(chunk, allowed_mentions=_QUIET)
 
     async def _closed(
         self, key: TableKey, state: _TableState, table_id: int, responder: _Responder | None
@@ -644,8 +645,13 @@ class DiscordPresenter:
     async def _dm(self, member: int, text: str, files: list[discord.File]) -> None:
         channel = self._dm_channels.get(member)
         if channel is None:
-            channel = await self.bot.create_dm(discord.Object(member))
-            self._dm_channels[member] = channel
+            # One at a time: discord.py holds back a request while another of the same bucket is
+            # out, so opening several DM channels at once would queue (and wait) anyway.
+            async with self._dm_opening:
+                channel = self._dm_channels.get(member)
+                if channel is None:
+                    channel = await self.bot.create_dm(discord.Object(member))
+                    self._dm_channels[member] = channel
         chunks = split_text(text)
         for i, chunk in enumerate(chunks):
             if i == len(chunks) - 1 and files:
