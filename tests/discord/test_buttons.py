@@ -99,8 +99,11 @@ async def test_slash_commands_act_like_buttons(fake_discord: FakeDiscord, tmp_pa
     assert res.ephemeral and "cannot check" in res.text and await _hand_log(bot, fake) == log_before
     res = await fake.slash(actor, "bet", {"amount": 25}, channel=poker)
     assert res.ephemeral and await _hand_log(bot, fake) == log_before  # 25 is no legal total here
+    mark = len(fake.requests)
     res = await fake.slash(actor, "fold", channel=poker)
     assert said(res) == "You fold."
+    in_channel = [r for r in fake.requests[mark:] if r.bucket == f"channel-messages:{poker.id}"]
+    assert [r.method for r in in_channel] == ["PATCH"]          # one channel request: the table
     table = live_table(fake, poker)
     assert "folds" in table.text
     # A slash command edits the table with one channel request and pings through its own
