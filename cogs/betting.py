@@ -41,8 +41,9 @@ class Betting(commands.Cog):
         self.bot.service.snapshot(key)          # no table here: say so before deferring
         await interaction.response.defer(ephemeral=True, thinking=True)
         who = await actor(interaction)
-        done, total = await self.bot.service.act_on_prompt(key, who, action, amount)
-        await interaction.followup.send(f"You {describe(done, total)}.", ephemeral=True)
+        async with self.bot.presenter.responding(key, interaction):
+            done, total = await self.bot.service.act_on_prompt(key, who, action, amount)
+            await interaction.followup.send(f"You {describe(done, total)}.", ephemeral=True)
 
     @app_commands.command(name="bet", description="Bet (or raise, or complete) to a total for this street")
     @app_commands.describe(amount="Your total for this street (not needed in fixed limit)")

@@ -1,10 +1,14 @@
 """``/table``: open a table in a channel, take and leave seats, deal, look at it, close it.
 
 ``/table create`` posts the table message in the channel, carrying "Join" and "Deal" buttons (the
-creator gets a private confirmation); the presenter keeps editing that message until the first
-deal, when it becomes hand #1's table message. Stakes come from a preset
+creator gets a private confirmation); the presenter keeps editing that one message (see
+``bot.discord.presenter``). Stakes come from a preset
 (``micro small medium pot-limit no-limit``) or explicit amounts, optionally starting from a preset.
-``seats`` caps the table (2-8); ``timer`` is the seconds each player has to act (0: no timer).
+``seats`` caps the table (2-8); ``timer`` is the seconds each player has to act (0: no timer);
+``log`` is where each finished hand's full log goes (``thread | summary | off``, default
+``summary``; kept with the table's options). ``/table look pictures | text`` (Manage Server) sets how
+the server's tables are drawn; ``/table dm every-street | down-cards`` is each player's choice of
+when their cards come by DM. Both are kept in the store.
 
 Only the dealer deals and closes: the table's creator, members with the server's dealer role, or
 Manage Server (SPEC §8). A table closes between hands; mid-hand the refusal says the dealer can
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -30,12 +35,13 @@ from bot.discord.ui.common import (
     table_key,
 )
 from bot.discord.ui.lobby import DealButton, JoinButton, deal
+from bot.discord.ui.table import DM_MODES, LOOKS
 from bot.discord.ui.text import code_block
 from bot.engine.stakes import PRESETS, STRUCTURES, TableStakes
 from bot.render.cards import chips
 from bot.render.settings import stakes_line
 from bot.tables.notices import Actor, TableKey
-from bot.tables.options import TableOptions
+from bot.tables.options import LOG_MODES, TableOptions
 from bot.tables.service import MAX_SEATS
 
 if TYPE_CHECKING:
@@ -100,6 +106,9 @@ _PRESET_CHOICES = [
     for name, preset in PRESETS.items()
 ]
 _STRUCTURE_CHOICES = [app_commands.Choice(name=s, value=s) for s in STRUCTURES]
+_LOG_CHOICES = [app_commands.Choice(name=m, value=m) for m in LOG_MODES]
+_LOOK_CHOICES = [app_commands.Choice(name=m, value=m) for m in LOOKS]
+_DM_CHOICES = [app_commands.Choice(name=m, value=m) for m in DM_MODES]
 
 
 def timer_options(timer: int | None) -> TableOptions:
@@ -120,7 +129,7 @@ def timer_options(timer: int | None) -> TableOptions:
 
 @app_commands.guild_only()
 class Table(commands.GroupCog, group_name="table", group_description="Open, join and deal a Wildstud table"):
-    """``/table create join leave sit-out back deal status close dealer-role``."""
+    """``/table create join leave sit-out back deal status look dm close dealer-role stakes timer``."""
 
     def __init__(self, bot: WildstudBot) -> None:
         self.bot = bot
@@ -139,8 +148,10 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         max_buy_in="Largest buy-in",
         seats="Most players at the table (2 to 8)",
         timer="Seconds each player has to act (0: no timer; default 60)",
+        log_mode="Each finished hand's full log: in a thread, attached to the summary (default), or off",
     )
-    @app_commands.choices(stakes=_PRESET_CHOICES, structure=_STRUCTURE_CHOICES)
+    @app_commands.rename(log_mode="log")
+    @app_commands.choices(stakes=_PRESET_CHOICES, structure=_STRUCTURE_CHOICES, log_mode=_LOG_CHOICES)
     async def create(
         self,
         interaction: Interaction,
@@ -155,6 +166,7 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         max_buy_in: app_commands.Range[int, 1] | None = None,
         seats: app_commands.Range[int, 2, 8] | None = None,
         timer: app_commands.Range[int, 0, 3600] | None = None,
+        log_mode: str | None = None,
     ) -> None:
         key = table_key(interaction)
         chosen = build_stakes(
@@ -170,7 +182,7 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
                 "max_buy_in": max_buy_in,
             },
         )
-        options = timer_options(timer)
+        options = replace(timer_options(timer), log=log_mode or "summary")
         require_channel_access(interaction)
         # Opening a table writes to the store and posts in the channel (which Discord may
         # rate-limit), so answer first, privately: a refusal stays the creator's business.
@@ -196,8 +208,9 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
     async def join(self, interaction: Interaction, buy_in: app_commands.Range[int, 1] | None = None) -> None:
         key = table_key(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        seat = await self.bot.service.join(key, await actor(interaction), buy_in=buy_in)
-        await reply(interaction, f"You sit in seat {seat.seat_no} with {chips(seat.stack)} chips.")
+        async with self.bot.presenter.responding(key, interaction):
+            seat = await self.bot.service.join(key, await actor(interaction), buy_in=buy_in)
+            await reply(interaction, f"You sit in seat {seat.seat_no} with {chips(seat.stack)} chips.")
 
     async def _change_seat(
         self, interaction: Interaction, change: Callable[[TableKey, Actor], Awaitable[str]]
@@ -206,8 +219,9 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         service's update redraws the table)."""
         key = table_key(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await change(key, await actor(interaction))
-        await reply(interaction, text)
+        async with self.bot.presenter.responding(key, interaction):
+            text = await change(key, await actor(interaction))
+            await reply(interaction, text)
 
     @app_commands.command(name="leave", description="Leave the table (your chips go back to your balance)")
     async def leave(self, interaction: Interaction) -> None:
@@ -241,6 +255,31 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         if table.turn_timeout is not None:
             extra.append(f"Timer: {table.turn_timeout:g} seconds to act.")
         await reply(interaction, code_block(text) + "\n" + "\n".join(extra))
+
+    @app_commands.command(name="look", description="Show tables here as pictures or as text (Manage Server)")
+    @app_commands.describe(look="pictures (the default) or text")
+    @app_commands.choices(look=_LOOK_CHOICES)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def look(self, interaction: Interaction, look: str) -> None:
+        key = table_key(interaction)
+        await self.bot.presenter.set_look(key.guild, look)
+        what = "pictures" if look == "pictures" else "text tables"
+        await reply(interaction, f"Tables in this server show {what} from their next change.")
+
+    @app_commands.command(name="dm", description="When I send you your cards by DM")
+    @app_commands.describe(when="down-cards (third and seventh street, the default) or every-street")
+    @app_commands.choices(when=_DM_CHOICES)
+    async def dm(self, interaction: Interaction, when: str) -> None:
+        key = table_key(interaction)
+        await self.bot.presenter.set_dm_mode(key.guild, interaction.user.id, when)
+        if when == "every-street":
+            text = "I'll DM you your cards after every street."
+        else:
+            text = (
+                "I'll DM you your cards when you get a down card (third and seventh street);"
+                " My cards shows them any time."
+            )
+        await reply(interaction, text)
 
     @app_commands.command(name="close", description="Close the table between hands (the dealer only)")
     async def close(self, interaction: Interaction) -> None:

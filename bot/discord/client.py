@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.presenter import DiscordPresenter
+from bot.discord.ui.amount import AmountButton
+from bot.discord.ui.betting import ActionButton, MyCardsButton
 from bot.discord.ui.errors import answer_error
+from bot.discord.ui.lobby import DealButton, JoinButton
 from bot.settings import Settings, load_settings
 from bot.store import Store
 from bot.tables.clock import Clock
@@ -166,6 +170,7 @@ class WildstudBot(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         self.names[interaction.user.id] = interaction.user.display_name
+        await answer_outdated_click(interaction)
 
     async def on_command_error(
         self, context: commands.Context[Any], exception: commands.CommandError, /
@@ -183,6 +188,40 @@ class WildstudBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d server(s)", self.user, len(self.guilds))
+
+
+_BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    ActionButton, AmountButton, MyCardsButton, JoinButton, DealButton
+)
+
+
+def _custom_ids(components: Any) -> Iterator[str]:
+    for component in components or ():
+        custom_id = getattr(component, "custom_id", None)
+        if isinstance(custom_id, str):
+            yield custom_id
+        yield from _custom_ids(getattr(component, "children", None))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield from _custom_ids([accessory])
+
+
+async def answer_outdated_click(interaction: discord.Interaction[Any]) -> None:
+    """A click on a button the table message no longer has (the member's client still showed
+    the message before its last edit): discord.py finds no item for it and would leave it
+    unanswered ("This interaction failed"), so the button is rebuilt from its custom_id and
+    answered as any stale button is (a private refusal with the reason)."""
+    if interaction.type is not discord.InteractionType.component or interaction.message is None:
+        return
+    custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
+    if not custom_id.startswith("ws:") or custom_id in set(_custom_ids(interaction.message.components)):
+        return
+    for cls in _BUTTONS:
+        match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is not None:
+            item = await cls.from_custom_id(interaction, discord.ui.Button(custom_id=custom_id), match)
+            await item.callback(interaction)
+            return
 
 
 @commands.command(name="sync")

@@ -1,29 +1,35 @@
-"""The Discord presenter: each update of the table service, as channel messages, edits and DMs.
+"""The Discord presenter: each update of the table service as ONE living table message per table,
+a ping for the player to act, a summary per finished hand, and DMs when a down card comes.
 
 It implements ``bot.tables.notices.Presenter`` for a running ``WildstudBot``: the service hands
 it one ``Update`` per operation (the notices in order, then the table snapshot), and it never
 reads the service back.
 
-* **One table message per hand**, edited as the hand goes: seats, up cards, stacks, the pot, the
-  wild list with origins, whose turn and what they face, with the current player's action buttons,
-  "My cards" and "Join". Between hands a *lobby* message (the same table text, with "Join" and
-  "Deal") plays that part, and becomes the next hand's table message (the one ``/table create``
-  posts becomes hand #1's); a lobby older than 15 minutes, likely buried under chat, is deleted
-  and the hand gets a new message instead. When a hand ends its message gets its final state,
-  "Hand over." and no buttons. The message's id is kept in the store, so after a restart the same
-  message is edited again. An update that changes the table without a table notice (a seat
-  change) redraws the message if its text changed.
-* **The hand log**: street lines, actions, new wild ranks, results and the deck reveal are
-  collected and posted together as one message at the next natural break (the prompt, the
-  showdown, a table change, the end of the update), so one action costs one channel message and
-  one edit.
-* **The prompt**: the log lines so far plus ``@player your turn · Pot N``, mentioning (pinging)
-  only the player to act, with the action buttons and "My cards".
-* **Private messages** (each player's own cards after every street, addressed to them in the
-  update) go by DM. If Discord refuses (error 50007, when opening the DM channel or when sending)
-  the channel gets the notice ``Update.undelivered`` gives instead (once per player) and the
-  player reads their cards through "My cards". A refused member is not tried again until the
-  next hand (403s count toward Discord's invalid-request limit).
+* **The table message** (a Components V2 layout, ``bot.discord.ui.table``): header, wild list,
+  the table picture (or text with the guild's ``look`` set to ``text``), the last log lines, whose
+  turn it is and the buttons of the player to act; between hands Join and Deal. It is redrawn only
+  when what it shows changed. Its id is kept in the store (``bot.store.messages``), so after a
+  restart the same message is edited again.
+* **Answered by the click itself**: a button, select or modal on the table message hands its
+  interaction to the presenter for the duration of the call (``responding``); the update of that
+  table is then drawn in the interaction's response (callback type 7, ``edit_message``), which
+  costs no channel request at all. A slash command (deferred, answered privately by its cog) edits
+  the table with one channel request; timers and restarts, with no interaction, too.
+* **The ping**: when a new turn starts (or a reminder comes), the player to act gets ONE short
+  message mentioning only them, no buttons: a follow-up of the interaction that moved the table
+  (exempt from the channel and global limits), else a channel message. The previous ping is
+  deleted through its own interaction's webhook while that token is valid (``PING_TOKEN_LIFE``);
+  a ping posted in the channel is deleted by the next update that came with an interaction (so
+  a timer never costs more than one edit and one ping).
+* **The summary**: when a hand ends, its table message becomes the hand's summary (who won what,
+  the showdown, the wild ranks, the commitment check line, the final picture) and a new table
+  message is posted below it for the table between hands. The table's ``log`` option puts the
+  full narrated log in the summary as ``hand-N-log.txt`` (``summary``, the default), in a thread
+  of the summary (``thread``), or nowhere (``off``).
+* **DMs**: a player's own cards (text, with the openings of their down cards, and the hand
+  picture) when they get a new down card (third and seventh street), or after every street with
+  ``/table dm every-street``. "My cards" shows them at any moment. If Discord refuses (50007) the
+  channel is told once (``Update.undelivered``) and the player uses "My cards".
 
 Everything is sent through REST with partial channels, so it works before the gateway is ready
 (hands resumed in ``setup_hook``) and without the members intent. Calls for one table are
@@ -35,41 +41,46 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 import discord
 
-from bot.discord.ui.betting import MyCardsButton, action_items, prompt_view
-from bot.discord.ui.lobby import JoinButton, lobby_items
-from bot.discord.ui.text import code_block, split_text
-from bot.render.table import format_table
-from bot.render.views import Phase, TableSnapshot, table_view
+from bot.discord.ui.table import (
+    DM_MODES,
+    LOOKS,
+    RECENT_LINES,
+    Layout,
+    closed_layout,
+    hand_file,
+    summary_layout,
+    table_layout,
+)
+from bot.discord.ui.text import split_text
+from bot.engine.cards import Rank
+from bot.render.scenes import hand_picture
+from bot.render.views import Phase, TableSnapshot
+from bot.render.wilds import wild_summary
 from bot.store import Store, StoreError
 from bot.tables.notices import (
     NoticeKind,
-    NoticePresenter,
     PrivateNotice,
     Prompt,
     PublicNotice,
     Reply,
     ShowdownNotice,
     TableKey,
-    Undeliverable,
     Update,
 )
 
 log = logging.getLogger(__name__)
 
-DM_CLOSED = 50007
-"""Discord's "Cannot send messages to this user" (closed DMs, blocked bot, no shared server)."""
-
-_QUIET = discord.AllowedMentions.none()
-
 LOBBY_REUSE = timedelta(minutes=15)
-"""A lobby message younger than this becomes the next hand's table message; an older one (likely
-buried under chat) is deleted and the hand gets a new message at the bottom of the channel."""
+"""A between-hands table message older than this when a hand is dealt is likely buried under chat:
+it is deleted and the hand gets a new message at the bottom of the channel (issue 14)."""
 
 
 def _recent(message_id: int, now: datetime) -> bool:
@@ -77,27 +88,81 @@ def _recent(message_id: int, now: datetime) -> bool:
     the time it was posted)."""
     return now - discord.utils.snowflake_time(message_id) < LOBBY_REUSE
 
+DM_CLOSED = 50007
+"""Discord's "Cannot send messages to this user" (closed DMs, blocked bot, no shared server)."""
+
+PING_TOKEN_LIFE = 14 * 60.0
+"""Seconds an interaction's webhook may still delete its ping (Discord keeps the token 15 minutes)."""
+
+DOWN_CARD_STREETS = (3, 7)
+"""The streets a player gets a new down card on: their cards go by DM then (``/table dm``)."""
+
+DEFER_AFTER = 2.2
+"""Seconds after which an interaction the table has not answered yet is deferred (Discord's
+deadline is 3 s); the table is then edited through the channel instead."""
+
+_QUIET = discord.AllowedMentions.none()
+
+_RESPONDER: ContextVar[_Responder | None] = ContextVar("wildstud_responder", default=None)
+
+
+@dataclass
+class _Responder:
+    """An interaction that may answer this table's update (see ``DiscordPresenter.responding``)."""
+
+    key: TableKey
+    interaction: discord.Interaction[Any]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+@dataclass
+class _Ping:
+    """The ping now in the channel: its message, the turn it announced, and how to delete it."""
+
+    message_id: int
+    turn: tuple[int, int]
+    webhook: discord.Webhook | None
+    """The interaction webhook that sent it, or None for a channel message."""
+    sent: float
+
+
+@dataclass
+class _HandNotes:
+    """What a hand said, for its summary: results, showdown, the commitment check, the full log."""
+
+    hand_no: int = 0
+    results: list[str] = field(default_factory=list)
+    showdown: str = ""
+    reveal: str = ""
+    log: list[str] = field(default_factory=list)
+
 
 @dataclass
 class _TableState:
     """What the presenter remembers about one table's channel (in memory only)."""
 
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    lines: list[str] = field(default_factory=list)
-    lobby: int | None = None
-    hand_message: int | None = None
-    hand_id: int | None = None
-    hand_done: bool = False
     searched: bool = False
     """The store was asked for the table message kept before a restart."""
-    stored_hand: tuple[int, int] | None = None
-    """``(message id, hand id)`` of a hand's table message kept before a restart."""
     saved: tuple[int, int | None] | None = None
     """What the store holds for this table's message."""
+    message: int | None = None
+    """The table message."""
+    shows: int | None = None
+    """The hand the table message shows (None: between hands)."""
     drawn: str | None = None
-    """The content last drawn on the table message (lobby or hand), to redraw only a change."""
-    update: Update | None = None
-    """The update being shown."""
+    """The signature of what the table message shows, to redraw only a change."""
+    recent: list[str] = field(default_factory=list)
+    hands: dict[int, _HandNotes] = field(default_factory=dict)
+    ping: _Ping | None = None
+    stale: list[int] = field(default_factory=list)
+    """Channel pings to delete with the next update that came with an interaction."""
+    pinged: tuple[int, int] | None = None
+    reminder: Prompt | None = None
+    """A reminder prompt to ping (the same turn, pinged again)."""
+    snapshot: TableSnapshot | None = None
+    now: float = 0.0
+    """The service clock at the last update (a prompt's deadline is on that clock)."""
     refusal: discord.HTTPException | None = None
     """Discord's refusal of the last table message post, if it failed."""
 
@@ -112,7 +177,7 @@ def _logged(key: TableKey, what: str) -> Iterator[None]:
 
 
 def prompt_line(prompt: Prompt, seconds_left: int | None) -> str:
-    """``<@id> your turn · Pot 25 · 10 to call · 60 s`` (or a reminder).
+    """The ping: ``<@id> your turn · Pot 25 · 10 to call · 60 s to act`` (or a reminder).
 
     >>> from bot.tables.notices import Prompt
     >>> prompt_line(Prompt(7, "Bea", 1, 4, (), "", to_call=10, pot=25), 60)
@@ -127,11 +192,14 @@ def prompt_line(prompt: Prompt, seconds_left: int | None) -> str:
     return " · ".join(parts)
 
 
-class DiscordPresenter(NoticePresenter):
+_ANSWERABLE = (discord.InteractionType.component, discord.InteractionType.modal_submit)
+
+
+class DiscordPresenter:
     """The table service's front end on Discord (see the module docstring).
 
     ``bot``: the logged-in client that sends (``bot.discord.client.WildstudBot``); ``store``: where
-    the table message ids are kept (``bot.store.messages``).
+    the table message ids and display preferences are kept (``bot.store.messages``).
     """
 
     def __init__(self, bot: discord.Client, store: Store) -> None:
@@ -140,222 +208,317 @@ class DiscordPresenter(NoticePresenter):
         self._tables: dict[TableKey, _TableState] = {}
         self._dm_channels: dict[int, discord.DMChannel] = {}
         self._dm_refused: dict[int, int] = {}
-        # Judges a lobby message's age against its snowflake (wall-clock time, not the table clock);
+        self._looks: dict[int, str] = {}
+        self._dm_modes: dict[tuple[int, int], str] = {}
+        self._dm_opening = asyncio.Lock()
+        # Judges a table message's age against its snowflake (wall-clock time, not the table clock);
         # tests replace it to reach the "too old to reuse" path.
         self.wall_clock: Callable[[], datetime] = discord.utils.utcnow
 
-    # ------------------------------------------------------------------ the Presenter protocol
-    async def update(self, table: TableKey, update: Update) -> None:
-        """Show one update: its notices in order (``NoticePresenter``), then what is left of the
-        hand log, and the table message redrawn if the update changed it without saying so."""
-        state = self._state(table)
-        state.update = update
-        state.refusal = None
+    # ------------------------------------------------------------------ for the cogs and buttons
+    @contextlib.asynccontextmanager
+    async def responding(self, key: TableKey, interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
+        """Within the block, an update of table ``key`` may answer ``interaction``: a click on the
+        table message is answered by drawing the table in the response (type 7); the ping goes
+        through the interaction's webhook after the block (so a slash command's private answer,
+        sent in the block, comes first). An interaction not answered within ``DEFER_AFTER``
+        seconds is deferred, so Discord's 3-second deadline always holds."""
+        responder = _Responder(key, interaction)
+        token = _RESPONDER.set(responder)
+        watchdog = asyncio.create_task(self._watch(responder), name="wildstud-defer-watchdog")
+        failed = False
         try:
-            await super().update(table, update)
+            yield
+        except BaseException:
+            failed = True      # the caller answers with the refusal itself
+            raise
         finally:
-            state.update = None
+            _RESPONDER.reset(token)
+            watchdog.cancel()
+            async with responder.lock:
+                if not failed and interaction.type in _ANSWERABLE and not interaction.response.is_done():
+                    with contextlib.suppress(discord.HTTPException):
+                        await interaction.response.defer()   # nothing was drawn: acknowledge
+            state = self._tables.get(key)
+            if state is not None:
+                async with state.lock:
+                    with _logged(key, "ping the player to act"):
+                        await self._ping(key, state, interaction)
 
-    async def updated(self, table: TableKey, update: Update) -> None:
-        state = self._state(table)
-        if update.table is None:
-            await self._closed(table, update.table_id)
-            return
-        async with state.lock:
-            with _logged(table, "post the hand log"):
-                await self._post_log(table, state)
-            if not any(isinstance(n, PublicNotice) and n.kind is NoticeKind.TABLE for n in update.notices):
-                await self._redraw(table, state, update.table)
+    async def _watch(self, responder: _Responder) -> None:
+        await asyncio.sleep(DEFER_AFTER)
+        interaction = responder.interaction
+        async with responder.lock:
+            if interaction.type in _ANSWERABLE and not interaction.response.is_done():
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.response.defer()
 
-    async def post(self, table: TableKey, notice: PublicNotice) -> None:
-        """Table notices edit the table message; hand log lines are collected; the rest is
-        posted at once (after the collected lines)."""
-        state = self._state(table)
-        async with state.lock:
-            if notice.kind is NoticeKind.TABLE:
-                await self._table_notice(table, state, notice)
-                return
-            if (
-                notice.kind is NoticeKind.REVEAL
-                and notice.hand_id is not None
-                and notice.hand_id == state.hand_id
-            ):
-                await self._finish_hand_message(table, state, None)
-            if notice.hand_id is not None and notice.kind is not NoticeKind.VOID:
-                state.lines.append(notice.text)
-                return
-            await self._post_log(table, state)
-            await self._send(table, notice.text)
-
-    async def private(self, table: TableKey, notice: PrivateNotice) -> None:
-        """DM the player their own cards; raise ``Undeliverable`` when Discord refuses (50007)."""
-        if self._dm_refused.get(notice.member) == notice.hand_id:
-            raise Undeliverable()
-        try:
-            await self._dm(notice.member, f"Table in <#{table.channel}>\n{notice.text}")
-            self._dm_refused.pop(notice.member, None)
-        except discord.HTTPException as exc:
-            self._dm_refused[notice.member] = notice.hand_id
-            if exc.code == DM_CLOSED:
-                raise Undeliverable() from None
-            log.warning("DM to %s failed: %s %s", notice.member, exc.status, exc.code)
-            raise Undeliverable(f"Discord refused the message, error {exc.code or exc.status}") from None
-
-    async def prompt(self, table: TableKey, notice: Prompt) -> None:
-        """Post the collected log lines and the prompt, with the action buttons."""
-        state = self._state(table)
-        async with state.lock:
-            seconds = None
-            if notice.deadline is not None and state.update is not None:
-                seconds = round(notice.deadline - state.update.now)
-            lines = [*state.lines, prompt_line(notice, seconds)]
-            state.lines.clear()
-            view = prompt_view(self._table_id(table), notice)
-            mentions = discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(notice.member)]
-            )
-            await self._send(table, "\n".join(lines), view=view, allowed_mentions=mentions)
-
-    async def reply(self, table: TableKey, notice: Reply) -> None:
-        """Tell one player something by DM; if that fails (or their DMs were refused before), in the
-        channel, mentioning them."""
-        if notice.member not in self._dm_refused:
-            try:
-                await self._dm(notice.member, f"Table in <#{table.channel}>\n{notice.text}")
-                return
-            except discord.HTTPException as exc:
-                self._dm_refused[notice.member] = 0
-                log.info(
-                    "reply to %s not delivered by DM (%s); posted in the channel", notice.member, exc.code
-                )
-        state = self._state(table)
-        async with state.lock:
-            await self._post_log(table, state)
-            mentions = discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(notice.member)]
-            )
-            await self._send(table, f"<@{notice.member}> {notice.text}", allowed_mentions=mentions)
-
-    async def showdown(self, table: TableKey, notice: ShowdownNotice) -> None:
-        """Post the log so far, then the showdown (shown hands, what the wilds stood for, winners)."""
-        state = self._state(table)
-        async with state.lock:
-            await self._post_log(table, state)
-            await self._send(table, notice.text)
-
-    # ------------------------------------------------------------------ for the cogs
     def table_message_refusal(self, key: TableKey) -> discord.HTTPException | None:
         """Discord's refusal of the table message in the last update of ``key``, if it was refused
         (``/table create`` tells the creator)."""
         state = self._tables.get(key)
         return state.refusal if state is not None else None
 
-    async def _closed(self, key: TableKey, table_id: int) -> None:
-        """The table was closed: post what is left, take the buttons off its messages, forget it."""
-        state = self._tables.pop(key, None) or _TableState()
+    async def look(self, guild: int) -> str:
+        """The guild's ``/table look`` (``pictures`` or ``text``; default ``pictures``)."""
+        if guild not in self._looks:
+            value = None
+            try:
+                value = await self.store.display_pref(guild, 0, "look")
+            except StoreError as exc:
+                log.warning("could not read the look of guild %s: %s", guild, exc.reason)
+            self._looks[guild] = value if value in LOOKS else "pictures"
+        return self._looks[guild]
+
+    async def set_look(self, guild: int, look: str) -> None:
+        """Keep the guild's look (``LOOKS``); tables show it from their next redraw."""
+        await self.store.set_display_pref(guild, 0, "look", look)
+        self._looks[guild] = look
+        for key, state in self._tables.items():
+            if key.guild == guild:
+                state.drawn = None
+
+    async def dm_mode(self, guild: int, member: int) -> str:
+        """The member's ``/table dm`` (``every-street`` or ``down-cards``; default ``down-cards``)."""
+        if (guild, member) not in self._dm_modes:
+            value = None
+            try:
+                value = await self.store.display_pref(guild, member, "dm")
+            except StoreError as exc:
+                log.warning("could not read the DM mode of %s: %s", member, exc.reason)
+            self._dm_modes[(guild, member)] = value if value in DM_MODES else "down-cards"
+        return self._dm_modes[(guild, member)]
+
+    async def set_dm_mode(self, guild: int, member: int, mode: str) -> None:
+        """Keep the member's DM mode (``DM_MODES``)."""
+        await self.store.set_display_pref(guild, member, "dm", mode)
+        self._dm_modes[(guild, member)] = mode
+
+    async def hand_files(
+        self, key: TableKey, notice: PrivateNotice, snapshot: TableSnapshot
+    ) -> list[discord.File]:
+        """The hand picture of ``notice`` (a player's own cards: for that player only), or none
+        with the guild's look set to ``text``."""
+        if await self.look(key.guild) != "pictures":
+            return []
+        picture = hand_picture(notice, snapshot.hand_no, snapshot.wild_events, snapshot.rulings.wild_in_flush)
+        return [hand_file(picture)]
+
+    # ------------------------------------------------------------------ the Presenter protocol
+    async def update(self, table: TableKey, update: Update) -> None:
+        """Show one update: the table message (and a finished hand's summary), DMs, replies, and
+        the ping (see the module docstring). Failures are logged; the hand never stops for them."""
+        state = self._state(table)
+        responder = _RESPONDER.get()
+        if responder is not None and responder.key != table:
+            responder = None
         async with state.lock:
-            with _logged(key, "take the buttons off the closed table's messages"):
-                await self._post_log(key, state)
-                await self._recall(state, table_id)    # not touched since a restart
-                if state.hand_message is not None and not state.hand_done:
-                    await self._edit(key, state.hand_message, view=None)
-                if state.lobby is not None:
-                    await self._edit(key, state.lobby, content_suffix="Table closed.", view=None)
-            state.hand_message = state.lobby = None
-            await self._remember(state, table_id)
-
-    # ------------------------------------------------------------------ table messages
-    async def _table_notice(self, key: TableKey, state: _TableState, notice: PublicNotice) -> None:
-        try:
-            await self._draw(key, state, notice)
-        except discord.HTTPException as exc:
-            state.refusal = exc
-            raise
-
-    async def _redraw(self, key: TableKey, state: _TableState, snapshot: TableSnapshot) -> None:
-        """Draw ``snapshot`` on the table message if it differs from what is there."""
-        if snapshot.phase is not Phase.BETWEEN_HANDS and snapshot.hand_id != state.hand_id:
-            return
-        if snapshot.phase is not Phase.BETWEEN_HANDS and state.hand_done:
-            return
-        text = format_table(table_view(snapshot))
-        if code_block(text) == state.drawn:
-            return
-        notice = PublicNotice(NoticeKind.TABLE, text, snapshot.hand_id, None, snapshot)
-        with _logged(key, "update the table message"):
-            await self._table_notice(key, state, notice)
-
-    async def _draw(self, key: TableKey, state: _TableState, notice: PublicNotice) -> None:
-        table_id = self._table_id(key)
-        await self._recall(state, table_id)
-        try:
-            await self._draw_message(key, state, notice, table_id)
-        finally:
-            await self._remember(state, table_id)
-
-    async def _draw_message(
-        self, key: TableKey, state: _TableState, notice: PublicNotice, table_id: int
-    ) -> None:
-        content = code_block(notice.text)
-        snapshot = notice.snapshot
-        if snapshot is not None and snapshot.phase in (Phase.OVER, Phase.VOID):
-            await self._finish_hand_message(key, state, content)
-            return
-        state.drawn = content
-        if notice.hand_id is None:
-            if state.hand_message is not None and not state.hand_done:
-                await self._edit(key, state.hand_message, view=None)
-            state.hand_message, state.hand_id, state.hand_done = None, None, False
-            view = discord.ui.View(timeout=None)
-            for item in lobby_items(table_id):
-                view.add_item(item)
-            if state.lobby is not None and await self._edit(key, state.lobby, content=content, view=view):
+            state.refusal = None
+            if update.table is None:
+                await self._closed(table, state, update.table_id, responder)
+                self._tables.pop(table, None)
                 return
-            await self._post_log(key, state)
-            state.lobby = await self._send(key, content, view=view)
-            return
-        view = self._hand_view(table_id, notice.hand_id, snapshot)
-        if state.hand_id != notice.hand_id:
-            found = None
-            if state.stored_hand is not None and state.stored_hand[1] == notice.hand_id:
-                found = state.stored_hand[0]
-            state.stored_hand = None
-            state.hand_id, state.hand_done = notice.hand_id, False
-            if found is None and state.lobby is not None and _recent(state.lobby, self.wall_clock()):
-                found, state.lobby = state.lobby, None  # the lobby message becomes the hand's
-            if found is not None and await self._edit(key, found, content=content, view=view):
-                state.hand_message = found
-            else:
-                await self._post_log(key, state)
-                state.hand_message = await self._send(key, content, view=view)
-            if state.lobby is not None:
-                await self._delete(key, state.lobby)
-                state.lobby = None
-            return
-        if state.hand_message is None or not await self._edit(
-            key, state.hand_message, content=content, view=view
-        ):
-            await self._post_log(key, state)
-            state.hand_message = await self._send(key, content, view=view)
+            privates, replies, finished = self._digest(state, update)
+            state.snapshot, state.now = update.table, update.now
+            await self._recall(state, update.table_id)
+            look = await self.look(table.guild)
+            try:
+                await self._draw(table, state, update, look, finished, responder)
+            except discord.HTTPException as exc:
+                state.refusal = exc
+                log.warning("could not draw the table in channel %s: %s", table.channel, exc)
+            finally:
+                await self._remember(state, update.table_id)
+            if privates:
+                await self._deliver(table, state, update, privates)
+            for reply in replies:
+                await self._reply(table, state, reply)
+            if responder is None:
+                with _logged(table, "ping the player to act"):
+                    await self._ping(table, state, None)
+
+    # ------------------------------------------------------------------ reading an update
+    def _digest(
+        self, state: _TableState, update: Update
+    ) -> tuple[list[PrivateNotice], list[Reply], list[TableSnapshot]]:
+        """Sort the update's notices: log lines into the recent lines and each hand's notes; the
+        private notices, replies and finished hands' last snapshots are returned."""
+        privates: list[PrivateNotice] = []
+        replies: list[Reply] = []
+        finished: dict[int, TableSnapshot] = {}
+        fresh: list[str] = []      # this update's lines of no hand (settings, seating...)
+        for notice in update.notices:
+            if isinstance(notice, PrivateNotice):
+                privates.append(notice)
+            elif isinstance(notice, Reply):
+                replies.append(notice)
+            elif isinstance(notice, Prompt) and notice.reminder:
+                state.reminder = notice
+            elif isinstance(notice, ShowdownNotice):
+                notes = state.hands.setdefault(notice.hand_id, _HandNotes())
+                notes.showdown = notice.text
+                notes.log.append(notice.text)
+            elif isinstance(notice, PublicNotice):
+                self._public(state, notice, finished, fresh)
+        state.recent = state.recent[-RECENT_LINES:]
+        return privates, replies, list(finished.values())
 
     @staticmethod
-    def _hand_view(table_id: int, hand_id: int, snapshot: TableSnapshot | None) -> discord.ui.View:
-        view = discord.ui.View(timeout=None)
-        prompt = snapshot.prompt if snapshot is not None else None
-        if prompt is not None and prompt.hand_id == hand_id:
-            for item in action_items(table_id, prompt):
-                view.add_item(item)
-        view.add_item(MyCardsButton(table_id))
-        view.add_item(JoinButton(table_id))
-        return view
-
-    async def _finish_hand_message(self, key: TableKey, state: _TableState, content: str | None) -> None:
-        """Draw the hand's final state (``content``: "Hand over." or the void) without buttons."""
-        if state.hand_message is None or state.hand_done:
+    def _public(
+        state: _TableState, notice: PublicNotice, finished: dict[int, TableSnapshot], fresh: list[str]
+    ) -> None:
+        snap = notice.snapshot
+        if notice.kind is NoticeKind.TABLE:
+            if snap is not None and snap.hand_id is not None:
+                state.hands.setdefault(snap.hand_id, _HandNotes()).hand_no = snap.hand_no
+                if snap.phase in (Phase.OVER, Phase.VOID):
+                    finished[snap.hand_id] = snap
             return
-        await self._edit(key, state.hand_message, content=content, view=None)
-        state.hand_done = True
+        if notice.hand_id is not None:
+            notes = state.hands.setdefault(notice.hand_id, _HandNotes())
+            if notice.kind is NoticeKind.HAND_START:
+                # A new hand: its lines start the table's recent lines and its log, after what
+                # was announced just before its deal (stakes and rulings changes, seating).
+                state.recent = list(fresh)
+                notes.log.extend(fresh)
+            notes.log.append(notice.text)
+            if notice.kind in (NoticeKind.RESULT, NoticeKind.VOID):
+                notes.results.append(notice.text)
+            if notice.kind is NoticeKind.REVEAL:
+                notes.reveal = notice.text
+                return              # in the summary, not among the table's recent lines
+        else:
+            fresh.append(notice.text)
+        state.recent.append(notice.text)
+
+    # ------------------------------------------------------------------ the table message
+    async def _draw(
+        self,
+        key: TableKey,
+        state: _TableState,
+        update: Update,
+        look: str,
+        finished: list[TableSnapshot],
+        responder: _Responder | None,
+    ) -> None:
+        snapshot = update.table
+        assert snapshot is not None
+        for final in finished:
+            await self._summarise(key, state, final, look, responder)
+        seconds = None
+        if snapshot.prompt is not None and snapshot.prompt.deadline is not None:
+            seconds = round(snapshot.prompt.deadline - update.now)
+        layout = table_layout(snapshot, state.recent, look=look, seconds_left=seconds)
+        shows = snapshot.hand_id if snapshot.phase is not Phase.BETWEEN_HANDS else None
+        if (shows is not None and state.shows is None and state.message is not None
+                and not _recent(state.message, self.wall_clock())):
+            # A new hand on a between-hands message posted long ago: deal it at the bottom instead.
+            await self._delete(key, state.message)
+            state.message, state.drawn = None, None
+        if state.message is not None and layout.signature == state.drawn:
+            state.shows = shows
+            return
+        if state.message is None or not await self._put(key, state.message, layout, responder):
+            state.message = await self._post(key, layout)
+        state.drawn, state.shows = layout.signature, shows
+
+    async def _summarise(
+        self, key: TableKey, state: _TableState, final: TableSnapshot, look: str, responder: _Responder | None
+    ) -> None:
+        """Turn the finished hand's table message into its summary (or post the summary when that
+        message is unknown); the table itself gets a new message after it."""
+        assert final.hand_id is not None
+        notes = state.hands.pop(final.hand_id, None) or _HandNotes(final.hand_no)
+        lines = list(notes.results)
+        if notes.showdown:
+            lines.append(notes.showdown)
+        if final.phase is not Phase.VOID:
+            lines.append(wild_summary((Rank.FIVE, *dict.fromkeys(ev.rank for ev in final.wild_events))))
+        if notes.reveal:
+            lines.append(notes.reveal)
+        narrated = "\n".join(notes.log) + "\n"
+        log_text = narrated if final.log == "summary" else None
+        layout = summary_layout(final, final.hand_no, lines, look=look, log_text=log_text)
+        message = None
+        if state.message is not None and state.shows == final.hand_id:
+            message = state.message
+            if not await self._put(key, message, layout, responder):
+                message = None
+        if message is None:
+            message = await self._post(key, layout)
+        else:
+            state.message = None
         state.drawn = None
+        state.shows = None
+        if final.log == "thread":
+            with _logged(key, "post the hand log in a thread"):
+                await self._thread(key, message, final.hand_no, narrated)
+
+    async def _delete(self, key: TableKey, message_id: int) -> None:
+        """Delete a message of ours; already gone or not allowed (``Forbidden``) both end with the
+        caller forgetting it, so a stale id is never drawn on again."""
+        try:
+            await self._channel(key).get_partial_message(message_id).delete()
+        except discord.NotFound:
+            pass
+        except discord.Forbidden as exc:
+            log.warning("could not delete message %s in channel %s: %s", message_id, key.channel, exc)
+
+    async def _thread(self, key: TableKey, message_id: int, hand_no: int, text: str) -> None:
+        """The full log in a thread of the summary message (``log: thread``)."""
+        # Through the HTTP client: a partial message has no guild before the gateway is ready.
+        data = await self.bot.http.start_thread_with_message(
+            key.channel, message_id, name=f"Hand #{hand_no} log", auto_archive_duration=1440
+        )
+        thread = self.bot.get_partial_messageable(
+            int(data["id"]), guild_id=key.guild, type=discord.ChannelType.public_thread
+        )
+        for chunk in split_text(text, 2000):
+            await thread.send(chunk, allowed_mentions=_QUIET)
+
+    async def _closed(
+        self, key: TableKey, state: _TableState, table_id: int, responder: _Responder | None
+    ) -> None:
+        """The table was closed: its message says so without buttons; the ping goes."""
+        await self._recall(state, table_id)
+        with _logged(key, "take the buttons off the closed table's message"):
+            if state.message is not None:
+                await self._put(key, state.message, closed_layout("Table closed."), responder)
+            await self._drop_ping(key, state, with_channel=True)
+        state.message = None
+        await self._remember(state, table_id)
+
+    async def _put(
+        self, key: TableKey, message_id: int, layout: Layout, responder: _Responder | None
+    ) -> bool:
+        """Draw ``layout`` on message ``message_id``: in the interaction's response when the
+        interaction came from that message and is not answered yet (no channel request), else
+        by a channel edit. False when the message is gone (or Discord refused the edit)."""
+        if responder is not None:
+            interaction = responder.interaction
+            source = interaction.message
+            if interaction.type in _ANSWERABLE and source is not None and source.id == message_id:
+                async with responder.lock:
+                    if not interaction.response.is_done():
+                        await interaction.response.edit_message(
+                            view=layout.view, attachments=layout.files, allowed_mentions=_QUIET
+                        )
+                        return True
+        message = self._channel(key).get_partial_message(message_id)
+        try:
+            await message.edit(view=layout.view, attachments=layout.files, allowed_mentions=_QUIET)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException as exc:
+            if exc.status != 400:
+                raise
+            log.warning("could not edit table message %s (%s); posting a new one", message_id, exc)
+            return False
+        return True
+
+    async def _post(self, key: TableKey, layout: Layout) -> int:
+        message = await self._channel(key).send(view=layout.view, files=layout.files, allowed_mentions=_QUIET)
+        return message.id
 
     async def _recall(self, state: _TableState, table_id: int) -> None:
         """Once per table after a start: the table message the store kept (``bot.store.messages``),
@@ -368,21 +531,13 @@ class DiscordPresenter(NoticePresenter):
         except StoreError as exc:
             log.warning("could not read the table message of table %s: %s", table_id, exc.reason)
             return
-        if stored is not None:
-            message_id, hand_id = stored
-            if hand_id is None:
-                state.lobby = message_id
-            else:
-                state.stored_hand = (message_id, hand_id)
+        if stored is not None and state.message is None:
+            state.message, state.shows = stored
         state.saved = stored
 
     async def _remember(self, state: _TableState, table_id: int) -> None:
         """Keep the table message's id (and the hand it shows) in the store, when it changed."""
-        current: tuple[int, int | None] | None = None
-        if state.hand_message is not None:
-            current = (state.hand_message, state.hand_id)
-        elif state.lobby is not None:
-            current = (state.lobby, None)
+        current = (state.message, state.shows) if state.message is not None else None
         if current == state.saved:
             return
         try:
@@ -394,74 +549,144 @@ class DiscordPresenter(NoticePresenter):
         except StoreError as exc:
             log.warning("could not keep the table message of table %s: %s", table_id, exc.reason)
 
-    # ------------------------------------------------------------------ sending
-    async def _post_log(self, key: TableKey, state: _TableState) -> None:
-        if state.lines:
-            text = "\n".join(state.lines)
-            state.lines.clear()
-            await self._send(key, text)
+    # ------------------------------------------------------------------ the ping
+    async def _ping(
+        self, key: TableKey, state: _TableState, interaction: discord.Interaction[Any] | None
+    ) -> None:
+        """Ping the player to act once per turn (again for a reminder), through ``interaction``'s
+        webhook when it was answered, else in the channel; delete the previous ping."""
+        snapshot = state.snapshot
+        prompt = snapshot.prompt if snapshot is not None and snapshot.phase is Phase.IN_HAND else None
+        answered = interaction is not None and interaction.response.is_done()
+        if interaction is not None:
+            await self._drop_stale(key, state)
+        reminder, state.reminder = state.reminder, None
+        if prompt is None:
+            await self._drop_ping(key, state, with_channel=interaction is not None)
+            state.pinged = None
+            return
+        turn = (prompt.hand_id, prompt.turn)
+        if reminder is not None and (reminder.hand_id, reminder.turn) == turn:
+            prompt = reminder
+        elif turn == state.pinged:
+            return
+        await self._drop_ping(key, state, with_channel=interaction is not None)
+        seconds = None
+        if prompt.deadline is not None:
+            seconds = round(prompt.deadline - state.now)
+        text = prompt_line(prompt, seconds)
+        mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(prompt.member)])
+        loop = asyncio.get_running_loop()
+        if interaction is not None and answered:
+            sent = await interaction.followup.send(text, allowed_mentions=mentions, wait=True)
+            state.ping = _Ping(sent.id, turn, interaction.followup, loop.time())
+        else:
+            message = await self._channel(key).send(text, allowed_mentions=mentions)
+            state.ping = _Ping(message.id, turn, None, loop.time())
+        state.pinged = turn
 
-    async def _send(
-        self,
-        key: TableKey,
-        text: str,
-        *,
-        view: discord.ui.View | None = None,
-        allowed_mentions: discord.AllowedMentions = _QUIET,
-    ) -> int:
-        """Post ``text`` (split at 2,000 characters; the buttons go on the last part)."""
-        channel = self._channel(key)
-        chunks = split_text(text)
-        message_id = 0
-        for i, chunk in enumerate(chunks):
-            last = i == len(chunks) - 1
-            if last and view is not None:
-                message = await channel.send(chunk, view=view, allowed_mentions=allowed_mentions)
-            else:
-                message = await channel.send(chunk, allowed_mentions=allowed_mentions)
-            message_id = message.id
-        return message_id
+    async def _drop_ping(self, key: TableKey, state: _TableState, *, with_channel: bool) -> None:
+        """Delete the current ping: through its interaction's webhook while the token lives; a
+        channel ping now if ``with_channel``, else with the next interaction."""
+        ping, state.ping = state.ping, None
+        if ping is None:
+            return
+        age = asyncio.get_running_loop().time() - ping.sent
+        if ping.webhook is not None and age < PING_TOKEN_LIFE:
+            with contextlib.suppress(discord.NotFound), _logged(key, "delete the last ping"):
+                await ping.webhook.delete_message(ping.message_id)
+            return
+        state.stale.append(ping.message_id)
+        if with_channel:
+            await self._drop_stale(key, state)
 
-    async def _edit(
-        self,
-        key: TableKey,
-        message_id: int,
-        *,
-        content: str | None = None,
-        content_suffix: str | None = None,
-        view: discord.ui.View | None,
-    ) -> bool:
-        """Edit one of our messages; False if it is gone (deleted by someone)."""
-        message = self._channel(key).get_partial_message(message_id)
-        try:
-            if content_suffix is not None:
-                full = await message.fetch()
-                content = f"{full.content}\n{content_suffix}"[:2000]
-            if content is None:
-                await message.edit(view=view)
-            else:
-                await message.edit(content=content[:2000], view=view, allowed_mentions=_QUIET)
-        except discord.NotFound:
-            return False
-        return True
-
-    async def _delete(self, key: TableKey, message_id: int) -> None:
-        """Delete a message of ours; already gone or not allowed (``Forbidden``) both end with the
-        caller forgetting it, so a stale ID is never used again."""
-        try:
+    async def _drop_stale(self, key: TableKey, state: _TableState) -> None:
+        """Delete one channel ping left by a timer (one per interaction keeps it within budget)."""
+        if not state.stale:
+            return
+        message_id = state.stale.pop(0)
+        with contextlib.suppress(discord.NotFound), _logged(key, "delete an old ping"):
             await self._channel(key).get_partial_message(message_id).delete()
-        except discord.NotFound:
-            pass
-        except discord.Forbidden as exc:
-            log.warning("could not delete message %s in channel %s: %s", message_id, key.channel, exc)
 
-    async def _dm(self, member: int, text: str) -> None:
+    # ------------------------------------------------------------------ private messages
+    async def _deliver(
+        self, key: TableKey, state: _TableState, update: Update, notices: list[PrivateNotice]
+    ) -> None:
+        """DM the players who get a new down card (or want every street), concurrently, each
+        within ``update.private_timeout``; a failure is told once in the table's recent lines."""
+        wanted = [
+            n for n in notices
+            if n.street in DOWN_CARD_STREETS or await self.dm_mode(key.guild, n.member) == "every-street"
+        ]
+        failures = await asyncio.gather(
+            *(self._private(key, state, n, update.private_timeout) for n in wanted)
+        )
+        for notice, failure in zip(wanted, failures, strict=True):
+            if failure is not None:
+                told = update.undelivered(notice, failure)
+                if told is not None:
+                    state.recent.append(told.text)
+                    state.hands.setdefault(notice.hand_id, _HandNotes()).log.append(told.text)
+                    state.drawn = None     # shown at the next redraw
+
+    async def _private(
+        self, key: TableKey, state: _TableState, notice: PrivateNotice, seconds: float
+    ) -> str | None:
+        if self._dm_refused.get(notice.member) == notice.hand_id:
+            return "their direct messages are closed"
+        try:
+            async with asyncio.timeout(seconds):
+                files: list[discord.File] = []
+                if state.snapshot is not None and state.snapshot.hand_id == notice.hand_id:
+                    files = await self.hand_files(key, notice, state.snapshot)
+                await self._dm(notice.member, f"Table in <#{key.channel}>\n{notice.text}", files)
+            self._dm_refused.pop(notice.member, None)
+        except discord.HTTPException as exc:
+            self._dm_refused[notice.member] = notice.hand_id
+            if exc.code == DM_CLOSED:
+                return "their direct messages are closed"
+            log.warning("DM to %s failed: %s %s", notice.member, exc.status, exc.code)
+            return f"Discord refused the message, error {exc.code or exc.status}"
+        except TimeoutError:
+            return "the message timed out"
+        except Exception as exc:  # a broken DM must not stall the hand
+            log.exception("private message failed")
+            return f"error: {exc}"
+        return None
+
+    async def _reply(self, key: TableKey, state: _TableState, notice: Reply) -> None:
+        """Tell one player something by DM; if that fails (or their DMs were refused before), in the
+        channel, mentioning them."""
+        if notice.member not in self._dm_refused:
+            try:
+                await self._dm(notice.member, f"Table in <#{key.channel}>\n{notice.text}", [])
+                return
+            except discord.HTTPException as exc:
+                self._dm_refused[notice.member] = 0
+                log.info(
+                    "reply to %s not delivered by DM (%s); posted in the channel", notice.member, exc.code
+                )
+        mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(notice.member)])
+        with _logged(key, "tell a player"):
+            text = f"<@{notice.member}> {notice.text}"[:2000]
+            await self._channel(key).send(text, allowed_mentions=mentions)
+
+    async def _dm(self, member: int, text: str, files: list[discord.File]) -> None:
         channel = self._dm_channels.get(member)
         if channel is None:
-            channel = await self.bot.create_dm(discord.Object(member))
-            self._dm_channels[member] = channel
-        for chunk in split_text(text):
-            await channel.send(chunk, allowed_mentions=_QUIET)
+            # One at a time: discord.py holds back a request while another of the same bucket is
+            # out, so opening several DM channels at once would queue (and wait) anyway.
+            async with self._dm_opening:
+                channel = self._dm_channels.get(member)
+                if channel is None:
+                    channel = await self.bot.create_dm(discord.Object(member))
+                    self._dm_channels[member] = channel
+        chunks = split_text(text)
+        for i, chunk in enumerate(chunks):
+            if i == len(chunks) - 1 and files:
+                await channel.send(chunk, files=files, allowed_mentions=_QUIET)
+            else:
+                await channel.send(chunk, allowed_mentions=_QUIET)
 
     # ------------------------------------------------------------------ helpers
     def _channel(self, key: TableKey) -> discord.PartialMessageable:
@@ -475,8 +700,3 @@ class DiscordPresenter(NoticePresenter):
             state = self._tables[key] = _TableState()
         return state
 
-    def _table_id(self, key: TableKey) -> int:
-        update = self._state(key).update
-        if update is None:
-            raise RuntimeError("the presenter draws a table only while it shows an update")
-        return update.table_id

@@ -259,8 +259,7 @@ class BettingRound:
             all_in_to, all_in_kind = top, wager              # all-in for less than a full wager
         elif self._all_in_fits(top, max_to):
             all_in_to, all_in_kind = top, wager
-        completes = self.full_level == 0 and self.street == 3     # the first full wager of third street
-        return LegalActions(seat, True, check, call, None, min_to if completes else None, wager,
+        return LegalActions(seat, True, check, call, None, min_to if wager == "complete" else None, wager,
                             min_to, max_to, options, all_in_to, all_in_kind)
 
     def _legal_bring_in(self, seat: int, stack: int) -> LegalActions:
@@ -280,7 +279,9 @@ class BettingRound:
                 all_in_to, all_in_kind = stack, wager
             elif self._all_in_fits(stack, max_to):
                 all_in_to, all_in_kind = stack, wager
-        return LegalActions(seat, self.bring_in_may_fold, False, None, amount, min_to, wager, min_to, max_to,
+        complete_to = min_to if wager == "complete" else None
+        return LegalActions(seat, self.bring_in_may_fold, False, None, amount, complete_to, wager, min_to,
+                            max_to,
                             options, all_in_to, all_in_kind)
 
     def _may_raise(self, seat: int, others_can_bet: bool) -> bool:

@@ -568,12 +568,24 @@ def _explain(
     wilds_as: dict[Card, Card] = {}
     # Every card held (wilds too: each shows as itself in the player's cards) or in play elsewhere.
     named: set[Card] = set(cards) | set(in_play)
-    spare = iter(wilds)
-    for rank, card in zip(slots, chosen, strict=True):
+    # Which wild covers which open slot: a wild of the slot's own rank plays there as itself (it
+    # names no other card), the others in order.
+    open_slots = [i for i, card in enumerate(chosen) if card is None]
+    unused = list(wilds)
+    assigned: dict[int, Card] = {}
+    for i in open_slots:
+        own = next((w for w in unused if w.rank == slots[i] and suit in (None, w.suit)), None)
+        if own is not None:
+            assigned[i] = own
+            unused.remove(own)
+    for i in open_slots:
+        if i not in assigned:
+            assigned[i] = unused.pop(0)
+    for i, (rank, card) in enumerate(zip(slots, chosen, strict=True)):
         if card is not None:
             best.append(card)
             continue
-        wild = next(spare)
+        wild = assigned[i]
         if suit is not None:
             stands = Card(Rank(rank), suit)     # a flush fixes the card (an A-A flush repeats one)
         else:

@@ -585,9 +585,10 @@ class StudHand:
                 if legal.wager is None:
                     raise IllegalAction("you cannot complete now")
                 raise IllegalAction("the bet is already complete: raise instead")
-            if legal.complete_to is None:
+            target = legal.complete_to if legal.wager == "complete" else legal.min_to   # pot/no limit: a bet
+            if target is None:
                 raise IllegalAction(f"you have {self._stacks[seat]} chips, not enough to complete: go all-in")
-            return "wager", legal.complete_to, timed_out
+            return "wager", target, timed_out
         if command == "all_in":
             if legal.all_in_to is None:
                 raise IllegalAction(self._all_in_refusal(legal))

@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from bot.engine.betting import LegalActions
 from bot.engine.cards import Card, Rank
+from bot.engine.follow import WildEvent
 from bot.engine.hand import StudHand
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import TableStakes
@@ -146,6 +147,8 @@ class TableSnapshot:
     are those in force (the hand's own during a hand); ``pending_stakes``/``pending_rulings`` wait
     for the next deal. ``wilds``: the wild list with origins. ``prompt``: the player to act, if the
     hand waits for one. ``names``: the display name of every member seen at the table.
+    ``wild_events``: the engine's wild events of the hand (the cards behind ``wilds``, for
+    pictures). ``log``: the table's ``log`` option (``bot.tables.options.LOG_MODES``).
     """
 
     table_id: int
@@ -167,6 +170,8 @@ class TableSnapshot:
     auto_deal_after: float | None = None
     void_reason: str | None = None
     names: tuple[tuple[int, str], ...] = ()
+    wild_events: tuple[WildEvent, ...] = ()
+    log: str = "summary"
 
     def seat_of(self, member: int) -> SeatSnapshot | None:
         """The member's seat, if seated."""

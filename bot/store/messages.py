@@ -2,12 +2,15 @@
 finds it again without reading channel history), and finding one hand of a table by its number.
 
 One row per table in ``table_messages`` (migration 4): the message and the hand it shows (none:
-the between-hands lobby).
+the between-hands lobby). Display preferences in ``display_prefs`` (migration 5): the guild's
+``look`` (``pictures`` or ``text``, kept with member 0) and each member's ``dm`` (``every-street``
+or ``down-cards``); a preference never set reads as None (the caller's default).
 """
 
 from __future__ import annotations
 
 from bot.store.base import StoreBase, check_id
+from bot.store.errors import StoreError
 from bot.store.hands import HandStore
 from bot.store.records import HandRecord
 
@@ -38,6 +41,29 @@ class MessageStore(HandStore, StoreBase):
                 " ON CONFLICT (table_id) DO UPDATE SET message_id = excluded.message_id,"
                 " hand_id = excluded.hand_id",
                 (table_id, check_id(message_id, "message"), hand_id),
+            )
+
+    async def display_pref(self, guild_id: int, member_id: int, name: str) -> str | None:
+        """The preference ``name`` (``look`` with ``member_id`` 0, or ``dm``), or None if never set."""
+        check_id(guild_id, "server")
+        async with self._transaction(write=False) as tx:
+            value = await tx.value(
+                "SELECT value FROM display_prefs WHERE guild_id = ? AND member_id = ? AND name = ?",
+                (guild_id, member_id, name),
+            )
+        return None if value is None else str(value)
+
+    async def set_display_pref(self, guild_id: int, member_id: int, name: str, value: str) -> None:
+        """Keep a display preference (see ``display_pref``); ``StoreError`` for an unknown name."""
+        check_id(guild_id, "server")
+        if name not in ("look", "dm") or member_id < 0:
+            raise StoreError(f"There is no display preference {name!r}.")
+        async with self._transaction() as tx:
+            await tx.run(
+                "INSERT INTO display_prefs (guild_id, member_id, name, value, updated) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, member_id, name) DO UPDATE SET value = excluded.value,"
+                " updated = excluded.updated",
+                (guild_id, member_id, name, value, tx.now),
             )
 
     async def hand_by_number(

@@ -15,6 +15,8 @@ released step, add a new one.
    trigger is lifted for the rewrite and re-created with the text of step 3.
 5. Table messages: the Discord message each table's presenter draws the table on
    (``bot.store.messages``).
+6. Display preferences: how the Discord layer shows things, per guild (``look``) and per member
+   (``dm``) (``bot.store.messages``).
 
 >>> LATEST == len(MIGRATIONS)
 True
@@ -184,10 +186,23 @@ CREATE TABLE table_messages (
 ) STRICT;
 """
 
+_V6_DISPLAY_PREFS = """
+CREATE TABLE display_prefs (
+    guild_id  INTEGER NOT NULL,
+    member_id INTEGER NOT NULL CHECK (member_id >= 0),
+    name      TEXT NOT NULL CHECK (name IN ('look', 'dm')),
+    value     TEXT NOT NULL,
+    updated   TEXT NOT NULL,
+    PRIMARY KEY (guild_id, member_id, name)
+) STRICT;
+"""
+
 Step = str | Callable[[aiosqlite.Connection], Awaitable[None]]
 """An SQL script, or (for data that SQL cannot convert) a coroutine run in the step's transaction."""
 
-MIGRATIONS: tuple[Step, ...] = (_V1_CORE, _V2_DAILY, _V3_HANDS, _v4_phh_action_log, _V5_TABLE_MESSAGES)
+MIGRATIONS: tuple[Step, ...] = (
+    _V1_CORE, _V2_DAILY, _V3_HANDS, _v4_phh_action_log, _V5_TABLE_MESSAGES, _V6_DISPLAY_PREFS
+)
 """The migration steps; ``MIGRATIONS[n - 1]`` upgrades version ``n - 1`` to ``n``."""
 
 LATEST: int = len(MIGRATIONS)

@@ -10,6 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+LOG_MODES = ("thread", "summary", "off")
+"""Where a finished hand's full log goes (``/table create log:``); ``summary`` is the default."""
+
 
 @dataclass(frozen=True, slots=True)
 class TableOptions:
@@ -19,16 +22,23 @@ class TableOptions:
     ``reminder_after``: a reminder prompt this long after the prompt (None or >= the timeout: none).
     ``auto_deal_after``: deal the next hand by itself this long after a hand ends (None: the dealer
     deals). ``private_timeout``: how long a private message may take before it counts as
-    undeliverable (the hand never waits longer).
+    undeliverable (the hand never waits longer). ``log``: where a front end puts each finished
+    hand's full narrated log (``LOG_MODES``: ``thread`` of the hand's summary message, ``summary``
+    as a text attachment of it, ``off``); the table service only keeps it.
     """
 
     turn_timeout: float | None = 60.0
     reminder_after: float | None = 30.0
     auto_deal_after: float | None = None
     private_timeout: float = 5.0
+    log: str = "summary"
 
     def __post_init__(self) -> None:
+        if self.log not in LOG_MODES:
+            raise ValueError(f"log must be one of {', '.join(LOG_MODES)}, not {self.log!r}")
         for f in fields(self):
+            if f.name == "log":
+                continue
             value = getattr(self, f.name)
             if value is None and f.name != "private_timeout":
                 continue
@@ -43,5 +53,5 @@ class TableOptions:
         return cls(**{k: v for k, v in data.items() if k in known})
 
     def to_dict(self) -> dict[str, Any]:
-        """Every option as ``{name: seconds or None}``."""
+        """Every option as ``{name: seconds or None}`` (and ``log``: its mode)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}

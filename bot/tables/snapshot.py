@@ -2,7 +2,8 @@
 built from it: what updates end with and what queries return, so no front end reads live state.
 
 Only what everyone may see goes in: up cards, card backs, stacks and bets; a down card only once
-betting has closed and the live hands are turned face up (SPEC §6).
+betting has closed and the live hands are turned face up (SPEC §6), or once its hand was shown at
+the showdown (a mucked hand stays face down).
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
         turn_timeout=table.options.turn_timeout,
         auto_deal_after=table.options.auto_deal_after,
         names=tuple(sorted(table.names.items())),
+        log=table.options.log,
     )
     seats = sorted(table.seats.values(), key=lambda s: s.seat_no)
     live = table.hand
@@ -90,6 +92,7 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
     engine = live.engine
     actor = engine.actor
     index = {n: i for i, n in enumerate(live.seat_nos)}
+    shown = set(engine.result.shown) if engine.result is not None else set()
     out: list[SeatSnapshot] = []
     for s in seats:
         i = index.get(s.seat_no)
@@ -99,8 +102,8 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
         folded = engine.folded(i)
         up = () if folded else engine.up_cards(i)
         hidden = 0 if folded else len(engine.down_cards(i))
-        if engine.betting_closed and not folded:
-            up, hidden = engine.cards(i), 0      # the live hands are turned face up
+        if (engine.betting_closed and not folded) or i in shown:
+            up, hidden = engine.cards(i), 0      # the live hands are turned face up, or were shown
         out.append(SeatSnapshot(
             s.seat_no, s.member, s.name, engine.stack(i), s.status, s.leaving, dealt_in=True,
             folded=folded, all_in=engine.is_all_in(i), up=up, hidden=hidden,
@@ -113,6 +116,7 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
         hand_id=live.hand_id, street=engine.street, pot=engine.pot_total,
         wilds=tuple(wild_list(engine.wild_ranks, engine.wild_events, live.names)),
         community=engine.community_card, prompt=None if over else hand_prompt(table),
+        wild_events=tuple(engine.wild_events),
         **common,  # type: ignore[arg-type]
     )
 

@@ -12,7 +12,7 @@ from bot.engine.cards import Card
 from bot.settings import Settings
 from bot.tables.clock import FakeClock
 from bot.tables.options import TableOptions
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeMessage
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeInteraction, FakeMember, FakeMessage
 
 STARTING_CHIPS = 1000
 """A member's first balance in a server (the store's default guild setting)."""
@@ -43,27 +43,66 @@ async def open_table(
     return lobby
 
 
+def said(res: FakeInteraction) -> str:
+    """What an interaction told its member privately (its ephemeral messages), without the ping it
+    may have sent to the next player to act."""
+    return "\n".join(m.text for m in res.messages if m.ephemeral)
+
+
+def channel_text(fake: FakeDiscord, channel: FakeChannel) -> str:
+    """Everything the channel shows: every message's text and its text attachments (hand logs)."""
+    parts: list[str] = []
+    for message in fake.channel_messages(channel):
+        parts.append(message.text)
+        parts.extend(a.text for a in message.attachments if a.filename.endswith(".txt"))
+    return "\n".join(parts)
+
+
+def facts(message: FakeMessage) -> str:
+    """What a table message tells everyone: its text and the alt text of its picture (the seats,
+    stacks and cards the picture shows)."""
+    alts = [
+        str(item.get("description") or "")
+        for comp in message.all_components()
+        if comp.get("type") == 12
+        for item in comp.get("items", [])
+    ]
+    alts.extend(a.description or "" for a in message.attachments)
+    return "\n".join([message.text, *alts])
+
+
 def table_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
     """The channel's table message between hands (the newest message with a "Deal" button)."""
     return fake.find_message(channel, with_button="Deal")
 
 
+def live_table(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
+    """The channel's table message, in a hand or between hands (the newest message with a "Join"
+    button: the only one, once summaries have lost theirs)."""
+    return fake.find_message(channel, with_button="Join")
+
+
+def pings(fake: FakeDiscord, channel: FakeChannel) -> list[FakeMessage]:
+    """The pings still in the channel (``<@id> your turn``), oldest first."""
+    return [m for m in fake.channel_messages(channel) if "your turn" in m.content]
+
+
 def prompts(fake: FakeDiscord, channel: FakeChannel) -> list[FakeMessage]:
-    """The prompt messages of a channel (``@player your turn``), oldest first."""
-    return [m for m in fake.channel_messages(channel) if "your turn" in m.content and m.buttons]
+    """Every ping the channel ever got, deleted ones too (one per turn), oldest first."""
+    return [m for m in fake.channel_messages(channel, include_deleted=True) if "your turn" in m.content]
 
 
 def current_prompt(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
-    """The newest prompt in the channel."""
-    found = prompts(fake, channel)
-    assert found, "no prompt in the channel"
-    return found[-1]
+    """The table message while it offers the player to act their buttons (the only live ones)."""
+    table = live_table(fake, channel)
+    assert " to act" in table.text and len(table.buttons) > 2, (table.text, table.button_labels)
+    return table
 
 
 def prompted_member(guild: FakeGuild, prompt: FakeMessage) -> FakeMember:
-    """The member a prompt mentions (``<@id> your turn``)."""
-    match = re.search(r"<@(\d+)> (?:reminder: )?your turn", prompt.content)
-    assert match, prompt.content
+    """The member the table message says is to act (``<@id> to act``)."""
+    match = re.search(r"<@(\d+)> to act", prompt.text)
+    assert match, prompt.text
     return guild.member(int(match.group(1)))
 
 
@@ -77,7 +116,7 @@ def label_starting(message: FakeMessage, *heads: str) -> str | None:
 
 
 def hand_over(fake: FakeDiscord, channel: FakeChannel, hand_no: int) -> bool:
-    """True once the channel shows the deck reveal of hand ``hand_no`` (posted after every hand)."""
+    """True once the channel shows the deck reveal of hand ``hand_no`` (in every hand's summary)."""
     return any(f"Hand #{hand_no} deck" in m.text for m in fake.channel_messages(channel))
 
 
@@ -90,7 +129,7 @@ async def play_passively(fake: FakeDiscord, guild: FakeGuild, channel: FakeChann
         label = label_starting(prompt, "Check", "Call", "Bring-in", "Show")
         assert label is not None, prompt.button_labels
         res = await fake.click(prompted_member(guild, prompt), prompt, label=label)
-        assert not res.rejected and res.response_type == 6, (res.response_type, res.text)
+        assert not res.rejected and res.response_type == 7, (res.response_type, res.text)
         clicks += 1
         assert clicks < 100
     return clicks
@@ -108,12 +147,36 @@ async def dealt_deck(bot: WildstudBot, guild: FakeGuild, channel: FakeChannel, h
     raise AssertionError(f"no hand #{hand_no} at the table in #{channel.name}")
 
 
-def deal_order(fake: FakeDiscord, channel: FakeChannel, hand_no: int) -> list[str]:
-    """Names in deal order, from the hand's first line (``Hand #1: carol deals to alice, bob and carol.``)."""
+def hand_log(fake: FakeDiscord, channel: FakeChannel, hand_no: int) -> str:
+    """The full narrated log of a finished hand: the ``hand-N-log.txt`` of its summary."""
     for message in fake.channel_messages(channel):
-        match = re.search(rf"Hand #{hand_no}: \S+ deals to ([^.]+)\.", message.text)
-        if match:
-            return re.split(r", | and ", match.group(1))
+        for attachment in message.attachments:
+            if attachment.filename == f"hand-{hand_no}-log.txt":
+                return attachment.text
+    raise AssertionError(f"no log of hand #{hand_no} in #{channel.name}")
+
+
+async def stored_deal_order(
+    bot: WildstudBot, guild: FakeGuild, channel: FakeChannel, hand_no: int
+) -> list[str]:
+    """Names in deal order of hand ``hand_no`` (also while it is played), from the bot's database:
+    the log's first entry (``seats 2 3 1``) and the names the table knows."""
+    from bot.tables.notices import TableKey
+
+    snapshot = bot.service.snapshot(TableKey(guild.id, channel.id))
+    for hand in await bot.store.table_hands(snapshot.table_id):
+        if hand.hand_no == hand_no:
+            member_of = {p.seat_no: p.member_id for p in hand.players}
+            return [snapshot.name(member_of[int(n)]) for n in hand.actions[0].split()[1:]]
+    raise AssertionError(f"no hand #{hand_no} at the table in #{channel.name}")
+
+
+def deal_order(fake: FakeDiscord, channel: FakeChannel, hand_no: int) -> list[str]:
+    """Names in deal order, from the hand's first line (``Hand #1: carol deals to alice, bob and carol.``),
+    read from the hand's log."""
+    match = re.search(rf"Hand #{hand_no}: \S+ deals to ([^.]+)\.", hand_log(fake, channel, hand_no))
+    if match:
+        return re.split(r", | and ", match.group(1))
     raise AssertionError(f"no start line for hand #{hand_no}")
 
 

@@ -5,26 +5,32 @@ channels and closed DMs do not break a table."""
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Awaitable
 from pathlib import Path
 
 import discord
 import pytest
+from PIL import Image
 
 from bot.discord.client import WildstudBot
 from bot.engine.rulings import RULINGS
+from bot.render.pictures import PICTURE_WIDTH
 from bot.settings import Settings
 from bot.tables.clock import FakeClock
 from bot.tables.notices import ActionOption
 from tests.discord.helpers import (
     STARTING_CHIPS,
+    channel_text,
     current_prompt,
+    hand_log,
     hand_over,
     label_starting,
     new_bot,
     open_table,
     prompted_member,
+    said,
     table_message,
     total_chips,
 )
@@ -93,7 +99,7 @@ async def test_amount_modal_opened_before_a_restart_is_still_answered(
     await restart_bot(bot, second, fake)
     done = await fake.submit_modal(opened, {"Amount": str(low)})
     verb = {"Complete to": "complete to", "Bet": "bet", "Raise to": "raise to"}[label.rpartition(" ")[0]]
-    assert done.ephemeral and done.text == f"You {verb} {low:,}.", done.text
+    assert said(done) == f"You {verb} {low:,}.", done.text
     assert len(await _hand_log(second)) == len(before) + 1
     # Submitting the same modal again is a stale second click: refused, nothing moves.
     again = await fake.submit_modal(opened, {"Amount": str(low)})
@@ -120,13 +126,13 @@ async def test_amount_modal_refuses_odd_input_with_the_range(
     for typed in ("4²", "-5", "abc", "1.5", "0", str(low - 1), str(high + 1), "१२"):
         opened = await fake.click(actor, prompt, label=label)
         res = await fake.submit_modal(opened, {"Amount": typed})
-        assert res.ephemeral and f"{low:,} to {high:,}" in res.text, (typed, res.text)
+        assert res.ephemeral and f"{low:,} to {high:,}" in said(res), (typed, res.text)
         assert await _hand_log(bot) == before
     assert not fake.bot_errors
     # Thousands separators are fine: "1,0" style input is read as plain digits.
     opened = await fake.click(actor, prompt, label=label)
     res = await fake.submit_modal(opened, {"Amount": f" {high:,} "})
-    assert res.ephemeral and res.text.endswith(f"{high:,}."), res.text
+    assert said(res).endswith(f"{high:,}."), res.text
 
 
 async def test_only_the_player_to_act_may_open_or_submit_the_amount_modal(
@@ -209,7 +215,7 @@ async def test_out_of_turn_and_outsiders_change_nothing(fake_discord: FakeDiscor
         ("show", {}),
         ("muck", {}),
     ]
-    actions = [label for label in prompt.button_labels if label != "My cards"]
+    actions = [label for label in prompt.button_labels if label not in ("My cards", "Join")]
     assert actions  # the bring-in's choices: Bring-in and Complete (fixed limit)
     for member, reason in [*((m, "not your turn") for m in waiting), (dave, "not in this hand")]:
         for name, options in commands:
@@ -226,7 +232,7 @@ async def test_out_of_turn_and_outsiders_change_nothing(fake_discord: FakeDiscor
     assert len(fake.channel_messages(poker)) == posts  # nothing was said in the channel either
     # The player to act is still prompted and can act.
     res = await fake.slash(actor, "call", channel=poker)
-    assert res.text == "You bring in 10."
+    assert said(res) == "You bring in 10."
 
 
 async def test_wagers_outside_the_limits_are_refused_with_a_reason(
@@ -284,17 +290,19 @@ async def test_buttons_from_an_earlier_hand_or_a_closed_table_are_refused(
     await fake.slash(alice, "table deal", channel=poker)
     first = current_prompt(fake, poker)
     bring_in = prompted_member(guild, first)
+    complete = label_starting(first, "Complete") or ""
     await fake.click(bring_in, first, label=label_starting(first, "Bring-in") or "")
     second = current_prompt(fake, poker)
-    await fake.click(prompted_member(guild, second), second, label="Fold")  # hand #1 is over
+    folder = prompted_member(guild, second)
+    call = label_starting(second, "Call", "Complete") or ""
+    await fake.click(folder, second, label="Fold")  # hand #1 is over
+    assert not first.buttons  # hand #1's table message is its summary now
     await fake.slash(alice, "table deal", channel=poker)
     log = await _hand_log(bot)
-    # Hand #1's buttons, pressed during hand #2 by the players they were for: refused privately.
-    for member, message, label in (
-        (bring_in, first, label_starting(first, "Complete") or ""),
-        (prompted_member(guild, second), second, label_starting(second, "Call", "Complete") or ""),
-    ):
-        res = await fake.click(member, message, label=label)
+    # Hand #1's buttons, pressed during hand #2 by the players they were for (a client still
+    # showing the message as it was): refused privately.
+    for member, label in ((bring_in, complete), (folder, call)):
+        res = await fake.click(member, first, label=label, stale=True)
         assert res.ephemeral and "That hand is over." in res.text, res.text
     assert await _hand_log(bot) == log
 
@@ -305,14 +313,15 @@ async def test_buttons_from_an_earlier_hand_or_a_closed_table_are_refused(
         prompted_member(guild, current), current, label=label_starting(current, "Bring-in") or ""
     )
     current = current_prompt(fake, poker)
+    hand_two = current
     await fake.click(prompted_member(guild, current), current, label="Fold")
+    old_lobby = table_message(fake, poker)
     await fake.slash(alice, "table close", channel=poker)
+    assert not old_lobby.buttons and "Table closed." in old_lobby.text
     await fake.slash(bob, "table create", channel=poker)
-    old_hand_message = fake.find_message(poker, containing="Hand #2 ·")
-    assert not old_hand_message.buttons  # the hand's own message lost its buttons when it ended
-    assert {"My cards", "Call 10"} <= set(current.button_labels)  # prompts keep theirs
-    for label in ("My cards", "Call 10"):
-        res = await fake.click(alice, current, label=label)
+    assert not hand_two.buttons  # the hand's own message lost its buttons when it ended
+    for message, label in ((hand_two, "My cards"), (hand_two, "Call 10"), (old_lobby, "Join")):
+        res = await fake.click(alice, message, label=label, stale=True)
         assert res.ephemeral and "closed" in res.text, (label, res.text)
     assert not lobby.buttons  # the first table's lobby lost its buttons when it closed
     assert not fake.bot_errors
@@ -422,7 +431,7 @@ async def test_join_limits_leave_mid_hand_and_close_mid_hand(
         assert actor.id != second.id  # the leaver is never prompted again
         await fake.click(actor, prompt, label=label_starting(prompt, "Check", "Call", "Show") or "")
     assert hand_over(fake, poker, 1)
-    texts = "\n".join(m.text for m in fake.channel_messages(poker))
+    texts = channel_text(fake, poker)
     assert f"{second.user.username} folds" in texts
     # The leaver got back their stack minus the 15 left in the pot, and no longer has a seat.
     off_table = {alice.id: 500, bob.id: 500, carol.id: 4500}[second.id]  # balance after buying in for 500
@@ -452,7 +461,7 @@ async def test_leaving_at_your_own_turn_folds_at_once(fake_discord: FakeDiscord,
     # for them (SPEC §7) and they are out of the hand; the next player is prompted.
     res = await fake.slash(bring_in, "table leave", channel=poker)
     assert res.ephemeral and not res.rejected
-    texts = "\n".join(m.text for m in fake.channel_messages(poker))
+    texts = channel_text(fake, poker)
     assert f"{bring_in.user.username} brings in for 10" in texts
     nxt = prompted_member(guild, current_prompt(fake, poker))
     assert nxt.id != bring_in.id
@@ -640,7 +649,7 @@ def _message_bodies(fake: FakeDiscord) -> list[dict[str, object]]:
         body = request.json if isinstance(request.json, dict) else {}
         if "/callback" in request.path:
             body = body.get("data") or {}
-        if isinstance(body, dict) and "content" in body:
+        if isinstance(body, dict) and ("content" in body or "components" in body):
             bodies.append(body)
     return bodies
 
@@ -677,9 +686,9 @@ async def test_eight_players_with_hostile_nicknames_fit_discord_and_ping_nobody(
         while not hand_over(fake, tables, 1):
             prompt = current_prompt(fake, tables)
             actor = prompted_member(guild, prompt)
+            await fake.click(actor, prompt, label="My cards")
             passive = label_starting(prompt, "Check", "Call", "Bring-in", "Show") or ""
             await fake.click(actor, prompt, label=passive)
-            await fake.click(actor, prompt, label="My cards")
             clicks += 1
             assert clicks < 80
         assert fake.find_message(tables, containing="Showdown")
@@ -726,6 +735,9 @@ async def test_each_dm_holds_only_its_owners_cards_and_folded_cards_stay_secret(
     poker = guild.channel("poker")
     players = [alice, bob, carol, dave]
     await open_table(fake, alice, poker, players)
+    for member in players:      # a DM after every street (the default is down cards only)
+        res = await fake.slash(member, "table dm", {"when": "every-street"}, channel=poker)
+        assert res.ephemeral and "every street" in res.text
     await fake.slash(alice, "table deal", channel=poker)
     prompt = current_prompt(fake, poker)
     await fake.click(prompted_member(guild, prompt), prompt, label=label_starting(prompt, "Bring-in") or "")
@@ -743,6 +755,10 @@ async def test_each_dm_holds_only_its_owners_cards_and_folded_cards_stay_secret(
     seen: dict[int, set[str]] = {}
     down_cards: dict[int, set[str]] = {}
     for member in players:
+        for dm in fake.dms_for(member):      # each DM carries the player's own hand picture
+            (picture,) = dm.attachments
+            assert picture.filename == "hand.png"
+            assert Image.open(io.BytesIO(picture.data)).width == PICTURE_WIDTH
         dms = [m.text for m in fake.dms_for(member)]
         # One message per street while in the hand: the folder saw third street only.
         assert len(dms) == (1 if member is folder else 5), (member.name, len(dms))
@@ -763,9 +779,9 @@ async def test_each_dm_holds_only_its_owners_cards_and_folded_cards_stay_secret(
                 assert not seen[a.id] & seen[b.id], (a.name, b.name)
     # The folder's down cards never reach the channel (folded hands are never shown), and
     # nobody's down cards are shown before the showdown.
-    channel_text = "\n".join(m.text for m in fake.channel_messages(poker))
-    assert not any(card in channel_text for card in down_cards[folder.id]), down_cards[folder.id]
-    before_showdown = channel_text.split("Showdown")[0]
+    everything = channel_text(fake, poker)
+    assert not any(card in everything for card in down_cards[folder.id]), down_cards[folder.id]
+    before_showdown = everything.split("Showdown")[0]
     for member in players:
         assert not any(card in before_showdown for card in down_cards[member.id]), member.name
 
@@ -790,8 +806,9 @@ async def test_closed_dms_are_told_once_over_several_hands(fake_discord: FakeDis
         prompt = current_prompt(fake, poker)
         await fake.click(prompted_member(guild, prompt), prompt, label="Fold")
         assert hand_over(fake, poker, hand_no)
-    told = [m for m in fake.channel_messages(poker) if "couldn't send bob" in m.text]
-    assert len(told) == 1
+    # Said once, in the channel (the table's lines and hand #1's log), never again in hand #2.
+    assert hand_log(fake, poker, 1).count("couldn't send bob") == 1
+    assert "couldn't send bob" not in hand_log(fake, poker, 2)
     # One refused attempt per hand at most (403s count toward Discord's invalid-request limit).
     refused = [r for r in fake.requests_matching("POST", "/channels/*/messages") if r.status == 403]
     assert len(refused) <= 2
@@ -815,9 +832,9 @@ async def test_restart_mid_hand_old_buttons_my_cards_and_stale_turns(
     await open_table(fake, alice, poker, [alice, bob, carol])
     await fake.slash(alice, "table deal", channel=poker)
     earliest = current_prompt(fake, poker)
-    await fake.click(
-        prompted_member(guild, earliest), earliest, label=label_starting(earliest, "Bring-in") or ""
-    )
+    first_actor = prompted_member(guild, earliest)
+    first_complete = earliest.find_component(label=label_starting(earliest, "Complete"))["custom_id"]
+    await fake.click(first_actor, earliest, label=label_starting(earliest, "Bring-in") or "")
     pending = current_prompt(fake, poker)
     before = await _hand_log(first)
     cards_before = await fake.click(carol, pending, label="My cards")
@@ -827,15 +844,13 @@ async def test_restart_mid_hand_old_buttons_my_cards_and_stale_turns(
     assert await _hand_log(second) == before
     # The turn before the restart is still refused as stale; "My cards" from before the restart
     # shows carol the same cards; the pending prompt's buttons act.
-    stale = await fake.click(
-        prompted_member(guild, earliest), earliest, label=label_starting(earliest, "Complete") or ""
-    )
+    stale = await fake.click(first_actor, earliest, custom_id=first_complete, stale=True)
     assert stale.ephemeral and "earlier turn" in stale.text
     cards_after = await fake.click(carol, pending, label="My cards")
     assert _dealt(cards_after.text) == _dealt(cards_before.text)
     actor = prompted_member(guild, pending)
     res = await fake.click(actor, pending, label=label_starting(pending, "Call") or "")
-    assert res.response_type == 6 and not res.followups, res.text
+    assert res.response_type == 7 and said(res) == "", res.text  # the table moved, nothing to add
     assert len(await _hand_log(second)) == len(before) + 1
     for _ in range(40):
         if hand_over(fake, poker, 1):
@@ -975,10 +990,12 @@ async def test_an_action_that_happened_is_not_reported_as_failed_when_the_channe
     for method, path in (("POST", "/channels/{id}/messages"), ("PATCH", "/channels/{id}/messages/{mid}")):
         fake.inject_error(method, path, status=403, code=50013, message="Missing Permissions", times=20)
     res = await fake.click(prompted_member(guild, prompt), prompt, label="Fold")
-    assert res.response_type == 6 and not res.followups, res.text  # acknowledged, nothing to add
+    # Answered by the click itself (the hand's summary, type 7): nothing to apologise for.
+    assert res.response_type == 7 and said(res) == "", res.text
     assert await bot.store.list_unfinished_hands() == []  # the fold ended the hand
-    # The refused posts are logged by the table service; nothing is reported as a bug of the click.
-    assert fake.bot_errors and all("presenter call failed" in e for e in fake.bot_errors), fake.bot_errors
+    # The refused post of the next table message is logged as a warning; nothing is reported as a
+    # bug of the click.
+    assert all("presenter call failed" in e for e in fake.bot_errors), fake.bot_errors
     fake.bot_errors.clear()
     # /table leave and /table close also happen even when their channel updates are refused.
     left = await fake.slash(bob, "table leave", channel=poker)
@@ -1085,7 +1102,7 @@ async def test_a_stuck_no_timer_hand_moves_once_the_dealer_sets_a_timer(
     assert "starting now" in res.text, res.text
     await clock.advance(30)
     await fake.settle()
-    texts = "\n".join(m.text for m in fake.channel_messages(poker))
+    texts = channel_text(fake, poker)
     # SPEC §7: out of time, the bring-in is posted for them and they are marked away.
     assert f"{away.user.username} is away" in texts and f"{away.user.username} brings in" in texts
     assert prompted_member(guild, current_prompt(fake, poker)).id != away.id

@@ -10,10 +10,12 @@ from pathlib import Path
 from tests.discord.helpers import (
     current_prompt,
     label_starting,
+    live_table,
     new_bot,
     open_table,
     prompted_member,
     prompts,
+    said,
 )
 from tests.fakediscord import FakeDiscord, start_bot
 
@@ -56,10 +58,13 @@ async def test_stale_button_and_double_click_change_nothing(
     answers = [one.text, two.text]
     assert sum("earlier turn" in a for a in answers) == 1, answers
     assert sum(m.text.count("brings in for") for m in fake.channel_messages(poker)) == 1
+    # The click that acted was answered by redrawing the table (type 7), the other refused.
+    assert sorted([one.response_type or 0, two.response_type or 0]) == [4, 7]
 
-    # The same old button pressed again later: stale, refused, nothing changes.
+    # The same old button pressed again later, from a client still showing the table as it was:
+    # stale, refused, nothing changes.
     messages_before = len(fake.channel_messages(poker))
-    stale = await fake.click(bring_in, first, label=label)
+    stale = await fake.click(bring_in, first, label=label, stale=True)
     assert stale.ephemeral and "earlier turn" in stale.text
     assert await _hand_log(bot, fake) == after
     assert len(fake.channel_messages(poker)) == messages_before
@@ -83,20 +88,28 @@ async def test_slash_commands_act_like_buttons(fake_discord: FakeDiscord, tmp_pa
     assert res.ephemeral and "not your turn" in res.text
     # /call from the bring-in posts the bring-in (what is owed).
     res = await fake.slash(actor, "call", channel=poker)
-    assert res.ephemeral and res.text == "You bring in 10."
+    assert said(res) == "You bring in 10."
     # Next player: /raise without an amount in fixed limit completes to the one legal total.
     actor = prompted_member(guild, current_prompt(fake, poker))
     res = await fake.slash(actor, "raise", channel=poker)
-    assert res.text == "You complete to 20.", res.text
+    assert said(res) == "You complete to 20.", res.text
     actor = prompted_member(guild, current_prompt(fake, poker))
     log_before = await _hand_log(bot, fake)
     res = await fake.slash(actor, "check", channel=poker)  # facing a completion: no check
     assert res.ephemeral and "cannot check" in res.text and await _hand_log(bot, fake) == log_before
     res = await fake.slash(actor, "bet", {"amount": 25}, channel=poker)
     assert res.ephemeral and await _hand_log(bot, fake) == log_before  # 25 is no legal total here
+    mark = len(fake.requests)
     res = await fake.slash(actor, "fold", channel=poker)
-    assert res.text == "You fold."
-    assert "folds" in fake.channel_messages(poker)[-1].text
+    assert said(res) == "You fold."
+    in_channel = [r for r in fake.requests[mark:] if r.bucket == f"channel-messages:{poker.id}"]
+    assert [r.method for r in in_channel] == ["PATCH"]          # one channel request: the table
+    table = live_table(fake, poker)
+    assert "folds" in table.text
+    # A slash command edits the table with one channel request and pings through its own
+    # interaction (a follow-up with the mention only), never through the channel.
+    ping = next(m for m in res.messages if not m.ephemeral)
+    assert "your turn" in ping.content and not ping.buttons
 
 
 async def test_pot_limit_raise_asks_for_the_amount(fake_discord: FakeDiscord, tmp_path: Path) -> None:
@@ -131,5 +144,6 @@ async def test_pot_limit_raise_asks_for_the_amount(fake_discord: FakeDiscord, tm
     amount = (low + high) // 2
     opened = await fake.click(actor, prompt, label=label)
     done = await fake.submit_modal(opened, {"Amount": str(amount)})
-    assert done.text == f"You {verb} {amount:,}."
-    assert str(amount) in fake.channel_messages(poker)[-1].text.replace(",", "")
+    assert said(done) == f"You {verb} {amount:,}."
+    assert done.response_type == 7      # the modal's answer redrew the table message
+    assert str(amount) in live_table(fake, poker).text.replace(",", "")

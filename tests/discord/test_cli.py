@@ -72,6 +72,8 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
             "automuck",
             "timer",
             "dealer-role",
+            "look",
+            "dm",
         ]
     )
     assert subcommands["ruling"] == ["list", "reset", "set"]
@@ -80,9 +82,11 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
     )
     assert subcommands["hand"] == ["history", "verify", "void"]
     create = next(o for o in synced["table"]["options"] if o["name"] == "create")
-    assert {"stakes", "seats", "timer", "ante", "bring_in", "small_bet", "big_bet"} <= {
+    assert {"stakes", "seats", "timer", "ante", "bring_in", "small_bet", "big_bet", "log"} <= {
         o["name"] for o in create["options"]
     }
+    log = next(o for o in create["options"] if o["name"] == "log")
+    assert [c["value"] for c in log["choices"]] == ["thread", "summary", "off"]
     ruling_set = next(o for o in synced["ruling"]["options"] if o["name"] == "set")
     assert [(o["name"], o.get("autocomplete")) for o in ruling_set["options"]] == [
         ("name", True),

@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.discord.helpers import current_prompt, new_bot, open_table, play_passively
+from tests.discord.helpers import (
+    current_prompt,
+    hand_log,
+    label_starting,
+    live_table,
+    new_bot,
+    open_table,
+    play_passively,
+    prompted_member,
+)
 from tests.fakediscord import FakeDiscord, start_bot
 
 
@@ -41,11 +50,14 @@ async def test_closed_dms_fall_back_to_my_cards(
     assert fake.dms_for(carol) == []
     assert len(fake.dms_for(alice)) == 1 and len(fake.dms_for(bob)) == 1
 
+    # The channel is told at the table's next change (the DM went out after the table moved).
+    actor = prompted_member(guild, prompt)
+    await fake.click(actor, prompt, label=label_starting(prompt, "Bring-in") or "")
+    assert "couldn't send carol" in live_table(fake, poker).text
     await play_passively(fake, guild, poker, 1)
-    # Five streets, five private messages for carol that could not be delivered, and the channel
-    # was told once (SPEC/issue: "tell the channel once").
-    told = [m for m in fake.channel_messages(poker) if "couldn't send carol" in m.text]
-    assert len(told) == 1
+    # Two down-card streets, two private messages for carol that could not be delivered, and the
+    # channel was told once (SPEC/issue: "tell the channel once").
+    assert hand_log(fake, poker, 1).count("couldn't send carol") == 1
     # Only one DM attempt per hand for carol: after the first refusal the bot stops trying (403s
     # count toward Discord's invalid-request limit).
     if on_create:
@@ -53,7 +65,7 @@ async def test_closed_dms_fall_back_to_my_cards(
     else:
         attempts = [r for r in fake.requests_matching("POST", "/channels/*/messages") if r.status == 403]
     assert len(attempts) == 1
-    assert len(fake.dms_for(alice)) == 5 and len(fake.dms_for(bob)) == 5
+    assert len(fake.dms_for(alice)) == 2 and len(fake.dms_for(bob)) == 2  # third and seventh street
 
 
 async def test_my_cards_outside_a_hand_is_refused(fake_discord: FakeDiscord, tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """A whole hand on Discord, through the real discord.py client against the fake Discord: three
-members open a table, join with the button, deal, and play to showdown with buttons; each DM holds
-exactly its owner's cards."""
+members open a table, join with the button, deal, and play to showdown with buttons on the one table
+message; each DM holds exactly its owner's cards."""
 
 from __future__ import annotations
 
@@ -13,9 +13,12 @@ from tests.discord.helpers import (
     current_prompt,
     deal_order,
     dealt_deck,
+    hand_log,
     label_starting,
+    live_table,
     new_bot,
     open_table,
+    pings,
     play_passively,
     prompted_member,
     total_chips,
@@ -38,23 +41,32 @@ async def test_three_members_play_a_hand_to_showdown(fake_discord: FakeDiscord, 
     dealt = await fake.slash(alice, "table deal", channel=poker)
     assert dealt.ephemeral and "Hand #1" in dealt.text
     table_message = fake.find_message(poker, containing="Hand #1 ·")
-    # The table message /table create posted became hand #1's: one message per hand, edited.
+    # The table message /table create posted became hand #1's: one message per table, edited.
     assert table_message is lobby
     assert "Pot" in table_message.text and "My cards" in table_message.button_labels
-    # It carries the current player's buttons too: the bring-in is posted from the table message.
+    # It carries the current player's buttons: the bring-in is posted from the table message,
+    # and the click is answered by redrawing it (type 7), with the next player pinged.
     first = prompted_member(guild, current_prompt(fake, poker))
     bring_in = label_starting(table_message, "Bring-in")
     assert bring_in is not None
     res = await fake.click(first, table_message, label=bring_in)
-    assert res.response_type == 6 and "brings in" in fake.channel_messages(poker)[-1].text
+    assert res.response_type == 7 and "brings in" in table_message.text
+    assert len(pings(fake, poker)) == 1       # only the latest ping stays
 
     clicks = await play_passively(fake, guild, poker, 1)
     assert clicks >= 3 * 5 - 1  # a decision per player on each of the five streets (one made above)
 
-    showdown = fake.find_message(poker, containing="Showdown")
-    assert "wins" in showdown.text
-    # The hand's table message shows its final state and no longer offers actions.
-    assert "Hand over." in table_message.text and not table_message.buttons
+    # The hand's table message became its summary (no buttons), with the showdown and the log;
+    # a new table message for between hands sits below it.
+    summary = fake.find_message(poker, containing="Showdown")
+    assert summary is table_message and "wins" in summary.text and not summary.buttons
+    assert "Hand #1 deck" in summary.text and "Wild: fives" in summary.text
+    assert "brings in" in hand_log(fake, poker, 1)
+    lobby_now = live_table(fake, poker)
+    assert lobby_now.id > summary.id and "Deal" in lobby_now.button_labels
+    assert pings(fake, poker) == []          # nobody to act: the last ping is gone
+    # The channel holds the summary and the table (plus nothing else from the bot).
+    assert [m.id for m in fake.channel_messages(poker)] == [summary.id, lobby_now.id]
 
     # Each DM holds exactly its owner's cards. The independent reference is the stored deck and
     # SPEC §2: with three players and nobody folding, pass k (0..6) gives player i deck[3k + i];
@@ -66,7 +78,7 @@ async def test_three_members_play_a_hand_to_showdown(fake_discord: FakeDiscord, 
     down = {name: {cards[0], cards[1], cards[6]} for name, cards in dealt_cards.items()}
     for name, member in members.items():
         dms = [m.text for m in fake.dms_for(member)]
-        assert len(dms) == 5, dms  # one private message per street, 3rd to 7th
+        assert len(dms) == 2, dms  # a DM when a down card comes: third and seventh street
         last = re.search(r"Your cards: (.*)", dms[-1])
         assert last is not None
         shown = [Card.parse(tok) for tok in re.findall(r"[2-9TJQKA][♣♦♥♠]", last.group(1))]

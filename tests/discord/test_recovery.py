@@ -10,14 +10,18 @@ from pathlib import Path
 from bot.tables.clock import FakeClock
 from tests.discord.helpers import (
     STARTING_CHIPS,
+    channel_text,
     current_prompt,
     dealt_deck,
     hand_over,
     label_starting,
+    live_table,
     new_bot,
     open_table,
+    pings,
     play_passively,
     prompted_member,
+    said,
     total_chips,
 )
 from tests.fakediscord import FakeDiscord, restart_bot, start_bot
@@ -44,22 +48,19 @@ async def test_restart_mid_hand_resumes_and_old_buttons_work(
         )
     table_message = fake.find_message(poker, containing="Hand #1 ·")
     pending = current_prompt(fake, poker)
-    pot_before = re.search(r"Pot (\d+)", pending.content)
+    pot_before = re.search(r"Pot (\d+)", pending.text)
     assert pot_before is not None
 
     second = new_bot(db)
     await restart_bot(first, second, fake)
-    texts = [m.text for m in fake.channel_messages(poker)]
-    assert any("resumes after a restart" in t for t in texts)
+    assert "resumes after a restart" in table_message.text
     # Still one table message for the hand: the restarted bot found its message and edits it.
-    assert [m for m in fake.channel_messages(poker) if m.content.startswith("```\nHand #1 ·")] == [
-        table_message
-    ]
+    assert [m for m in fake.channel_messages(poker) if "Hand #1 ·" in m.text] == [table_message]
     # The button posted before the restart still works (its custom_id carries table, hand, turn).
     actor = prompted_member(guild, pending)
     res = await fake.click(actor, pending, label=label_starting(pending, "Check") or "")
-    assert res.response_type == 6 and not res.followups, res.text
-    assert re.search(r"\bchecks\b", fake.channel_messages(poker)[-1].text)
+    assert res.response_type == 7 and said(res) == "", res.text
+    assert re.search(r"\bchecks\b", table_message.text)
     await play_passively(fake, guild, poker, 1)
     assert fake.find_message(poker, containing="Showdown")
     report = await second.store.audit()
@@ -80,18 +81,23 @@ async def test_timeout_posts_the_bring_in_then_folds(fake_discord: FakeDiscord, 
     await fake.slash(alice, "table deal", channel=poker)
 
     slow = prompted_member(guild, current_prompt(fake, poker))
+    mark = len(fake.requests)
     await clock.advance(15)  # the reminder, at half the time
-    assert "reminder: your turn" in fake.channel_messages(poker)[-1].content
+    (ping,) = pings(fake, poker)
+    assert ping.content.startswith(f"<@{slow.id}> reminder: your turn")
     await clock.advance(15)
+    # A timer has no interaction: at most one channel edit and one ping each time it fires.
+    in_channel = [r for r in fake.requests[mark:] if r.bucket == f"channel-messages:{poker.id}"]
+    assert len(in_channel) <= 2 * 2, [(r.method, r.path) for r in in_channel]
     # SPEC §7: a pending bring-in is posted, never completed, and never folded.
-    texts = [m.text for m in fake.channel_messages(poker)]
-    assert any(f"{slow.user.username} brings in for 10" in t for t in texts)
-    assert any(f"{slow.user.username} is away" in t for t in texts)
+    texts = live_table(fake, poker).text
+    assert f"{slow.user.username} brings in for 10" in texts
+    assert f"{slow.user.username} is away" in texts
     assert "ran out of time" in fake.dms_for(slow)[-1].text
 
     facing = prompted_member(guild, current_prompt(fake, poker))
     await clock.advance(30)  # facing the bring-in, no check is possible: fold
-    assert f"{facing.user.username} folds" in "\n".join(m.text for m in fake.channel_messages(poker))
+    assert f"{facing.user.username} folds" in channel_text(fake, poker)
     # Both timed-out players sit out the next hand until they come back.
     back = await fake.slash(facing, "table back", channel=poker)
     assert back.ephemeral and "Welcome back" in back.text
@@ -127,7 +133,7 @@ async def test_two_tables_in_two_channels_never_leak(fake_discord: FakeDiscord, 
         (poker, ("alice", "bob"), ("dave", "erin")),
         (lobby, ("dave", "erin"), ("alice", "bob")),
     ):
-        text = "\n".join(m.text for m in fake.channel_messages(channel))
+        text = channel_text(fake, channel)
         assert all(name in text for name in own)
         assert not any(name in text for name in foreign), channel.name
         # The other table's deck order and commitment never appear here.
@@ -139,8 +145,8 @@ async def test_two_tables_in_two_channels_never_leak(fake_discord: FakeDiscord, 
         dms = fake.dms_for(member)
         assert dms and all(f"<#{channel.id}>" in m.text for m in dms)
     # Stakes stayed per table: the micro table's antes are 1, the small table's 5.
-    assert "Antes: 1 each" in "\n".join(m.text for m in fake.channel_messages(lobby))
-    assert "Antes: 5 each" in "\n".join(m.text for m in fake.channel_messages(poker))
+    assert "Antes: 1 each" in channel_text(fake, lobby)
+    assert "Antes: 5 each" in channel_text(fake, poker)
     report = await bot.store.audit()
     assert report.ok, report.all_problems()
     assert await total_chips(bot, guild.id) == 4 * STARTING_CHIPS
@@ -160,15 +166,16 @@ async def test_restart_between_hands_reuses_the_table_message(
     await fake.slash(alice, "table deal", channel=poker)
     await play_passively(fake, guild, poker, 1)
     lobby = fake.find_message(poker, with_button="Deal")
-    assert lobby.content.startswith("```\nBetween hands")
+    assert lobby.text.startswith("### Between hands")
 
     second = new_bot(db)
     await restart_bot(first, second, fake)
-    # The old table message's Deal button works after the restart, and that message becomes
-    # hand #2's table message: still one table message per hand, no stale lobby left behind.
+    # The table message's Deal button works after the restart, and the click itself turns that
+    # message into hand #2's table (type 7): still one table message, no stale lobby left behind.
     res = await fake.click(alice, lobby, label="Deal")
-    assert "Hand #2 is dealt" in res.text
-    assert lobby.content.startswith("```\nHand #2 ·")
+    assert "Hand #2 is dealt" in said(res) and res.response_type == 7
+    assert lobby.text.startswith("### Hand #2 ·")
     assert not any("Deal" in m.button_labels for m in fake.channel_messages(poker))
+    assert [m.id for m in fake.channel_messages(poker) if m.buttons] == [lobby.id]
     report = await second.store.audit()
     assert report.ok, report.all_problems()

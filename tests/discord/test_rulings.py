@@ -7,12 +7,8 @@ from pathlib import Path
 
 import discord
 
-from tests.discord.helpers import new_bot, open_table, play_passively
+from tests.discord.helpers import hand_log, live_table, new_bot, open_table, play_passively
 from tests.fakediscord import FakeDiscord, GuildSpec, start_bot
-
-
-def _index(messages: list[str], needle: str) -> int:
-    return next(i for i, text in enumerate(messages) if needle in text)
 
 
 async def test_non_dealer_is_refused_and_dealer_change_waits_for_the_next_deal(
@@ -43,18 +39,18 @@ async def test_non_dealer_is_refused_and_dealer_change_waits_for_the_next_deal(
     assert "From the next deal" in listed.text and "raise_cap: 3 → 4" in listed.text
 
     await play_passively(fake, guild, poker, 1)
+    assert "raise_cap" not in hand_log(fake, poker, 1)
     await fake.slash(alice, "table deal", channel=poker)
-    texts = [m.text for m in fake.channel_messages(poker)]
-    announced = [i for i, t in enumerate(texts) if "raise_cap: 3 → 4" in t]
-    assert len(announced) == 1  # told once
-    # ... after hand #1 ended and before hand #2's first line.
-    assert _index(texts, "Hand #1 deck") < announced[0] < _index(texts, "Hand #2:")
+    # Announced on the table message at the deal, then kept at the top of hand #2's log.
+    assert "raise_cap: 3 → 4" in live_table(fake, poker).text
     assert key_rulings().raise_cap == "4"
 
     await play_passively(fake, guild, poker, 2)
+    log = hand_log(fake, poker, 2)
+    assert log.count("raise_cap: 3 → 4") == 1  # told once
+    assert log.index("raise_cap: 3 → 4") < log.index("Hand #2:")  # ... before hand #2's first line
     await fake.slash(alice, "table deal", channel=poker)
-    texts = [m.text for m in fake.channel_messages(poker)]
-    assert sum("raise_cap: 3 → 4" in t for t in texts) == 1  # not announced again before hand #3
+    assert "raise_cap" not in live_table(fake, poker).text  # not announced again before hand #3
 
     # Reset: back to the defaults from the next deal, announced once then.
     reset = await fake.slash(alice, "ruling reset", channel=poker)

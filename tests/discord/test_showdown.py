@@ -20,12 +20,12 @@ from bot.tables.notices import TableKey
 from bot.tables.options import TableOptions
 from tests.discord.helpers import (
     current_prompt,
-    deal_order,
     dealt_deck,
     hand_over,
     label_starting,
     open_table,
     prompted_member,
+    stored_deal_order,
 )
 from tests.fakediscord import FakeDiscord, FakeMessage, start_bot
 from tests.fakediscord.models import embed_text, iter_components
@@ -57,7 +57,9 @@ def _down(hand: str) -> set[Card]:
 
 def _message_texts(message: FakeMessage) -> list[str]:
     """The message now and every earlier version of it (an edited message was seen each way)."""
-    out = [message.text, *(a.text for a in message.attachments)]
+    # Text attachments (hand logs, histories, verify commands) are read; pictures are drawn from
+    # snapshots that hold no other player's down cards (tests/discord/test_budget.py decodes them).
+    out = [message.text, *(a.text for a in message.attachments if not a.filename.endswith(".png"))]
     for content, embeds, components in message.history:
         out.append(content)
         out.extend(line for embed in embeds for line in embed_text(embed))
@@ -84,7 +86,7 @@ async def test_fold_muck_and_uncontested_win_leak_no_down_card_to_any_member(
 
     # ---- hand 1: p4 folds, p3 mucks, p1 wins at the showdown
     await fake.slash(alice, "table deal", channel=poker)
-    order1 = [by_name[n] for n in deal_order(fake, poker, 1)]
+    order1 = [by_name[n] for n in (await stored_deal_order(bot, guild, poker, 1))]
     _, _, p3, p4 = order1
     mucker_prompt: FakeMessage | None = None
     for member in players:                      # everyone asks for "My cards" once (ephemeral)
@@ -117,10 +119,11 @@ async def test_fold_muck_and_uncontested_win_leak_no_down_card_to_any_member(
         label = label_starting(prompt, "Bring-in") or "Fold"
         await fake.click(prompted_member(guild, prompt), prompt, label=label)
     assert hand_over(fake, poker, 2)
-    order2 = [by_name[n] for n in deal_order(fake, poker, 2)]
+    order2 = [by_name[n] for n in (await stored_deal_order(bot, guild, poker, 2))]
     deck2 = await dealt_deck(bot, guild, poker, 2)
     n = len(order2)
-    assert all("shows" not in m.text for m in fake.channel_messages(poker)[-6:])
+    summary2 = [m for m in fake.channel_messages(poker) if "Hand #2 deck" in m.text]
+    assert summary2 and all("shows" not in m.text for m in summary2)     # the winner showed nothing
 
     # ---- what was public, from the deal alone
     hands1 = dict(zip((m.id for m in order1), HANDS, strict=True))
@@ -177,7 +180,7 @@ async def test_show_and_muck_slash_commands_and_table_automuck(
     assert refused.ephemeral and "not seated" in refused.text
     await fake.slash(alice, "table deal", channel=poker)
     by_name = {m.name: m for m in (alice, bob, carol)}
-    _, _, p3 = (by_name[n] for n in deal_order(fake, poker, 1))
+    _, _, p3 = (by_name[n] for n in (await stored_deal_order(bot, guild, poker, 1)))
     early = await fake.slash(p3, "muck", channel=poker)          # p3 brings in: no showdown yet
     assert early.ephemeral and "nothing to show" in early.text
     for _ in range(40):

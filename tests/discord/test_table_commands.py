@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.discord.helpers import STARTING_CHIPS, new_bot, open_table, table_message
+from tests.discord.helpers import STARTING_CHIPS, facts, live_table, new_bot, open_table, pings, table_message
 from tests.fakediscord import FakeDiscord, start_bot
 
 
@@ -75,15 +75,15 @@ async def test_sit_out_back_leave_deal_and_close(fake_discord: FakeDiscord, tmp_
 
     out = await fake.slash(bob, "table sit-out", channel=poker)
     assert out.ephemeral and "sitting out" in out.text
-    assert "sitting out" in lobby.text  # the table message shows it
+    assert "bob: 1,000 chips, sitting out" in facts(lobby)  # the table message shows it (picture, alt text)
     left = await fake.slash(carol, "table leave", channel=poker)
-    assert "1,000 chips went back" in left.text and "carol" not in lobby.text
+    assert "1,000 chips went back" in left.text and "carol:" not in facts(lobby)
     not_dealer = await fake.slash(bob, "table deal", channel=poker)
     assert not_dealer.ephemeral and "Only the dealer" in not_dealer.text
     lonely = await fake.slash(alice, "table deal", channel=poker)
     assert lonely.ephemeral and "No deal" in lonely.text and "bob is sitting out" in lonely.text
     await fake.slash(bob, "table back", channel=poker)
-    assert "sitting out" not in lobby.text
+    assert "bob: 1,000 chips, sitting out" not in facts(lobby) and "bob: 1,000 chips" in facts(lobby)
 
     refused = await fake.slash(bob, "table close", channel=poker)
     assert refused.ephemeral and "Only the dealer" in refused.text
@@ -120,9 +120,10 @@ async def test_stakes_and_timer_changes(fake_discord: FakeDiscord, tmp_path: Pat
     timer = await fake.slash(alice, "table timer", {"seconds": 0}, channel=poker)
     assert "No timer" in timer.text
     await fake.slash(alice, "table deal", channel=poker)
-    texts = [m.text for m in fake.channel_messages(poker)]
-    announced = next(i for i, t in enumerate(texts) if "ante 2 and bring-in 10" in t and "Stakes:" in t)
-    assert announced < next(i for i, t in enumerate(texts) if "Hand #1:" in t)
-    assert "Antes: 2 each" in "\n".join(texts)
+    table = live_table(fake, poker)
+    lines = table.text.split("\n")
+    announced = next(i for i, t in enumerate(lines) if "ante 2 and bring-in 10" in t and "Stakes:" in t)
+    assert announced < next(i for i, t in enumerate(lines) if "Hand #1:" in t)
+    assert "Antes: 2 each" in table.text
     status = await fake.slash(bob, "table status", channel=poker)
-    assert "Timer:" not in status.text and "60 s to act" not in fake.channel_messages(poker)[-1].text
+    assert "Timer:" not in status.text and " s to act" not in "\n".join(m.text for m in pings(fake, poker))

@@ -48,6 +48,7 @@ async def test_dealer_voids_the_hand_chips_go_back_and_old_buttons_are_stale(
         await fake.click(prompted_member(guild, prompt), prompt, label=label)
     hand_table = fake.find_message(poker, containing="Hand #1 ·")
     stale = current_prompt(fake, poker)
+    waiting_for = prompted_member(guild, stale)
     stale_label = label_starting(stale, "Check", "Call", "Fold")
     assert stale_label is not None
 
@@ -69,12 +70,13 @@ async def test_dealer_voids_the_hand_chips_go_back_and_old_buttons_are_stale(
     # As after any hand, the cards everyone saw are opened; the deck itself is never shown.
     reveal = [t for t in texts if "Hand #1 deck: the" in t]
     assert reveal and "stay closed" in reveal[0] and "/hand verify 1" in reveal[0], texts
-    # The hand's table message is drawn void, without buttons; a between-hands message follows.
-    assert "void" in hand_table.text and not hand_table.buttons
-    assert "Between hands (next: hand #2)" in table_message(fake, poker).text
+    # The hand's table message became its void summary, without buttons; a between-hands table
+    # message follows.
+    assert "Hand #1 · void" in hand_table.text and not hand_table.buttons
+    assert "Between hands · next: hand #2" in table_message(fake, poker).text
 
-    # The old prompt's button is refused as stale and moves nothing.
-    click = await fake.click(prompted_member(guild, stale), stale, label=stale_label)
+    # The old prompt's button (from a client still showing it) is refused as stale, moves nothing.
+    click = await fake.click(waiting_for, stale, label=stale_label, stale=True)
     assert click.ephemeral and "That hand is over" in click.text
     after = {s.member_id: s.stack for s in await bot.store.seats(table_id)}
     assert after == before                                               # every chip went back
@@ -84,8 +86,8 @@ async def test_dealer_voids_the_hand_chips_go_back_and_old_buttons_are_stale(
 
     # The misdeal is re-dealt with the same button: the same deal order as hand #1.
     await fake.slash(alice, "table deal", channel=poker)
-    assert deal_order(fake, poker, 2) == deal_order(fake, poker, 1)
     await play_passively(fake, guild, poker, 2)
+    assert deal_order(fake, poker, 2) == deal_order(fake, poker, 1)
     assert (await bot.store.audit()).ok
 
 

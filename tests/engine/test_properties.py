@@ -92,7 +92,9 @@ def play_randomly(hand: StudHand, rng: random.Random) -> list[tuple[int, str, in
         # A command that was accepted must have been offered by legal_actions (or be a timeout).
         offered = before[14]
         assert seat == actor
-        assert name == "timeout" or name in offered.names or (name in ("bet", "raise") and offered.wager)  # type: ignore[attr-defined]
+        # Any wager word makes the wager on offer ("complete" also names pot limit's first bet).
+        wagers = ("bet", "raise", "complete")
+        assert name == "timeout" or name in offered.names or (name in wagers and offered.wager)  # type: ignore[attr-defined]
         accepted.append((seat, name, amount))
         if not hand.is_over:
             assert sum(hand.stack(s) for s in range(hand.seat_count)) + hand.pot_total == total

@@ -125,7 +125,8 @@ class FakeRole:
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A channel: a guild text channel (``type`` 0) or a DM channel (``type`` 1, ``recipient`` set)."""
+    """A channel: a guild text channel (``type`` 0), a DM channel (``type`` 1, ``recipient`` set) or
+    a public thread of a message (``type`` 11, ``parent_id`` and ``owner_id`` set)."""
 
     id: int
     name: str
@@ -133,6 +134,8 @@ class FakeChannel:
     type: int = 0
     position: int = 0
     recipient: FakeUser | None = None
+    parent_id: int | None = None
+    owner_id: int | None = None
 
     @property
     def is_dm(self) -> bool:
@@ -149,19 +152,32 @@ class FakeChannel:
         if self.is_dm:
             recipients = [self.recipient.payload()] if self.recipient is not None else []
             return {"id": str(self.id), "type": 1, "recipients": recipients, "last_message_id": None}
-        return {
+        data: JSON = {
             "id": str(self.id),
             "type": self.type,
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
             "permission_overwrites": [],
-            "parent_id": None,
+            "parent_id": None if self.parent_id is None else str(self.parent_id),
             "topic": None,
             "nsfw": False,
             "rate_limit_per_user": 0,
             "last_message_id": None,
         }
+        if self.type == 11:
+            data.update(
+                owner_id=str(self.owner_id),
+                message_count=0,
+                member_count=1,
+                thread_metadata={
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": discord.utils.utcnow().isoformat(),
+                    "locked": False,
+                },
+            )
+        return data
 
 
 @dataclass(eq=False)

@@ -1182,15 +1182,26 @@ class FakeDiscord:
         wait: bool = True,
         within: float = 5.0,
         expect_response: bool = True,
+        stale: bool = False,
     ) -> FakeInteraction:
         """``who`` clicks the button with this ``label`` (or ``custom_id``) on ``message``.
 
         The message's current stored state is sent (as Discord does), so this works for
         messages posted by an earlier bot process too. Disabled buttons, link buttons and
-        other people's ephemeral messages raise (a member could not click them).
+        other people's ephemeral messages raise (a member could not click them). With
+        ``stale=True`` the button may be one of an earlier version of the message (newest first):
+        a member whose client still shows the message as it was before an edit.
         """
         msg = self._message_ref(message)
-        comp = msg.find_component(label=label, custom_id=custom_id)
+        comp = None
+        if stale:
+            for _content, _embeds, components in reversed(msg.history):
+                old = FakeMessage(msg.id, msg.channel_id, msg.guild_id, msg.author, components=components)
+                with contextlib.suppress(LookupError):
+                    comp = old.find_component(label=label, custom_id=custom_id)
+                    break
+        if comp is None:
+            comp = msg.find_component(label=label, custom_id=custom_id)
         self._check_can_interact(who, msg, comp)
         data: JSON = {"custom_id": comp["custom_id"], "component_type": BUTTON}
         if "id" in comp:
@@ -1410,6 +1421,7 @@ class FakeDiscord:
             ("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message),
             ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_message),
             ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message),
+            ("POST", "/channels/{channel_id}/messages/{message_id}/threads", self._start_thread),
             ("GET", "/guilds/{guild_id}", self._get_guild),
             ("GET", "/guilds/{guild_id}/channels", self._get_guild_channels),
             ("GET", "/guilds/{guild_id}/roles", self._get_guild_roles),
@@ -1608,6 +1620,26 @@ class FakeDiscord:
         self._apply_edit(msg, body or {}, uploads)
         await self._dispatch_message_event("MESSAGE_UPDATE", msg)
         return 200, msg.payload(self.application_id)
+
+    async def _start_thread(
+        self, _r: web.Request, p: dict[str, str], body: Any, _u: list[Upload]
+    ) -> tuple[int, Any]:
+        """A public thread started from a message (type 11, named by ``body["name"]``)."""
+        parent = self._channel(p["channel_id"])
+        message = self._stored_message(p["channel_id"], p["message_id"])
+        guild = self.guilds.get(parent.guild_id or 0)
+        if guild is None or parent.type != 0:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        name = str((body or {}).get("name") or "")
+        if not 1 <= len(name) <= 100:
+            raise _form_error("name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+        thread = FakeChannel(
+            id=message.id, name=name, guild_id=guild.id, type=11, parent_id=parent.id,
+            owner_id=self.bot_user.id,
+        )
+        self.channels[thread.id] = thread      # a thread is no channel of the guild's list
+        self._notify()
+        return 201, thread.payload()
 
     async def _delete_message(self, _r: web.Request, p: dict[str, str], *_: Any) -> tuple[int, Any]:
         msg = self._stored_message(p["channel_id"], p["message_id"])

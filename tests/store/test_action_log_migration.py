@@ -87,7 +87,7 @@ async def test_the_log_becomes_phh_and_everything_else_stays(
         assert (await store.audit()).ok
         assert [h.status for h in [await store.get_hand(i) for i in (1, 2, 3, 4)]] == [
             "finished", "in_progress", "finished", "in_progress"]
-    assert _version(path) == SCHEMA_VERSION == 5          # 4 converts the log; 5 adds table_messages
+    assert _version(path) == SCHEMA_VERSION == 6          # 4 converts the log; 5, 6 add tables
     assert _logs(path) == NEW
     after = snapshot_of(path)
     for table, rows in before.items():        # only the action log changed

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.ui.common import Interaction, act, table_key, wildstud
+from bot.discord.ui.common import Interaction, act, reply, table_key, wildstud
 from bot.discord.ui.errors import answer_error
 from bot.discord.ui.text import WAGERS, describe
 from bot.render.cards import chips
@@ -162,9 +162,8 @@ async def submit_amount(interaction: Interaction) -> None:
         await answer_error(interaction, exc)
         return
     try:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await act(interaction, key, hand_id, turn, option.action, amount)
-        await interaction.followup.send(f"You {describe(option.action, amount)}.", ephemeral=True)
+        await reply(interaction, f"You {describe(option.action, amount)}.")
     except Exception as exc:
         await answer_error(interaction, exc)
 

@@ -8,7 +8,8 @@ table lock and checks the hand and turn again before anything moves.
 
 Only the player to act may act; anyone else gets an ephemeral reason. Every answer comes within
 Discord's 3-second deadline: the cheap checks run first and refuse at once; an accepted click is
-acknowledged (a deferred update) before the table service deals, posts and sends messages.
+answered by the table message itself, redrawn in the interaction's response (type 7, see
+``bot.discord.presenter``), or deferred if that takes too long.
 
 Fixed limit puts each legal total on its own button ("Raise to 40"); pot and no limit ask for the
 amount in a modal that states the allowed range (``bot.discord.ui.amount``).
@@ -86,7 +87,6 @@ class ActionButton(
             await reply(interaction, exc.reason)
             return
         try:
-            await interaction.response.defer()
             await act(interaction, key, self.hand_id, self.turn, self.action, self.amount)
         except Exception as exc:
             await answer_error(interaction, exc)
@@ -102,8 +102,10 @@ class MyCardsButton(TableButton, template=r"ws:cards:(?P<table>\d+)"):
     async def callback(self, interaction: Interaction) -> None:
         try:
             key = self.current_table(interaction)
-            notice = wildstud(interaction).service.my_cards(key, interaction.user.id)
-            await reply(interaction, notice.text)
+            bot = wildstud(interaction)
+            notice = bot.service.my_cards(key, interaction.user.id)
+            files = await bot.presenter.hand_files(key, notice, bot.service.snapshot(key))
+            await reply(interaction, notice.text, file=files[0] if files else None)
         except Exception as exc:
             await answer_error(interaction, exc)
 
@@ -121,10 +123,3 @@ def action_items(table_id: int, prompt: Prompt) -> list[discord.ui.Item[Any]]:
     return items
 
 
-def prompt_view(table_id: int, prompt: Prompt) -> discord.ui.View:
-    """The prompt's buttons: every legal action, then "My cards"."""
-    view = discord.ui.View(timeout=None)
-    for item in action_items(table_id, prompt):
-        view.add_item(item)
-    view.add_item(MyCardsButton(table_id))
-    return view

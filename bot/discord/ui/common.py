@@ -4,11 +4,13 @@ check, replies, and acting for the member.
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 import discord
 
 from bot.discord.ui.text import split_text
+from bot.render.views import PrivateNotice, TableSnapshot
 from bot.store import Store
 from bot.tables.errors import TableError
 from bot.tables.notices import Actor, TableKey
@@ -16,6 +18,21 @@ from bot.tables.service import TableService
 
 Interaction = discord.Interaction[Any]
 """An interaction of the Wildstud bot (``interaction.client`` is a ``WildstudBot``)."""
+
+
+class Front(Protocol):
+    """What the buttons need of the Discord presenter (``bot.discord.presenter.DiscordPresenter``)."""
+
+    def responding(self, key: TableKey, interaction: Interaction) -> AbstractAsyncContextManager[None]:
+        """Within the block, the table's update answers ``interaction`` (type 7 on the table
+        message) and the ping goes through its webhook."""
+        ...
+
+    async def hand_files(
+        self, key: TableKey, notice: PrivateNotice, snapshot: TableSnapshot
+    ) -> list[discord.File]:
+        """The hand picture of a player's own cards (none with the guild's look set to text)."""
+        ...
 
 
 class Host(Protocol):
@@ -29,6 +46,10 @@ class Host(Protocol):
     @property
     def store(self) -> Store:
         """The open store."""
+
+    @property
+    def presenter(self) -> Front:
+        """The Discord presenter."""
 
 DEALER_ROLE_NAME = "dealer"
 """Members with a role of this name (any case) are dealers when the server set no dealer role."""
@@ -132,7 +153,10 @@ async def reply(
 async def act(
     interaction: Interaction, key: TableKey, hand_id: int, turn: int, action: str, amount: int | None
 ) -> None:
+    """Act for the member; the table's update answers the interaction (``Front.responding``)."""
     who = await actor(interaction)
-    await wildstud(interaction).service.act(key, who, hand_id, turn, action, amount)
+    bot = wildstud(interaction)
+    async with bot.presenter.responding(key, interaction):
+        await bot.service.act(key, who, hand_id, turn, action, amount)
 
 

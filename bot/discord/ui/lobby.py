@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 from bot.discord.ui.base import TableButton
@@ -31,8 +29,9 @@ class JoinButton(TableButton, template=r"ws:join:(?P<table>\d+)"):
         try:
             bot = wildstud(interaction)
             key = self.current_table(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            seat = await bot.service.join(key, await actor(interaction))
+            who = await actor(interaction)
+            async with bot.presenter.responding(key, interaction):
+                seat = await bot.service.join(key, who)
             await reply(interaction, f"You sit in seat {seat.seat_no} with {chips(seat.stack)} chips.")
         except Exception as exc:
             await answer_error(interaction, exc)
@@ -49,25 +48,23 @@ class DealButton(TableButton, template=r"ws:deal:(?P<table>\d+)"):
         try:
             self.current_table(interaction)
             who = await actor(interaction, dealer=True)
-            await interaction.response.defer(ephemeral=True, thinking=True)
             await deal(interaction, who)
         except Exception as exc:
             await answer_error(interaction, exc)
 
 
 async def deal(interaction: Interaction, who: Actor) -> None:
-    """Deal the next hand at the interaction's table for ``who`` and say so (privately)."""
+    """Deal the next hand at the interaction's table for ``who`` and say so (privately). The
+    private answer comes before the ping of the first player to act (inside ``responding``)."""
     bot = wildstud(interaction)
     key = table_key(interaction)
     require_channel_access(interaction)
-    await bot.service.deal(key, who)
-    table = bot.service.snapshot(key)
-    done = f"Hand #{table.hand_no} is dealt." if table.in_hand else "The hand is dealt and already over."
-    await reply(interaction, done)
+    async with bot.presenter.responding(key, interaction):
+        await bot.service.deal(key, who)
+        table = bot.service.snapshot(key)
+        done = f"Hand #{table.hand_no} is dealt." if table.in_hand else "The hand is dealt and already over."
+        await reply(interaction, done)
 
 
-def lobby_items(table_id: int) -> list[discord.ui.Item[Any]]:
-    """The between-hands buttons: Join and Deal."""
-    return [JoinButton(table_id), DealButton(table_id)]
 
 

@@ -1,0 +1,225 @@
+"""The table message and the hand summary as Components V2 layouts (``discord.ui.LayoutView``).
+
+The **table message** is one container: the hand's header (hand number, street, stakes, pot), the
+wild list with origins, the picture of the table (``attachment://table.png``, uploaded with the
+same request, its alt text as the gallery item's description) or, with the guild's ``look`` set
+to ``text``, the text table in a code block, the last few log lines, whose turn it is, and the
+buttons: every option of the prompt of the player to act (the only live action buttons anywhere),
+then "My cards" and "Join"; between hands "Join" and "Deal".
+
+The **summary** is what a finished hand's table message becomes: who won what, the showdown, the
+wild ranks, the commitment check line, the final table picture, and (log option ``summary``) the
+full narrated log as ``hand-N-log.txt``.
+
+``Layout.signature`` says what the layout shows, so the presenter redraws only a change.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.discord.ui.betting import MyCardsButton, action_items
+from bot.discord.ui.lobby import DealButton, JoinButton
+from bot.discord.ui.text import code_block
+from bot.render.cards import chips, street_name
+from bot.render.pictures import ALT_TEXT_LIMIT, HandPicture, hand_alt, hand_png, table_alt, table_png
+from bot.render.scenes import table_picture
+from bot.render.table import format_table
+from bot.render.views import Phase, Prompt, TableSnapshot, table_view
+
+LOOKS = ("pictures", "text")
+"""The guild setting ``/table look``: the table as a picture (default) or as text."""
+
+DM_MODES = ("every-street", "down-cards")
+"""A player's ``/table dm``: their cards by DM after every street, or only when a down card comes
+(third and seventh street; the default)."""
+
+RECENT_LINES = 5
+"""How many of the last log lines the table message shows."""
+
+GALLERY_ALT_LIMIT = 256
+"""Discord's limit on a media gallery item's description (the attachment itself takes 1,024)."""
+
+TEXT_BUDGET = 3800
+"""Characters of text displays a layout may use (Discord allows 4,000 per message)."""
+
+TABLE_FILE = "table.png"
+"""The table picture's file name (``attachment://table.png``)."""
+
+_COLOUR_IN_HAND = discord.Colour.from_rgb(27, 94, 52)
+_COLOUR_BETWEEN = discord.Colour.from_rgb(92, 58, 30)
+_COLOUR_OVER = discord.Colour.from_rgb(100, 100, 100)
+
+
+@dataclass
+class Layout:
+    """A message body: the view, the files uploaded with it, and what it shows (``signature``)."""
+
+    view: discord.ui.LayoutView
+    files: list[discord.File] = field(default_factory=list)
+
+    @property
+    def signature(self) -> str:
+        """What the layout shows (text, buttons and alt text): equal signatures look the same."""
+        return repr(self.view.to_components())  # type: ignore[no-untyped-call]
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def picture_file(png: bytes, name: str, alt: str) -> discord.File:
+    """PNG bytes as an upload named ``name`` with ``alt`` as its description (alt text)."""
+    return discord.File(io.BytesIO(png), filename=name, description=_cut(alt, ALT_TEXT_LIMIT))
+
+
+def hand_file(picture: HandPicture) -> discord.File:
+    """A player's own hand picture as ``hand.png`` (send it to that player only)."""
+    return picture_file(hand_png(picture), "hand.png", hand_alt(picture))
+
+
+def header(snapshot: TableSnapshot) -> str:
+    """``### Hand #3 · fifth street`` and the stakes and pot line."""
+    s = snapshot
+    stakes = (s.pending_stakes or s.stakes) if s.phase is Phase.BETWEEN_HANDS else s.stakes
+    if s.phase is Phase.BETWEEN_HANDS:
+        return f"### Between hands · next: hand #{s.hand_no}\n{stakes.describe().capitalize()}"
+    title = f"### Hand #{s.hand_no} · {street_name(s.street or 3)}"
+    if s.phase is Phase.VOID:
+        title = f"### Hand #{s.hand_no} · void"
+    return f"{title}\n{stakes.describe().capitalize()} · Pot {chips(s.pot)}"
+
+
+def turn_line(prompt: Prompt, seconds_left: int | None) -> str:
+    """``<@7> to act · 10 to call · 45 s``: the mention shows the member's name to everyone, whatever
+    it holds, and the table message never pings (it is sent with no allowed mentions).
+
+    >>> from bot.render.views import Prompt
+    >>> turn_line(Prompt(7, "Bea", 1, 4, (), "", to_call=10, pot=25), 45)
+    '<@7> to act · 10 to call · 45 s'
+    """
+    parts = [f"<@{prompt.member}> to act"]
+    if prompt.to_call:
+        parts.append(f"{chips(prompt.to_call)} to call")
+    if seconds_left is not None:
+        parts.append(f"{max(0, seconds_left)} s")
+    return " · ".join(parts)
+
+
+def _rows(items: Sequence[discord.ui.Item[Any]]) -> list[discord.ui.ActionRow[Any]]:
+    rows: list[discord.ui.ActionRow[Any]] = []
+    for i in range(0, len(items), 5):
+        row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+        for item in items[i : i + 5]:
+            row.add_item(item)
+        rows.append(row)
+    return rows
+
+
+def _picture(snapshot: TableSnapshot, look: str, children: list[discord.ui.Item[Any]],
+             files: list[discord.File]) -> None:
+    """The table as a picture (with ``look`` ``pictures``) or as a text table."""
+    picture = table_picture(snapshot) if look == "pictures" else None
+    if picture is None:
+        children.append(discord.ui.TextDisplay(code_block(format_table(table_view(snapshot)))))
+        return
+    alt = table_alt(picture)
+    files.append(picture_file(table_png(picture), TABLE_FILE, alt))
+    children.append(discord.ui.MediaGallery(
+        discord.MediaGalleryItem(f"attachment://{TABLE_FILE}", description=_cut(alt, GALLERY_ALT_LIMIT))
+    ))
+
+
+def _fit_lines(lines: Sequence[str], budget: int) -> str:
+    """The newest lines that fit in ``budget`` characters, oldest first."""
+    out: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        line = _cut(line, 400)
+        if used + len(line) + 1 > budget:
+            break
+        out.append(line)
+        used += len(line) + 1
+    return "\n".join(reversed(out))
+
+
+def table_layout(
+    snapshot: TableSnapshot, recent: Sequence[str], *, look: str = "pictures", seconds_left: int | None = None
+) -> Layout:
+    """The table message for ``snapshot`` with the ``recent`` log lines (see the module docstring)."""
+    s = snapshot
+    files: list[discord.File] = []
+    children: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(header(s))]
+    if s.phase is not Phase.BETWEEN_HANDS and s.wilds:
+        children.append(discord.ui.TextDisplay("\n".join(s.wilds)))
+    _picture(s, look, children, files)
+    used = sum(len(c.content) for c in children if isinstance(c, discord.ui.TextDisplay))
+    footer = table_view(s).footer
+    if s.prompt is not None and s.phase is Phase.IN_HAND:
+        footer = turn_line(s.prompt, seconds_left)
+    lines = _fit_lines(list(recent)[-RECENT_LINES:], max(0, TEXT_BUDGET - used - len(footer) - 8))
+    if lines:
+        children.append(discord.ui.TextDisplay(lines))
+    if footer:
+        children.append(discord.ui.TextDisplay(footer))
+    if s.phase is Phase.BETWEEN_HANDS:
+        children.extend(_rows([JoinButton(s.table_id), DealButton(s.table_id)]))
+    else:
+        if s.prompt is not None and s.phase is Phase.IN_HAND:
+            children.extend(_rows(action_items(s.table_id, s.prompt)))
+        children.extend(_rows([MyCardsButton(s.table_id), JoinButton(s.table_id)]))
+    colour = _COLOUR_BETWEEN if s.phase is Phase.BETWEEN_HANDS else _COLOUR_IN_HAND
+    return Layout(_view(discord.ui.Container(*children, accent_colour=colour)), files)
+
+
+def closed_layout(text: str) -> Layout:
+    """The last look of a closed table's message: one line, no buttons."""
+    return Layout(_view(discord.ui.Container(discord.ui.TextDisplay(text), accent_colour=_COLOUR_OVER)))
+
+
+def summary_layout(
+    snapshot: TableSnapshot | None,
+    hand_no: int,
+    lines: Sequence[str],
+    *,
+    look: str = "pictures",
+    log_text: str | None = None,
+) -> Layout:
+    """A finished hand's summary: ``lines`` (results, showdown, wilds, commitment check), the final
+    table picture of ``snapshot`` (its hands face up after a showdown), and ``log_text`` as
+    ``hand-N-log.txt`` when given."""
+    files: list[discord.File] = []
+    title = f"### Hand #{hand_no} · summary"
+    if snapshot is not None and snapshot.phase is Phase.VOID:
+        title = f"### Hand #{hand_no} · void"
+    children: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(title)]
+    body = "\n".join(lines)
+    children.append(discord.ui.TextDisplay(_cut(body, TEXT_BUDGET - len(title)) or "Hand over."))
+    if snapshot is not None and look == "pictures" and snapshot.phase is not Phase.VOID:
+        picture = table_picture(snapshot)
+        if picture is not None:
+            alt = table_alt(picture)
+            files.append(picture_file(table_png(picture), TABLE_FILE, alt))
+            children.append(discord.ui.MediaGallery(
+                discord.MediaGalleryItem(f"attachment://{TABLE_FILE}",
+                                         description=_cut(alt, GALLERY_ALT_LIMIT))
+            ))
+    if log_text is not None:
+        name = f"hand-{hand_no}-log.txt"
+        log_file = discord.File(io.BytesIO(log_text.encode()), filename=name,
+                                description=f"Hand #{hand_no}: the full log")
+        files.append(log_file)
+        children.append(discord.ui.File(f"attachment://{name}"))
+    return Layout(_view(discord.ui.Container(*children, accent_colour=_COLOUR_OVER)), files)
+
+
+def _view(*items: discord.ui.Item[Any]) -> discord.ui.LayoutView:
+    view = discord.ui.LayoutView(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view

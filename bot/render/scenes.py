@@ -1,0 +1,72 @@
+"""The pictures of a table snapshot and of a player's own cards: the frozen values front ends hold
+(``bot.render.views``) turned into the picture snapshots ``bot.render.pictures`` draws.
+
+``table_picture`` reads only a ``TableSnapshot`` (up cards and how many down cards), so the table
+picture can be shown to anyone; ``hand_picture`` reads one player's ``PrivateNotice`` and goes to
+that player only.
+"""
+
+from __future__ import annotations
+
+from bot.engine.follow import WildEvent
+from bot.render.cards import street_name
+from bot.render.pictures import HandPicture, SeatPicture, TablePicture, WildRank, wilds_from_events
+from bot.render.views import Phase, PrivateNotice, SeatSnapshot, TableSnapshot, table_view
+
+MAX_PICTURE_SEATS = 8
+"""The most seats a table picture draws (a table has at most 8)."""
+
+
+def _note(seat: SeatSnapshot, phase: Phase) -> str:
+    if phase is Phase.IN_HAND or phase is Phase.OVER:
+        if not seat.dealt_in:
+            return "not dealt in"
+        if seat.all_in and not seat.folded:
+            return "all-in"
+    if seat.leaving:
+        return "leaving"
+    return {"sitting_out": "sitting out", "away": "away"}.get(seat.status, "")
+
+
+def table_picture(snapshot: TableSnapshot) -> TablePicture | None:
+    """The picture of ``snapshot`` (the title of its text table, every seat clockwise with its up
+    cards and down cards as backs, the pot, the wilds with their cards), or None for a table with
+    no seat (nothing to draw)."""
+    seats = snapshot.seats[:MAX_PICTURE_SEATS]
+    if not seats:
+        return None
+    in_hand = snapshot.phase in (Phase.IN_HAND, Phase.OVER)
+    pictures = tuple(
+        SeatPicture(
+            name=seat.name,
+            stack=seat.stack,
+            up=seat.up if in_hand else (),
+            down=seat.hidden if in_hand else 0,
+            folded=seat.folded and in_hand,
+            to_act=seat.to_act and snapshot.phase is Phase.IN_HAND,
+            dealer=seat.button,
+            bet=seat.street_bet if snapshot.phase is Phase.IN_HAND else 0,
+            note=_note(seat, snapshot.phase),
+        )
+        for seat in seats
+    )
+    title = table_view(snapshot).title
+    wilds = wilds_from_events(snapshot.wild_events) if in_hand else ()
+    return TablePicture(title, pictures, snapshot.pot if in_hand else 0, wilds,
+                        snapshot.community if in_hand else None)
+
+
+def hand_picture(
+    notice: PrivateNotice, hand_no: int, events: tuple[WildEvent, ...] = (), wild_in_flush: str = "any-card"
+) -> HandPicture:
+    """One player's own cards (``notice``) in the order dealt (two down cards, the up cards, then the
+    seventh-street down card), down cards marked, with the wild ranks (their origins from
+    ``events`` when known). For that player only."""
+    down = notice.down_cards
+    cards = tuple(down[:2]) + tuple(notice.up_cards) + tuple(down[2:])
+    known = {ev.rank for ev in events}
+    wilds: tuple[WildRank, ...] = wilds_from_events(events) + tuple(
+        WildRank(rank) for rank in notice.wild_ranks if rank not in known
+    )
+    title = f"Hand #{hand_no} · {street_name(notice.street)} · {notice.name}"
+    return HandPicture(title, cards, tuple(notice.up_cards), wilds, notice.community_card, wild_in_flush)
