@@ -2,7 +2,8 @@
 
 Oldest first. Without ``--csv`` it prints aligned columns; with ``--csv`` it writes CSV (with a
 header row) to standard output, for a spreadsheet. ``delta`` moves the member's balance and
-``stack_delta`` their chips at ``table`` (see :data:`bot.store.records.LedgerKind`).
+``stack_delta`` their chips at ``table`` (see :data:`bot.store.records.LedgerKind`); ``game`` is
+the game the row's hand was dealt as (the last column, so older CSV readers keep their columns).
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ COLUMNS = (
     "counterparty",
     "actor",
     "key",
+    "game",
 )
+"""The CSV header; ``game`` (the game of the row's hand, empty for rows without one) came last."""
 
 
 def register(subparsers: Any) -> None:
@@ -53,7 +56,7 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _row(entry: LedgerEntry) -> list[str]:
+def _row(entry: LedgerEntry, games: dict[int, str]) -> list[str]:
     def opt(value: int | None) -> str:
         return "" if value is None else str(value)
 
@@ -70,6 +73,7 @@ def _row(entry: LedgerEntry) -> list[str]:
         opt(entry.counterparty_id),
         opt(entry.actor_id),
         entry.op_key,
+        games.get(entry.hand_id, "") if entry.hand_id is not None else "",
     ]
 
 
@@ -83,19 +87,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"ledger: no database at {path}", file=sys.stderr)
         return 2
 
-    async def read() -> list[LedgerEntry]:
+    async def read() -> tuple[list[LedgerEntry], dict[int, str]]:
         async with await Store.open(path) as store:
-            return await store.guild_ledger(args.guild, member_id=args.member)
+            entries = await store.guild_ledger(args.guild, member_id=args.member)
+            return entries, await store.hand_games(args.guild)
 
     try:
-        entries = asyncio.run(read())
+        entries, games = asyncio.run(read())
     except (StoreError, SchemaTooNew, OSError) as error:
         print(f"ledger: {error}", file=sys.stderr)
         return 2
     except sqlite3.DatabaseError as error:  # not a SQLite file, or another program's database
         print(f"ledger: cannot open {path}: {error}", file=sys.stderr)
         return 2
-    rows = [_row(entry) for entry in entries]
+    rows = [_row(entry, games) for entry in entries]
     if args.csv:
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(COLUMNS)

@@ -42,12 +42,14 @@ from datetime import timedelta
 import discord
 
 from bot.discord.ui.betting import MyCardsButton, action_items, prompt_view
+from bot.discord.ui.games import choice_line, choice_view
 from bot.discord.ui.lobby import JoinButton, lobby_items
 from bot.discord.ui.text import code_block, split_text
 from bot.render.table import format_table
 from bot.render.views import Phase, TableSnapshot, table_view
 from bot.store import Store, StoreError
 from bot.tables.notices import (
+    GameChoiceNotice,
     NoticeKind,
     NoticePresenter,
     PrivateNotice,
@@ -238,6 +240,21 @@ class DiscordPresenter(NoticePresenter):
         async with state.lock:
             await self._post_log(table, state)
             await self._send(table, notice.text)
+
+    async def choose_game(self, table: TableKey, notice: GameChoiceNotice) -> None:
+        """Dealer's choice (issue 12): post the log so far, then the question mentioning the
+        chooser, with the select menu only they may use (``bot.discord.ui.games``)."""
+        state = self._state(table)
+        async with state.lock:
+            seconds = None
+            if notice.deadline is not None and state.update is not None:
+                seconds = round(notice.deadline - state.update.now)
+            lines = [*state.lines, choice_line(notice, seconds)]
+            state.lines.clear()
+            mentions = discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(notice.member)]
+            )
+            await self._send(table, "\n".join(lines), view=choice_view(notice), allowed_mentions=mentions)
 
     # ------------------------------------------------------------------ for the cogs
     def table_message_refusal(self, key: TableKey) -> discord.HTTPException | None:

@@ -15,6 +15,8 @@ released step, add a new one.
    trigger is lifted for the rewrite and re-created with the text of step 3.
 5. Table messages: the Discord message each table's presenter draws the table on
    (``bot.store.messages``).
+6. Games (issue 12): every hand records the game it was dealt as (``hands.game``); hands dealt
+   before were all Sex in the Middle East.
 
 >>> LATEST == len(MIGRATIONS)
 True
@@ -184,10 +186,15 @@ CREATE TABLE table_messages (
 ) STRICT;
 """
 
+_V6_HAND_GAME = """
+ALTER TABLE hands ADD COLUMN game TEXT NOT NULL DEFAULT 'sex-in-the-middle-east';
+"""
+
 Step = str | Callable[[aiosqlite.Connection], Awaitable[None]]
 """An SQL script, or (for data that SQL cannot convert) a coroutine run in the step's transaction."""
 
-MIGRATIONS: tuple[Step, ...] = (_V1_CORE, _V2_DAILY, _V3_HANDS, _v4_phh_action_log, _V5_TABLE_MESSAGES)
+MIGRATIONS: tuple[Step, ...] = (_V1_CORE, _V2_DAILY, _V3_HANDS, _v4_phh_action_log, _V5_TABLE_MESSAGES,
+                                 _V6_HAND_GAME)
 """The migration steps; ``MIGRATIONS[n - 1]`` upgrades version ``n - 1`` to ``n``."""
 
 LATEST: int = len(MIGRATIONS)
