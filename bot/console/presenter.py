@@ -9,6 +9,7 @@ from typing import TextIO
 
 from bot.console.terminal import Style
 from bot.tables.notices import (
+    GameChoiceNotice,
     NoticeKind,
     NoticePresenter,
     PrivateNotice,
@@ -120,6 +121,11 @@ class ConsolePresenter(NoticePresenter):
     async def showdown(self, table: TableKey, notice: ShowdownNotice) -> None:
         if table == self.key:
             self.say(self.style.tint("green", notice.text))
+
+    async def choose_game(self, table: TableKey, notice: GameChoiceNotice) -> None:
+        """Dealer's choice: print the question (the game asks the chooser, ``TerminalGame``)."""
+        if table == self.key:
+            self.say(self.style.tint("cyan", notice.text))
 
 
 def _indent(text: str) -> str:
