@@ -23,6 +23,7 @@ from bot.engine.games import DEALERS_CHOICE, GAMES
 from bot.engine.rulings import RULING_HELP, RULINGS
 from bot.engine.vocab import normalise
 from bot.render.settings import rulings_changes, rulings_table
+from bot.tables.errors import TableError
 from bot.tables.games import GameSettings, setting_title
 
 if TYPE_CHECKING:
@@ -106,15 +107,22 @@ class Ruling(commands.GroupCog, group_name="ruling", group_description="The deal
 
     @set_.autocomplete("name")
     async def _name(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return name_choices(current, self._games(interaction).rulings)
+        games = self._games(interaction)
+        return name_choices(current, games.rulings) if games is not None else name_choices(current)
 
-    def _games(self, interaction: Interaction) -> GameSettings:
-        return self.bot.service.games(table_key(interaction))
+    def _games(self, interaction: Interaction) -> GameSettings | None:
+        """The game settings of the channel's table (None without one: every ruling is offered)."""
+        try:
+            return self.bot.service.games(table_key(interaction))
+        except TableError:
+            return None
 
     @set_.autocomplete("value")
     async def _value(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         name = getattr(interaction.namespace, "name", None) or ""
         games = self._games(interaction)
+        if games is None:
+            return value_choices(str(name), current)
         playing = games.allowed if games.game == DEALERS_CHOICE else (games.game,)
         return value_choices(str(name), current, playing)
 

@@ -203,11 +203,12 @@ class Repository:
 
     # ------------------------------------------------------------------ hands
     async def create_hand(
-        self, table: Table, seats: Sequence[SeatState], deal: DealCommitment, game: str = DEFAULT_GAME.name
+        self, table: Table, seats: Sequence[SeatState], deal: DealCommitment, game: str = DEFAULT_GAME.name,
+        rulings: Rulings | None = None,
     ) -> int:
-        """Store a new hand of ``game`` dealt to ``seats`` (in deal order) from ``deal``, with its
-        deal order as its first action; returns its id. If the deal order cannot be stored the hand
-        is voided."""
+        """Store a new hand of ``game`` dealt to ``seats`` (in deal order) from ``deal`` under
+        ``rulings`` (default: the table's), with its deal order as its first action; returns its id.
+        If the deal order cannot be stored the hand is voided."""
         order = tuple(s.seat_no for s in seats)
         with refused():
             hand_id = await self.store.create_hand(
@@ -217,7 +218,7 @@ class Repository:
                 commitment=deal.digest,
                 salt=deal.salt,
                 stakes=table.stakes.to_dict(),
-                rulings=table.rulings.to_dict(),
+                rulings=(rulings or table.rulings).to_dict(),
                 game=game,
             )
         try:

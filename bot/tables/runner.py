@@ -104,7 +104,7 @@ class HandRunner:
                               game=chosen)
         except NotImplementedError:
             raise TableError(f"{chosen.title} cannot be dealt yet.") from None
-        hand_id = await self.repository.create_hand(table, seats, deal, chosen.name)
+        hand_id = await self.repository.create_hand(table, seats, deal, chosen.name, rulings)
         table.button = button
         table.redeal = False
         table.hands_dealt += 1

@@ -16,6 +16,7 @@ from bot.tables.errors import NotDealer, StaleAction, TableError
 from bot.tables.games import dealable
 from bot.tables.notices import NoticeKind, TableKey
 from bot.tables.options import TableOptions
+from bot.tables.reveal import rebuild, viewer_history
 from tests.tables.helpers import Harness
 
 THREE = (("Ann", 500), ("Bea", 500), ("Cid", 500))
@@ -174,6 +175,12 @@ async def test_a_game_without_an_option_deals_with_its_default(store: Store, db_
     assert live.rulings.open_pair_double == "natural-pair"
     assert h.service.table(h.key).rulings.open_pair_double == "wild-aware"
     await h.passive()
+    # The hand keeps the rulings it was dealt under and its game, so it rebuilds as it was played.
+    record = (await h.store.table_hands(h.service.table(h.key).table_id, limit=1))[0]
+    assert record.game == STUD and record.rulings["open_pair_double"] == "natural-pair"
+    engine, _, _ = rebuild(record)
+    assert engine.game.name == STUD and engine.result is not None
+    assert "p1" in viewer_history(record, 101)
 
 
 # ----------------------------------------------------------------------------- dealer's choice
