@@ -13,6 +13,7 @@ import discord
 import pytest
 
 from bot.discord.client import WildstudBot
+from bot.engine.games import GAMES
 from bot.engine.rulings import RULINGS
 from bot.settings import Settings
 from bot.tables.clock import FakeClock
@@ -553,8 +554,13 @@ async def test_ruling_autocomplete_offers_only_what_set_accepts(
     assert unknown.response_type == 8 and unknown.choices == []
 
     await open_table(fake, alice, poker, [alice, bob])
+    # At a table the names are the rulings of its game (issue 12: rulings belong to games).
+    names = await fake.autocomplete(bob, "ruling set", {"name": ""}, focused="name", channel=poker)
+    offered = names.choice_values
+    assert offered == list(GAMES["sex-in-the-middle-east"].rulings)
     for name in offered:
-        values = await fake.autocomplete(alice, "ruling set", {"name": name, "value": ""}, focused="value")
+        values = await fake.autocomplete(alice, "ruling set", {"name": name, "value": ""}, focused="value",
+                                         channel=poker)
         assert values.choice_values and all(len(c["name"]) <= 100 for c in values.choices)
         for value in values.choice_values:
             res = await fake.slash(alice, "ruling set", {"name": name, "value": value}, channel=poker)
