@@ -69,6 +69,8 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
             "close",
             "stakes",
             "timer",
+            "game",
+            "games",
             "dealer-role",
         ]
     )
@@ -78,9 +80,10 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
     )
     assert subcommands["hand"] == ["history", "verify", "void"]
     create = next(o for o in synced["table"]["options"] if o["name"] == "create")
-    assert {"stakes", "seats", "timer", "ante", "bring_in", "small_bet", "big_bet"} <= {
+    assert {"stakes", "seats", "timer", "ante", "bring_in", "small_bet", "big_bet", "game"} <= {
         o["name"] for o in create["options"]
     }
+    assert next(o for o in create["options"] if o["name"] == "game").get("autocomplete") is True
     ruling_set = next(o for o in synced["ruling"]["options"] if o["name"] == "set")
     assert [(o["name"], o.get("autocomplete")) for o in ruling_set["options"]] == [
         ("name", True),
