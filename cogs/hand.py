@@ -1,12 +1,11 @@
 """``/hand``: the record of finished hands at this channel's table, and the dealer's void.
 
 ``/hand history [number]`` attaches a finished hand's PHH file (SPEC §9; the last finished hand by
-default), and says which game it was, as the member asking saw it: every shown hand, their own down
-cards, ``??`` for the rest
-(nobody gets another player's unshown cards, dealers and admins included). ``/hand verify [number]``
-shows a hand's deck commitment, announced before its first card, and, once the hand is over, checks
-the openings of the cards everyone saw and of the asking member's own down cards against it, and
-attaches the ``wildstud verify`` command that checks them again (DESIGN "Fairness and secrecy").
+default), and says which game it was, as the member asking saw it: every shown hand, their own
+down cards, ``??`` for the rest (nobody gets another player's unshown cards, dealers and admins
+included). ``/hand verify [number]`` shows a hand's deck commitment, announced before its first
+card, and, once the hand is over, checks the openings of the cards everyone saw and of the asking
+member's own down cards against it, and attaches the ``wildstud verify`` command that checks them again (DESIGN "Fairness and secrecy").
 A hand still being played shows only its commitment.
 
 ``/hand void [reason]`` is the dealer's misdeal or dispute ruling on the hand in progress (the

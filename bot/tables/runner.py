@@ -72,15 +72,21 @@ class HandRunner:
         the player on the button is now asked for the game (the deal follows their answer,
         ``choose``). ``game``: the game chosen for this deal. Raises ``TableError`` (a hand is on,
         a choice is waiting, or fewer than two players can play: that reason is also told in the
-        channel)."""
+        channel). A waiting choice whose chooser is no longer ready to play lapses, and the player
+        on the button now is asked."""
         if table.hand is not None:
             raise TableError(f"Hand #{table.hand.hand_no} is still being played.")
+        ready = [s for _, s in sorted(table.seats.items()) if s.ready]
         if game is None and table.choice is not None:
-            raise TableError(f"{table.choice.name} is choosing the game for this deal.")
+            if any(s.member == table.choice.member for s in ready):
+                raise TableError(f"{table.choice.name} is choosing the game for this deal.")
+            # The chooser left or sat out meanwhile: the question lapses, and this deal asks the
+            # player on the button now.
+            table.choice = None
+            table.cancel_choice_timer()
         if table.auto_deal is not None:
             table.auto_deal.cancel()
             table.auto_deal = None
-        ready = [s for _, s in sorted(table.seats.items()) if s.ready]
         if len(ready) < 2:
             reason = _no_deal_reason(table, ready)
             table.post(NoticeKind.NO_DEAL, reason)

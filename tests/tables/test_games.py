@@ -301,3 +301,22 @@ async def test_closing_the_table_during_a_choice_cancels_its_timer(store: Store,
     assert h.clock.pending == 0
     await h.clock.advance(60)
     assert not h.service.has_table(h.key)
+
+
+async def test_a_choice_lapses_when_the_chooser_is_gone_and_the_button_is_asked(
+    store: Store, db_path: Path
+) -> None:
+    h = Harness(store, db_path)
+    await open_table(h, game="dealers-choice")
+    await h.service.deal(h.key, 101)
+    (first,) = h.rec.choices(h.key)
+    assert first.name == "Ann"
+    await h.service.sit_out(h.key, 101)            # Ann walks away from the menu
+    await h.service.deal(h.key, 101)                # the dealer deals again: Bea's seat has the button
+    second = h.rec.choices(h.key)[-1]
+    assert second.name == "Bea" and second.choice_id != first.choice_id
+    with pytest.raises(StaleAction):
+        await h.service.choose_game(h.key, 101, first.choice_id, STUD)
+    await h.service.choose_game(h.key, 102, second.choice_id, STUD)
+    live = h.service.table(h.key).hand
+    assert live is not None and live.members == (103, 102)   # Cid then Bea (the button)
