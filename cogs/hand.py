@@ -5,8 +5,8 @@ default), and says which game it was, as the member asking saw it: every shown h
 down cards, ``??`` for the rest (nobody gets another player's unshown cards, dealers and admins
 included). ``/hand verify [number]`` shows a hand's deck commitment, announced before its first
 card, and, once the hand is over, checks the openings of the cards everyone saw and of the asking
-member's own down cards against it, and attaches the ``wildstud verify`` command that checks them again (DESIGN "Fairness and secrecy").
-A hand still being played shows only its commitment.
+member's own down cards against it, and attaches the ``wildstud verify`` command that checks them
+again (DESIGN "Fairness and secrecy"). A hand still being played shows only its commitment.
 
 ``/hand void [reason]`` is the dealer's misdeal or dispute ruling on the hand in progress (the
 table's creator, the server's dealer role, or Manage Server: the same check as dealing and rulings,
