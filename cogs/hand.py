@@ -1,12 +1,12 @@
 """``/hand``: the record of finished hands at this channel's table, and the dealer's void.
 
 ``/hand history [number]`` attaches a finished hand's PHH file (SPEC §9; the last finished hand by
-default) as the member asking saw it: every shown hand, their own down cards, ``??`` for the rest
-(nobody gets another player's unshown cards, dealers and admins included). ``/hand verify [number]``
-shows a hand's deck commitment, announced before its first card, and, once the hand is over, checks
-the openings of the cards everyone saw and of the asking member's own down cards against it, and
-attaches the ``wildstud verify`` command that checks them again (DESIGN "Fairness and secrecy").
-A hand still being played shows only its commitment.
+default), and says which game it was, as the member asking saw it: every shown hand, their own
+down cards, ``??`` for the rest (nobody gets another player's unshown cards, dealers and admins
+included). ``/hand verify [number]`` shows a hand's deck commitment, announced before its first
+card, and, once the hand is over, checks the openings of the cards everyone saw and of the asking
+member's own down cards against it, and attaches the ``wildstud verify`` command that checks them
+again (DESIGN "Fairness and secrecy"). A hand still being played shows only its commitment.
 
 ``/hand void [reason]`` is the dealer's misdeal or dispute ruling on the hand in progress (the
 table's creator, the server's dealer role, or Manage Server: the same check as dealing and rulings,
@@ -25,6 +25,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.ui.common import Interaction, actor, reply, table_key
+from bot.engine.games import GAMES
 from bot.store.records import HandRecord
 from bot.tables.errors import TableError
 from bot.tables.fairness import check_openings, verify
@@ -33,6 +34,16 @@ from bot.tables.service import DEFAULT_VOID_REASON, MAX_VOID_REASON
 
 if TYPE_CHECKING:
     from bot.discord.client import WildstudBot
+
+
+def _game_title(name: str) -> str:
+    """The game's title for people (its name if this version does not know it).
+
+    >>> _game_title("seven-card-stud"), _game_title("nine-card-mystery")
+    ('Seven-Card Stud', 'nine-card-mystery')
+    """
+    game = GAMES.get(name)
+    return game.title if game is not None else name
 
 @app_commands.guild_only()
 class Hand(
@@ -75,7 +86,8 @@ class Hand(
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"wildstud-hand-{hand.hand_no}.phh")
         await reply(
             interaction,
-            f"Hand #{hand.hand_no} as you saw it, a PHH hand history: every hand shown at the showdown, "
+            f"Hand #{hand.hand_no} ({_game_title(hand.game)}) as you saw it, a PHH hand history: every hand"
+            " shown at the showdown, "
             "your own down cards, and ?? for every card nobody was shown.",
             file=file,
         )

@@ -9,6 +9,9 @@ creator gets a private confirmation); the presenter keeps editing that one messa
 ``summary``; kept with the table's options). ``/table look pictures | text`` (Manage Server) sets how
 the server's tables are drawn; ``/table dm every-street | down-cards`` is each player's choice of
 when their cards come by DM. Both are kept in the store.
+``game`` is the table's game (autocomplete: the games, or ``dealers-choice``). ``/table game NAME``
+changes it from the next deal (announced before it, like a ruling) and ``/table games NAMES`` sets
+the list a dealer's choice picks from (``bot.tables.games``).
 
 Only the dealer deals and closes: the table's creator, members with the server's dealer role, or
 Manage Server (SPEC §8). A table closes between hands; mid-hand the refusal says the dealer can
@@ -34,12 +37,15 @@ from bot.discord.ui.common import (
     require_channel_access,
     table_key,
 )
+from bot.discord.ui.games import GameSelect
 from bot.discord.ui.lobby import DealButton, JoinButton, deal
 from bot.discord.ui.table import DM_MODES, LOOKS
 from bot.discord.ui.text import code_block
+from bot.engine.games import DEALERS_CHOICE, GAMES
 from bot.engine.stakes import PRESETS, STRUCTURES, TableStakes
 from bot.render.cards import chips
 from bot.render.settings import stakes_line
+from bot.tables.games import check_game_setting, dealable_games, setting_title
 from bot.tables.notices import Actor, TableKey
 from bot.tables.options import LOG_MODES, TableOptions
 from bot.tables.service import MAX_SEATS
@@ -111,6 +117,37 @@ _LOOK_CHOICES = [app_commands.Choice(name=m, value=m) for m in LOOKS]
 _DM_CHOICES = [app_commands.Choice(name=m, value=m) for m in DM_MODES]
 
 
+def game_choices(current: str, *, dealers_choice: bool = False) -> list[app_commands.Choice[str]]:
+    """The games the engine deals whose name or title contains what was typed (and
+    ``dealers-choice`` when ``dealers_choice``), each shown with its short rules.
+
+    >>> [c.value for c in game_choices("stud")]
+    ['seven-card-stud']
+    >>> [c.value for c in game_choices("dealer", dealers_choice=True)]
+    ['dealers-choice']
+    """
+    typed = current.strip().lower().replace(" ", "-")
+    found: list[app_commands.Choice[str]] = []
+    if dealers_choice and typed in DEALERS_CHOICE:
+        found.append(
+            app_commands.Choice(name="dealers-choice: each dealer picks the game", value=DEALERS_CHOICE)
+        )
+    for name in dealable_games():
+        game = GAMES[name]
+        if typed in name or typed in game.title.lower().replace(" ", "-"):
+            found.append(app_commands.Choice(name=f"{name}: {game.rules}"[:100], value=name))
+    return found[:25]
+
+
+def split_games(text: str) -> list[str]:
+    """A ``/table games`` list: comma separated, or (without a comma) space separated.
+
+    >>> split_games("seven-card-stud deuces-wild"), split_games("Seven Card Stud, deuces wild")
+    (['seven-card-stud', 'deuces-wild'], ['Seven Card Stud', ' deuces wild'])
+    """
+    return text.split(",") if "," in text else text.split()
+
+
 def timer_options(timer: int | None) -> TableOptions:
     """Table options for ``timer`` seconds to act (None: the default, 0: no timer).
 
@@ -129,7 +166,8 @@ def timer_options(timer: int | None) -> TableOptions:
 
 @app_commands.guild_only()
 class Table(commands.GroupCog, group_name="table", group_description="Open, join and deal a Wildstud table"):
-    """``/table create join leave sit-out back deal status look dm close dealer-role stakes timer``."""
+    """``/table create join leave sit-out back deal status look dm automuck close stakes game games timer
+    dealer-role``."""
 
     def __init__(self, bot: WildstudBot) -> None:
         self.bot = bot
@@ -149,6 +187,7 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         seats="Most players at the table (2 to 8)",
         timer="Seconds each player has to act (0: no timer; default 60)",
         log_mode="Each finished hand's full log: in a thread, attached to the summary (default), or off",
+        game="The game (default sex-in-the-middle-east), or dealers-choice: each dealer picks",
     )
     @app_commands.rename(log_mode="log")
     @app_commands.choices(stakes=_PRESET_CHOICES, structure=_STRUCTURE_CHOICES, log_mode=_LOG_CHOICES)
@@ -167,8 +206,10 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         seats: app_commands.Range[int, 2, 8] | None = None,
         timer: app_commands.Range[int, 0, 3600] | None = None,
         log_mode: str | None = None,
+        game: str | None = None,
     ) -> None:
         key = table_key(interaction)
+        setting = check_game_setting(game) if game is not None else None
         chosen = build_stakes(
             stakes,
             structure,
@@ -188,11 +229,15 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         # rate-limit), so answer first, privately: a refusal stays the creator's business.
         await interaction.response.defer(ephemeral=True, thinking=True)
         table = await self.bot.service.create_table(
-            key, await actor(interaction), stakes=chosen, options=options, max_seats=seats or MAX_SEATS
+            key, await actor(interaction), stakes=chosen, options=options, max_seats=seats or MAX_SEATS,
+            game=setting,
         )
+        games = self.bot.service.games(key)
         text = (
-            f"Your table is open ({stakes_line(table.stakes)}); you are its dealer. Players take a"
-            " seat with Join on the table message or /table join; Deal starts a hand."
+            f"Your table is open ({stakes_line(table.stakes)};"
+            f" {setting_title(games.setting, games.allowed)});"
+            " you are its dealer. Players take a seat with Join on the table message or /table join;"
+            " Deal starts a hand."
         )
         exc = self.bot.presenter.table_message_refusal(key)
         if exc is not None:
@@ -249,7 +294,11 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         key = table_key(interaction)
         table = self.bot.service.snapshot(key)
         text = self.bot.service.status_text(key)
-        extra: list[str] = [f"Stakes: {stakes_line(table.stakes)}"]
+        games = self.bot.service.games(key)
+        extra: list[str] = [f"Stakes: {stakes_line(table.stakes)}",
+                            f"Game: {setting_title(games.setting, games.allowed)}"]
+        if games.pending is not None:
+            extra.append(f"From the next deal: {setting_title(games.pending, games.allowed)}")
         if table.pending_stakes is not None or table.pending_rulings is not None:
             extra.append("Changes are waiting for the next deal (see /ruling list).")
         if table.turn_timeout is not None:
@@ -339,6 +388,39 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         text = await self.bot.service.set_stakes(key, who, chosen)
         await reply(interaction, text)
 
+    @create.autocomplete("game")
+    async def _create_game(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return game_choices(current, dealers_choice=True)
+
+    @app_commands.command(name="game", description="The game from the next deal (the dealer only)")
+    @app_commands.describe(name="A game, or dealers-choice: each dealer picks from /table games")
+    async def game(self, interaction: Interaction, name: str) -> None:
+        key = table_key(interaction)
+        who = await actor(interaction, dealer=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await reply(interaction, await self.bot.service.set_game(key, who, name))
+
+    @game.autocomplete("name")
+    async def _game_name(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return game_choices(current, dealers_choice=True)
+
+    @app_commands.command(name="games", description="The games a dealer may choose (the dealer only)")
+    @app_commands.describe(names="Game names, separated by commas (or spaces)")
+    async def games(self, interaction: Interaction, names: str) -> None:
+        key = table_key(interaction)
+        who = await actor(interaction, dealer=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await reply(interaction, await self.bot.service.set_games(key, who, split_games(names)))
+
+    @games.autocomplete("names")
+    async def _games_names(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        head, _, last = current.rpartition(",")
+        prefix = f"{head}, " if head else ""
+        return [
+            app_commands.Choice(name=f"{prefix}{c.value}"[:100], value=f"{prefix}{c.value}"[:100])
+            for c in game_choices(last)
+        ][:25]
+
     @app_commands.command(name="timer", description="Seconds each player has to act (the dealer only)")
     @app_commands.describe(seconds="Seconds to act; 0 turns the timer off")
     async def timer(self, interaction: Interaction, seconds: app_commands.Range[int, 0, 3600]) -> None:
@@ -394,4 +476,4 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
 async def setup(bot: WildstudBot) -> None:
     """Extension entry point: the cog and its persistent (dynamic) buttons."""
     await bot.add_cog(Table(bot))
-    bot.add_dynamic_items(JoinButton, DealButton)
+    bot.add_dynamic_items(JoinButton, DealButton, GameSelect)

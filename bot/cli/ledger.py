@@ -3,7 +3,9 @@
 Oldest first. Without ``--csv`` it prints aligned columns, with each member's name (as they sat
 down at the guild's tables) after the member id; with ``--csv`` it writes CSV (with a header row,
 the columns of :data:`COLUMNS`) to standard output, for a spreadsheet. ``delta`` moves the
-member's balance and ``stack_delta`` their chips at ``table`` (see :data:`bot.store.records.LedgerKind`).
+member's balance and ``stack_delta`` their chips at ``table`` (see :data:`bot.store.records.LedgerKind`);
+``game`` is the game the row's hand was dealt as (the last column, so older CSV readers keep their
+columns).
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ COLUMNS = (
     "counterparty",
     "actor",
     "key",
+    "game",
 )
+"""The CSV header; ``game`` (the game of the row's hand, empty for rows without one) came last."""
 
 
 def register(subparsers: Any) -> None:
@@ -52,7 +56,7 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _row(entry: LedgerEntry) -> list[str]:
+def _row(entry: LedgerEntry, games: dict[int, str]) -> list[str]:
     def opt(value: int | None) -> str:
         return "" if value is None else str(value)
 
@@ -69,6 +73,7 @@ def _row(entry: LedgerEntry) -> list[str]:
         opt(entry.counterparty_id),
         opt(entry.actor_id),
         entry.op_key,
+        games.get(entry.hand_id, "") if entry.hand_id is not None else "",
     ]
 
 
@@ -80,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
 
     path: Path = args.db if args.db is not None else load_settings().database_path
 
-    async def read(store: Store) -> tuple[list[LedgerEntry], dict[int, str]]:
+    async def read(store: Store) -> tuple[list[LedgerEntry], dict[int, str], dict[int, str]]:
         entries = await store.guild_ledger(args.guild, member_id=args.member)
         names: dict[int, str] = {}
         # Names are kept only with the tables (the name each member sat down under, by member id).
@@ -89,14 +94,14 @@ def run(args: argparse.Namespace) -> int:
             found = settings.get("names") if isinstance(settings, dict) else None
             if isinstance(found, dict):
                 names.update({int(k): str(v) for k, v in found.items() if str(k).isdigit()})
-        return entries, names
+        return entries, names, await store.hand_games(args.guild)
 
     try:
-        entries, names = read_database(path, read)
+        entries, names, games = read_database(path, read)
     except (Unreadable, StoreError) as error:
         print(f"ledger: {error}", file=sys.stderr)
         return 2
-    rows = [_row(entry) for entry in entries]
+    rows = [_row(entry, games) for entry in entries]
     if args.csv:
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(COLUMNS)

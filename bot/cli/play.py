@@ -6,6 +6,7 @@ Examples::
     wildstud play                               # you against 3 computer players
     wildstud play --bots 5 --name Ann           # you (Ann) against 5
     wildstud play --seats Ann Bob Cy            # three people at one keyboard (hot seat)
+    wildstud play --game seven-card-stud        # another game (or dealers-choice)
 
 Chips are kept in the SQLite file ``--db`` (default ``$DATABASE_PATH``, else
 ``./data/wildstud.sqlite3``); ``--auto`` uses a throwaway in-memory database unless ``--db`` is
@@ -53,6 +54,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--stakes", default=None,
                         help="stakes preset: micro, small (the default for a new table), medium, pot-limit "
                              "or no-limit; without it a saved table keeps its stakes")
+    parser.add_argument("--game", metavar="NAME",
+                        help="the game: sex-in-the-middle-east (default), seven-card-stud, ... or "
+                             "dealers-choice (each dealer picks)")
     parser.add_argument("--db", metavar="PATH", help="SQLite database (default: $DATABASE_PATH)")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour output (default: only on a terminal, and not if NO_COLOR is set)")
@@ -66,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
     from bot.console.game import PlayConfig, names_for, play
     from bot.console.terminal import wants_color
     from bot.engine.stakes import PRESETS
+    from bot.tables.errors import TableError
+    from bot.tables.games import check_game_setting
 
     humans = [] if args.auto else names_for(args.seats, args.name)
     bots = args.bots if args.bots is not None else (4 if args.auto else (0 if args.seats else 3))
@@ -84,6 +90,12 @@ def run(args: argparse.Namespace) -> int:
         problems.append("--hands must be at least 1")
     if args.stakes is not None and args.stakes.lower() not in PRESETS:
         problems.append(f"unknown --stakes {args.stakes!r}: choose one of {', '.join(PRESETS)}")
+    game = None
+    if args.game is not None:
+        try:
+            game = check_game_setting(args.game)
+        except TableError as exc:
+            problems.append(f"--game: {exc.reason}")
     if problems:
         for problem in problems:
             print(f"wildstud play: {problem}", file=sys.stderr)
@@ -94,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     color = {"always": True, "never": False}.get(args.color, wants_color(sys.stdout))
     config = PlayConfig(db=db, humans=humans, bots=bots, auto=args.auto, hands=args.hands, seed=args.seed,
                         stakes=args.stakes.lower() if args.stakes else None, color=color,
-                        tty=sys.stdout.isatty())
+                        tty=sys.stdout.isatty(), game=game)
     try:
         return asyncio.run(play(config, sys.stdin, sys.stdout))
     except KeyboardInterrupt:

@@ -9,6 +9,10 @@
 * ``void [reason]`` at a turn: the human at the keyboard is the dealer (solo and hot seat alike)
   and voids the hand in progress, a misdeal: every chip goes back to where it was before the hand
   and the next deal keeps the button (``TableService.void_hand``).
+* ``game``: the table's game, or ``dealers-choice``: then the player who deals each hand picks its
+  game first (a computer player at random from the table's list, with the table's rng; the human at
+  the keyboard by number or name). Between hands ``games`` lists the games, ``game NAME`` changes
+  the game from the next deal and ``games NAME,NAME`` sets the dealer's-choice list.
 * Chips live in the local SQLite store (``db``), so they carry over between runs; ``auto`` uses an
   in-memory database unless ``db`` is given. Quitting (``q``, Ctrl-C or end of input) mid-hand
   leaves the hand in the store, and the next run resumes it.
@@ -30,11 +34,13 @@ from bot.console.commands import HELP, InputError, echo, parse_action
 from bot.console.presenter import ConsolePresenter
 from bot.console.terminal import LineReader, Style
 from bot.engine.errors import IllegalAction
+from bot.engine.games import DEALERS_CHOICE, DEFAULT_GAME, GAMES
 from bot.engine.rulings import RULINGS, Rulings
 from bot.engine.stakes import PRESETS, TableStakes
 from bot.render.cards import chips
 from bot.render.settings import rulings_table
 from bot.store import Store
+from bot.tables.games import GameSettings, PendingChoice, dealable_games, setting_title
 from bot.tables.notices import Actor, Prompt, TableKey, TableSnapshot
 from bot.tables.options import TableOptions
 from bot.tables.robot import Robot, robot_names
@@ -76,6 +82,9 @@ class PlayConfig:
     stakes: str | None = None
     """A preset name; ``None`` keeps a saved table's stakes (a new table gets ``small``)."""
     color: bool = False
+    game: str | None = None
+    """The table's game (a game name or ``dealers-choice``); None keeps the table's (a new table:
+    Sex in the Middle East)."""
     tty: bool = False
     """Output is an interactive terminal: in hot seat the screen is cleared between players."""
 
@@ -150,9 +159,18 @@ class TerminalGame:
 
     def welcome(self) -> None:
         s = self.style
-        self.say(s.bold("Wildstud: Sex in the Middle East"))
-        self.say("Seven-card stud, fives wild. Whenever a five is dealt face up, the rank of the next up")
-        self.say("card becomes wild too, for the rest of the hand. Wild ranks pile up; best high hand wins.")
+        game = self.config.game
+        if game is None or game == DEFAULT_GAME.name:
+            self.say(s.bold("Wildstud: Sex in the Middle East"))
+            self.say("Seven-card stud, fives wild. Whenever a five is dealt face up, the rank of the next up")
+            self.say("card becomes wild too, for the rest of the hand. Wild ranks pile up; best high hand "
+                     "wins.")
+        elif game == DEALERS_CHOICE:
+            self.say(s.bold("Wildstud: dealer's choice"))
+            self.say("Before each hand the player who deals it picks the game (games lists them).")
+        else:
+            self.say(s.bold(f"Wildstud: {GAMES[game].title}"))
+            self.say(GAMES[game].describe())
         who = ", ".join(self.robots.values())
         if self.config.auto:
             hands = self.config.hands
@@ -187,13 +205,16 @@ class TerminalGame:
         stakes = _stakes(self.config.stakes or "small")
         if not service.has_table(self.key):
             dealer = next(iter(self.humans), None) or next(iter(self.robots))
-            await service.create_table(self.key, dealer, stakes=stakes)
-        elif self.config.stakes is not None:
-            # Only stakes asked for on the command line replace the saved ones (like rulings, the
-            # stakes set with "stakes ..." are kept from run to run), and the change is said.
+            await service.create_table(self.key, dealer, stakes=stakes, game=self.config.game)
+        else:
             table = service.snapshot(self.key)
-            if table.stakes != stakes and (table.pending_stakes or table.stakes) != stakes:
-                self.say(await service.set_stakes(self.key, self.dealer(table), stakes))
+            if self.config.stakes is not None:
+                # Only stakes asked for on the command line replace the saved ones (like rulings, the
+                # stakes set with "stakes ..." are kept from run to run), and the change is said.
+                if table.stakes != stakes and (table.pending_stakes or table.stakes) != stakes:
+                    self.say(await service.set_stakes(self.key, self.dealer(table), stakes))
+            if self.config.game is not None and service.games(self.key).game != self.config.game:
+                await service.set_game(self.key, self.dealer(table), self.config.game)
 
     async def loop(self) -> None:
         service = self.service
@@ -203,6 +224,14 @@ class TerminalGame:
             if self.presenter.out_closed:
                 return
             table = service.snapshot(self.key)
+            choice = service.pending_choice(self.key) if not table.in_hand else None
+            if choice is not None:
+                # Dealer's choice: the deal waits for the game (also a question asked before a
+                # restart); the hand is dealt as soon as it is chosen.
+                if await self.answer_choice(choice) is not None:
+                    self.last_human = None
+                    played += 1
+                continue
             if not table.in_hand:
                 if self.config.auto and played >= self.config.hands:
                     return
@@ -215,11 +244,13 @@ class TerminalGame:
                     self.start_stacks = {s.member: s.stack for s in table.seats}
                 self.presenter.last_hand = self.config.auto and played + 1 >= self.config.hands
                 try:
-                    await service.deal(self.key, self.dealer(table))
+                    dealt = await service.deal(self.key, self.dealer(table))
                 except IllegalAction as exc:
                     self.say(self.style.tint("red", exc.reason))
                     if self.config.auto:
                         return
+                    continue
+                if dealt is None:          # dealer's choice: asked next time round
                     continue
                 # Everyone watched the showdown: in hot seat, whoever is at the keyboard now is
                 # unknown, so the first player of the new hand is asked for it like any other.
@@ -263,6 +294,34 @@ class TerminalGame:
                 balance += gift
             buy_in = min(balance, service.snapshot(self.key).stakes.max_buy_in)
             await service.join(self.key, member, name, buy_in=buy_in)
+
+    # ------------------------------------------------------------------ dealer's choice
+    async def answer_choice(self, choice: PendingChoice) -> int | None:
+        """The dealer's choice: a computer player picks at random from the list (with the table's
+        rng, so a seeded run repeats); the human whose deal it is picks by number or name.
+        Returns the hand id dealt (None if it could not be dealt)."""
+        service = self.service
+        assert service is not None
+        if choice.member not in self.humans:
+            pick = service.rng.choice(choice.games)
+            return await service.choose_game(self.key, choice.member, choice.choice_id, pick)
+        s = self.style
+        while True:
+            self.say(s.bold(f"{choice.name}, you deal: choose the game") + " (number or name):")
+            for i, name in enumerate(choice.games, 1):
+                self.say(f"  {i}) {GAMES[name].describe()}")
+            line = (await self.read("game> ")).strip()
+            word = line.lower()
+            if word in ("q", "quit", "exit"):
+                raise Quit
+            if word.isdigit() and 1 <= int(word) <= len(choice.games):
+                line = choice.games[int(word) - 1]
+            elif not word:
+                continue
+            try:
+                return await service.choose_game(self.key, choice.member, choice.choice_id, line)
+            except IllegalAction as exc:
+                self.say(s.tint("yellow", exc.reason))
 
     # ------------------------------------------------------------------ turns
     def brain(self, member: int) -> Robot:
@@ -414,7 +473,8 @@ class TerminalGame:
                 self.say("Enter: deal · chips: everyone's chips · history [N] [NAME]: write hand N's "
                          "history file as NAME saw it · rulings: the house rulings · "
                          "ruling NAME VALUE: change one (from the next deal) · stakes micro|small|medium|"
-                         "pot-limit|no-limit · q: quit")
+                         "pot-limit|no-limit · games: the games · game NAME: the game from the next deal "
+                         "(or dealers-choice) · games NAME,NAME: the dealer's-choice list · q: quit")
             elif head == "chips":
                 await self.show_chips()
             elif head == "history":
@@ -423,7 +483,20 @@ class TerminalGame:
                 await self.void(" ".join(words[1:]), "")     # refused: no hand is in progress
             elif head == "rulings":
                 table = service.snapshot(self.key)
-                self.say(rulings_text(table.pending_rulings or table.rulings))
+                applies = service.games(self.key).rulings
+                self.say(rulings_text(table.pending_rulings or table.rulings, applies))
+            elif head == "games" and len(words) == 1:
+                self.say(games_text(service.games(self.key)))
+            elif head in ("game", "games"):
+                table = service.snapshot(self.key)
+                rest = " ".join(words[1:])
+                try:
+                    if head == "game":
+                        self.say(await service.set_game(self.key, self.dealer(table), rest))
+                    else:
+                        self.say(await service.set_games(self.key, self.dealer(table), split_list(rest)))
+                except IllegalAction as exc:
+                    self.say(s.tint("yellow", exc.reason))
             elif head == "ruling" and len(words) == 3:
                 table = service.snapshot(self.key)
                 try:
@@ -518,15 +591,18 @@ class TerminalGame:
             self.say(self.style.dim("Your chips are saved. Run wildstud play again to keep playing."))
 
 
-def rulings_text(rulings: Rulings) -> str:
-    """The rulings for the next deal, each with the other options it could take, and how to change
-    one (a newcomer should not have to guess a ruling's values).
+def rulings_text(rulings: Rulings, names: Sequence[str] | None = None) -> str:
+    """The rulings for the next deal (those in ``names``, the table's game's, when given), each
+    with the other options it could take, and how to change one (a newcomer should not have to
+    guess a ruling's values).
 
     >>> print(rulings_text(Rulings()).splitlines()[3])
         or: absorb
     """
     lines: list[str] = []
     for name, line in zip(rulings.to_dict(), rulings_table(rulings), strict=True):
+        if names is not None and name not in names:
+            continue
         lines.append(line)
         others = [o for o in RULINGS[name] if o != getattr(rulings, name)]
         lines.append("    or: " + " · ".join(others))
@@ -547,6 +623,21 @@ def _write_new(stem: str, text: str) -> Path:
 def _and(names: Sequence[str]) -> str:
     """``Ann, Bea and Cid``."""
     return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+def games_text(games: GameSettings) -> str:
+    """Every game the table may deal, one a line (the game of the next deal marked, and under
+    dealer's choice the games on the list), then how to change them."""
+    lines = [f"Game: {setting_title(games.game, games.allowed)}"]
+    for name in dealable_games():
+        mark = "*" if name == games.game or (games.game == DEALERS_CHOICE and name in games.allowed) else " "
+        lines.append(f" {mark} {name}: {GAMES[name].rules}")
+    lines.append("Change it with: game NAME (or game dealers-choice); games NAME,NAME sets the "
+                 "dealer's-choice list.")
+    return "\n".join(lines)
+
+
+def split_list(text: str) -> list[str]:
+    """A typed list of games: comma separated, or (without a comma) space separated."""
+    return text.split(",") if "," in text else text.split()
 
 
 def _stakes(name: str) -> TableStakes:

@@ -9,6 +9,7 @@ from typing import TextIO
 
 from bot.console.terminal import Style
 from bot.tables.notices import (
+    GameChoiceNotice,
     NoticeKind,
     NoticePresenter,
     PrivateNotice,
@@ -162,6 +163,11 @@ class ConsolePresenter(NoticePresenter):
                 lines = [line for line in lines if line not in self.showdown_told]
                 self.showdown_told.clear()
             self.say(self.style.tint("green", "\n".join(lines)))
+
+    async def choose_game(self, table: TableKey, notice: GameChoiceNotice) -> None:
+        """Dealer's choice: print the question (the game asks the chooser, ``TerminalGame``)."""
+        if table == self.key:
+            self.say(self.style.tint("cyan", notice.text))
 
 
 def _indent(text: str) -> str:

@@ -49,6 +49,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.ui.games import choice_line, choice_view
 from bot.discord.ui.table import (
     DM_MODES,
     LOOKS,
@@ -66,6 +67,7 @@ from bot.render.views import Phase, TableSnapshot
 from bot.render.wilds import wild_summary
 from bot.store import Store, StoreError
 from bot.tables.notices import (
+    GameChoiceNotice,
     NoticeKind,
     PrivateNotice,
     Prompt,
@@ -333,9 +335,20 @@ class DiscordPresenter:
                 await self._deliver(table, state, update, privates)
             for reply in replies:
                 await self._reply(table, state, reply)
+            for choice in (n for n in update.notices if isinstance(n, GameChoiceNotice)):
+                with _logged(table, "ask for the dealer's choice"):
+                    await self._ask_game(table, choice, update.now)
             if responder is None:
                 with _logged(table, "ping the player to act"):
                     await self._ping(table, state, None)
+
+    async def _ask_game(self, key: TableKey, notice: GameChoiceNotice, now: float) -> None:
+        """Dealer's choice (issue 12): one message mentioning the chooser, with the select menu only
+        they may use (``bot.discord.ui.games``); it is refused as stale once the game is chosen."""
+        seconds = None if notice.deadline is None else round(notice.deadline - now)
+        mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(notice.member)])
+        await self._channel(key).send(choice_line(notice, seconds), view=choice_view(notice),
+                                      allowed_mentions=mentions)
 
     # ------------------------------------------------------------------ reading an update
     def _digest(

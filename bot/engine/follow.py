@@ -38,6 +38,7 @@ class WildEvent:
     ``street``) armed a follow that ``follow_card`` (to ``follow_seat`` on ``follow_street``) resolved
     as ``rank``. ``how``: ``"follow"`` (a face-up card), ``"announced"`` (a face-down card whose rank
     was announced, ``next-card-announced``) or ``"indicator"`` (a card turned in the centre).
+    ``replaces``: the follower rank this one ended (follow-the-queen), ``None`` when wilds accumulate.
     """
 
     five: Card
@@ -48,14 +49,16 @@ class WildEvent:
     follow_street: int
     rank: Rank
     how: str
+    replaces: Rank | None = None
 
     def __str__(self) -> str:
         five_at = "community" if self.five_seat is None else f"seat {self.five_seat + 1}"
         follow_at = {"indicator": "indicator card", "announced": "face down, announced"}.get(self.how)
         if follow_at is None:
             follow_at = "community" if self.follow_seat is None else f"seat {self.follow_seat + 1}"
+        ended = "" if self.replaces is None else f", {self.replaces.plural} no longer wild"
         return (f"{self.five} ({five_at}, {STREET_NAMES[self.street]}) → {self.follow_card} ({follow_at}): "
-                f"{self.rank.plural} are wild")
+                f"{self.rank.plural} are wild{ended}")
 
 
 @dataclass(frozen=True, slots=True)

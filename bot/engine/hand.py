@@ -58,13 +58,15 @@ from bot.engine.events import (
     UncalledReturned,
     WildRankAdded,
 )
-from bot.engine.follow import FollowNote, FollowTracker, WildEvent
+from bot.engine.follow import FollowNote, WildEvent
+from bot.engine.games import Game, game_of
 from bot.engine.log import Action, Deal, LogEntry
 from bot.engine.pots import Pot, share_pot, split_pots, uncalled
 from bot.engine.rulings import DEFAULT_RULINGS, Rulings
 from bot.engine.showing import ShowingValue, door_card_key, showing_value
 from bot.engine.stakes import TableStakes
 from bot.engine.vocab import normalise, street_name
+from bot.engine.wilds import make_tracker
 
 MIN_SEATS = 2
 MAX_SEATS = 8
@@ -143,7 +145,9 @@ class StudHand:
     ``CardSource`` (e.g. a replay's), a ``Deck`` (adapted; dealt from the top), a list of cards, or
     ``None`` for a fresh deck shuffled by ``secrets.SystemRandom``. ``manual_showdown``: players show
     or muck in show order with ``show``/``muck``; by default the showdown resolves itself (every
-    live hand shown, cards speak). Raises ``ValueError`` for a bad seat count or stack.
+    live hand shown, cards speak). ``game``: a ``Game`` or its name (``bot.engine.games``; default
+    Sex in the Middle East). Raises ``ValueError`` for a bad seat count or stack, an unknown game,
+    or a ruling option the game does not offer (``RulingError``).
     """
 
     def __init__(
@@ -154,6 +158,7 @@ class StudHand:
         source: CardSource | Deck | Sequence[Card] | None = None,
         *,
         manual_showdown: bool = False,
+        game: Game | str | None = None,
     ) -> None:
         n = len(stacks)
         if not MIN_SEATS <= n <= MAX_SEATS:
@@ -161,6 +166,10 @@ class StudHand:
         for seat, chips in enumerate(stacks):
             if not isinstance(chips, int) or isinstance(chips, bool) or chips <= 0:
                 raise ValueError(f"seat {seat + 1} needs a stack of at least 1 chip, got {chips!r}")
+        self.game = game_of(game)
+        self.game.check_rulings(rulings)
+        if self.game.wilds.per_player or self.game.extra_card or self.game.split != "high":
+            raise NotImplementedError(f"{self.game.name} is not dealt yet")  # issue 12 step 2
         self.stakes = stakes
         self.rulings = rulings
         self.manual_showdown = manual_showdown
@@ -175,7 +184,7 @@ class StudHand:
         self._up: list[list[Card]] = [[] for _ in range(n)]
         self._up_ranks: list[tuple[Rank, ...]] = [() for _ in range(n)]   # sorted, for the showing cache
         self._up_mask = [0] * n                                            # bit 1 << rank per up card
-        self._wild_mask = 1 << Rank.FIVE
+        self._wild_mask = 0
         self._down: list[list[Card]] = [[] for _ in range(n)]
         self._community: Card | None = None
         self._indicators: list[Card] = []
@@ -186,8 +195,9 @@ class StudHand:
         # Narration events; Deal and Action records are stored bare and wrapped in CardDealt /
         # ActionTaken when read (``events``), which keeps the dealing and betting paths cheap.
         self._events: list[Event | Deal | Action] = []
-        self._follow = FollowTracker(rulings)
-        self._wild_tuple: tuple[Rank, ...] = (Rank.FIVE,)
+        self._follow = make_tracker(self.game, rulings)
+        self._wild_tuple: tuple[Rank, ...] = ()
+        self._sync_wilds()
         self._street = 3
         self._round: BettingRound | None = None
         self._actor: int | None = None
@@ -782,12 +792,20 @@ class StudHand:
         self._up_ranks[seat] = tuple(sorted((*self._up_ranks[seat], rank)))
         self._up_mask[seat] |= 1 << rank
 
+    def _sync_wilds(self) -> None:
+        """Copy the tracker's wild ranks (they may grow, be replaced or vanish in some games)."""
+        ranks = tuple(self._follow.wild_ranks)
+        self._wild_tuple = ranks
+        mask = 0
+        for rank in ranks:
+            mask |= 1 << rank
+        self._wild_mask = mask
+
     def _note(self, notes: tuple[FollowNote, ...]) -> None:
         follow = self._follow
+        self._sync_wilds()
         for note in notes:
             if note.kind == "added":
-                self._wild_tuple = tuple(follow.wild_ranks)
-                self._wild_mask |= 1 << follow.wild_ranks[-1]
                 self._events.append(WildRankAdded(follow.events[-1], self._wild_tuple))
             else:
                 self._events.append(FollowNoted(note))
@@ -827,6 +845,7 @@ class StudHand:
         cards, pile, folded = self._cards, (self._up if face_up else self._down), self._folded
         up_ranks, up_mask = self._up_ranks, self._up_mask
         follow = self._follow
+        trigger = follow.trigger
         seq = self._deal_seq
         for seat in range(self._n):
             if folded[seat]:
@@ -846,7 +865,7 @@ class StudHand:
                 rank = card.rank
                 up_ranks[seat] = tuple(sorted((*up_ranks[seat], rank)))
                 up_mask[seat] |= 1 << rank
-            if (face_up and card.rank is FIVE) or follow.pending is not None:
+            if (face_up and card.rank is trigger) or follow.pending is not None:
                 notes = follow.on_deal(deal)
                 if notes:
                     self._note(notes)
@@ -873,9 +892,15 @@ class StudHand:
         if community:
             self._draw(7, None, True, "community")
             self._indicators_while_pending(0)
+            notes = self._follow.last_up()
+            if notes:
+                self._note(notes)
             return
         self._indicators_while_pending(len(live))
         self._deal_pass(7, False)
+        notes = self._follow.last_up()        # no up card is left to follow (follow-the-queen)
+        if notes:
+            self._note(notes)
 
     def _indicators_while_pending(self, keep: int) -> None:
         """``indicator-card``: no up card will follow, so turn stub cards in the centre while a follow

@@ -39,6 +39,15 @@ RULINGS: dict[str, tuple[str, ...]] = {
     "burn_cards": ("off", "on"),
     # SPEC §6: odd chips of a split pot.
     "odd_chip": ("high-card-by-suit", "left-of-dealer"),
+    # Issue 12 games (README "Dealer's choice"); each applies only to its game (bot.engine.games).
+    "queen_last": ("only-queens", "no-wilds", "keep-follower"),
+    "queen_follows_queen": ("chain", "absorb"),
+    "follower_until_replaced": ("on", "off"),
+    "three_up": ("wild", "pay-the-pot-or-fold"),
+    "four_card": ("free", "bought"),
+    "four_card_face": ("down", "up"),
+    "low_hole_ace": ("high", "low"),
+    "low_chicago_ace": ("ace-high", "ace-low"),
 }
 """Every ruling name with its options, the default first (SPEC §3-§6)."""
 
@@ -54,6 +63,14 @@ RULING_HELP: dict[str, str] = {
     "heads_up_uncapped": "fixed limit: no raise cap when a round starts heads-up",
     "burn_cards": "burn one card before fourth to seventh street",
     "odd_chip": "who gets the odd chips of a split pot",
+    "queen_last": "follow-the-queen: what is wild when a queen is the last up card",
+    "queen_follows_queen": "follow-the-queen: whether a queen that follows a queen arms a new follow",
+    "follower_until_replaced": "follow-the-queen: whether the old follower stays wild until the next one",
+    "three_up": "baseball: a face-up three is wild, or its player must match the pot or fold",
+    "four_card": "baseball: the extra card for a face-up four is free or bought",
+    "four_card_face": "baseball: the extra card is dealt down or up",
+    "low_hole_ace": "low-hole-wild: an ace is the highest or the lowest down card",
+    "low_chicago_ace": "low-chicago: the ace of spades is high or the lowest spade",
 }
 """One line per ruling, for help text."""
 
@@ -77,6 +94,14 @@ class Rulings:
     heads_up_uncapped: str = "on"
     burn_cards: str = "off"
     odd_chip: str = "high-card-by-suit"
+    queen_last: str = "only-queens"
+    queen_follows_queen: str = "chain"
+    follower_until_replaced: str = "on"
+    three_up: str = "wild"
+    four_card: str = "free"
+    four_card_face: str = "down"
+    low_hole_ace: str = "high"
+    low_chicago_ace: str = "ace-high"
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -46,9 +46,11 @@ from bot.store.settle_up import square_up
 
 _HAND_COLUMNS = (
     "h.id, h.table_id, t.guild_id, t.channel_id, h.hand_no, h.deck, h.commitment, h.salt, h.stakes,"
-    " h.rulings, h.status, h.phh, h.void_reason, h.started, h.ended"
+    " h.rulings, h.status, h.phh, h.void_reason, h.started, h.ended, h.game"
 )
 _MAX_ACTION_LENGTH = 2000
+DEFAULT_HAND_GAME = "sex-in-the-middle-east"
+"""The game of a hand that names none (every hand dealt before issue 12)."""
 
 
 def _deck_text(deck: Sequence[str] | str) -> str:
@@ -71,6 +73,7 @@ class HandStore(StoreBase):
         salt: str,
         stakes: Mapping[str, Any] | None = None,
         rulings: Mapping[str, Any] | None = None,
+        game: str = DEFAULT_HAND_GAME,
     ) -> int:
         """Start a hand at an open table; returns the hand's id.
 
@@ -79,7 +82,8 @@ class HandStore(StoreBase):
         card codes, top first (a list, or one space-separated string); ``commitment`` and ``salt``
         are the published deck commitment and its salt (DESIGN: fairness). ``stakes`` and
         ``rulings`` default to the table's current ones; the hand keeps its own copy (SPEC §8).
-        Hands are numbered 1, 2, ... per table.
+        ``game`` is the name of the game it is dealt as (``bot.engine.games``). Hands are
+        numbered 1, 2, ... per table.
 
         Raises :class:`StoreError` if the table is closed, a hand is already in progress there, a
         player is not in the seat given, or the deck/commitment is empty.
@@ -95,6 +99,7 @@ class HandStore(StoreBase):
         salt = check_text(salt, "deck salt", limit=200)
         stakes_text = None if stakes is None else dump_json(stakes, "stakes")
         rulings_text = None if rulings is None else dump_json(rulings, "rulings")
+        game = check_text(game, "game", limit=64)
         async with self._transaction() as tx:
             row = await tx.one("SELECT status, stakes, rulings FROM tables WHERE id = ?", (table_id,))
             if row is None:
@@ -118,8 +123,9 @@ class HandStore(StoreBase):
                 "SELECT COALESCE(MAX(hand_no), 0) + 1 FROM hands WHERE table_id = ?", (table_id,)
             )
             _, hand_id = await tx.run(
-                "INSERT INTO hands (table_id, hand_no, deck, commitment, salt, stakes, rulings, started)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO hands"
+                " (table_id, hand_no, deck, commitment, salt, stakes, rulings, started, game)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     table_id,
                     hand_no,
@@ -129,6 +135,7 @@ class HandStore(StoreBase):
                     stakes_text or row[1],
                     rulings_text or row[2],
                     tx.now,
+                    game,
                 ),
             )
             assert hand_id is not None
@@ -346,6 +353,7 @@ class HandStore(StoreBase):
             void_reason=row[12],
             started=parse_time(row[13]),
             ended=None if row[14] is None else parse_time(row[14]),
+            game=row[15],
         )
 
     async def get_hand(self, hand_id: int) -> HandRecord:
@@ -378,6 +386,16 @@ class HandStore(StoreBase):
                 (table_id, limit),
             )
             return [await self._hand_record(tx, row) for row in rows]
+
+    async def hand_games(self, guild_id: int) -> dict[int, str]:
+        """The game of every hand dealt in the guild, ``{hand id: game name}`` (for the ledger)."""
+        check_id(guild_id, "server")
+        async with self._transaction(write=False) as tx:
+            rows = await tx.all(
+                "SELECT h.id, h.game FROM hands h JOIN tables t ON t.id = h.table_id WHERE t.guild_id = ?",
+                (guild_id,),
+            )
+        return {int(r[0]): str(r[1]) for r in rows}
 
     async def settle_up(self, guild_id: int, since: datetime, until: datetime) -> SettleUp:
         """Each member's net result from hands settled in ``[since, until)`` and the fewest payments

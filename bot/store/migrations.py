@@ -17,6 +17,8 @@ released step, add a new one.
    (``bot.store.messages``).
 6. Display preferences: how the Discord layer shows things, per guild (``look``) and per member
    (``dm``) (``bot.store.messages``).
+7. Games (issue 12): every hand records the game it was dealt as (``hands.game``); hands dealt
+   before were all Sex in the Middle East.
 
 >>> LATEST == len(MIGRATIONS)
 True
@@ -197,11 +199,15 @@ CREATE TABLE display_prefs (
 ) STRICT;
 """
 
+_V7_HAND_GAME = """
+ALTER TABLE hands ADD COLUMN game TEXT NOT NULL DEFAULT 'sex-in-the-middle-east';
+"""
+
 Step = str | Callable[[aiosqlite.Connection], Awaitable[None]]
 """An SQL script, or (for data that SQL cannot convert) a coroutine run in the step's transaction."""
 
 MIGRATIONS: tuple[Step, ...] = (
-    _V1_CORE, _V2_DAILY, _V3_HANDS, _v4_phh_action_log, _V5_TABLE_MESSAGES, _V6_DISPLAY_PREFS
+    _V1_CORE, _V2_DAILY, _V3_HANDS, _v4_phh_action_log, _V5_TABLE_MESSAGES, _V6_DISPLAY_PREFS, _V7_HAND_GAME
 )
 """The migration steps; ``MIGRATIONS[n - 1]`` upgrades version ``n - 1`` to ``n``."""
 

@@ -157,7 +157,8 @@ class HandRecord:
     """Everything the store keeps about a hand: enough to rebuild it by replaying ``actions``.
 
     ``deck`` is the deck order as card codes (top card first); ``actions`` are the logged action
-    texts in sequence order (``actions[0]`` has seq 1).
+    texts in sequence order (``actions[0]`` has seq 1). ``game`` is the name of the game the hand
+    was dealt as (``bot.engine.games``; hands from before issue 12 are ``sex-in-the-middle-east``).
     """
 
     id: int
@@ -177,6 +178,7 @@ class HandRecord:
     void_reason: str | None
     started: datetime
     ended: datetime | None
+    game: str = "sex-in-the-middle-east"
 
     @property
     def next_seq(self) -> int:

@@ -19,6 +19,8 @@ in one call, ``await presenter.update(key, update)``. The notices are:
 * ``ShowdownNotice`` -- the shown hands, what each wild stood for, and who won each pot, built
   from the engine's result.
 
+* ``GameChoiceNotice`` -- dealer's choice: the player on the button picks the coming deal's game.
+
 ``NoticePresenter`` takes an update one notice at a time, for front ends written that way.
 
 Every notice carries finished text (from ``bot.render``) so all front ends say the same words,
@@ -41,6 +43,7 @@ from bot.tables.reveal import HandReveal
 __all__ = [
     "ActionOption",
     "Actor",
+    "GameChoiceNotice",
     "Notice",
     "NoticeKind",
     "NoticePresenter",
@@ -140,7 +143,27 @@ class ShowdownNotice:
     winnings: dict[int, int] = field(default_factory=dict)
 
 
-Notice = PublicNotice | PrivateNotice | Prompt | Reply | ShowdownNotice
+@dataclass(frozen=True, slots=True)
+class GameChoiceNotice:
+    """Dealer's choice: ``member`` (``name``), on the button of the coming deal, picks its game.
+
+    ``choice_id``: the number the answer must carry (``TableService.choose_game``); ``games``:
+    ``(name, "Title: rules")`` pairs to choose from, in menu order; ``fallback``: the game the
+    timer picks at ``deadline`` (the service clock's time; None: no timer). ``text``: the question
+    as one line, for front ends that only print.
+    """
+
+    table_id: int
+    choice_id: int
+    member: int
+    name: str
+    games: tuple[tuple[str, str], ...]
+    fallback: str
+    deadline: float | None
+    text: str
+
+
+Notice = PublicNotice | PrivateNotice | Prompt | Reply | ShowdownNotice | GameChoiceNotice
 """Anything the table service says."""
 
 
@@ -224,6 +247,8 @@ class NoticePresenter:
             await _logged(self.reply(table, notice))
         elif isinstance(notice, ShowdownNotice):
             await _logged(self.showdown(table, notice))
+        elif isinstance(notice, GameChoiceNotice):
+            await _logged(self.choose_game(table, notice))
 
     async def _deliver(self, table: TableKey, update: Update, notices: list[PrivateNotice]) -> None:
         failures = await asyncio.gather(
@@ -262,6 +287,9 @@ class NoticePresenter:
 
     async def showdown(self, table: TableKey, notice: ShowdownNotice) -> None:
         """Show the showdown summary in the channel."""
+
+    async def choose_game(self, table: TableKey, notice: GameChoiceNotice) -> None:
+        """Ask the dealer's-choice chooser for the game (a select menu on Discord)."""
 
     async def updated(self, table: TableKey, update: Update) -> None:
         """The update's notices are out; ``update.table`` is the table now."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.tables.notices import (
+    GameChoiceNotice,
     NoticeKind,
     NoticePresenter,
     PrivateNotice,
@@ -24,7 +25,7 @@ from bot.tables.notices import (
     Undeliverable,
 )
 
-Notice = PublicNotice | PrivateNotice | Prompt | Reply | ShowdownNotice
+Notice = PublicNotice | PrivateNotice | Prompt | Reply | ShowdownNotice | GameChoiceNotice
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +60,9 @@ class RecordingPresenter(NoticePresenter):
     async def showdown(self, table: TableKey, notice: ShowdownNotice) -> None:
         self.log.append(Recorded(table, notice))
 
+    async def choose_game(self, table: TableKey, notice: GameChoiceNotice) -> None:
+        self.log.append(Recorded(table, notice))
+
     # -- reading the record ---------------------------------------------------------------------
     def of(self, table: TableKey | None = None) -> list[Notice]:
         """Every notice (for one table, if given), in order."""
@@ -89,6 +93,10 @@ class RecordingPresenter(NoticePresenter):
     def replies(self, member: int | None = None) -> list[Reply]:
         """Messages for one player."""
         return [n for n in self.of() if isinstance(n, Reply) and (member is None or n.member == member)]
+
+    def choices(self, table: TableKey | None = None) -> list[GameChoiceNotice]:
+        """The dealer's-choice questions asked, oldest first."""
+        return [n for n in self.of(table) if isinstance(n, GameChoiceNotice)]
 
     def showdowns(self, table: TableKey | None = None) -> list[ShowdownNotice]:
         """Showdown summaries."""

@@ -86,6 +86,7 @@ class Registry:
     @staticmethod
     def _cancel(table: Table) -> None:
         table.cancel_timers()
+        table.cancel_choice_timer()
         if table.auto_deal is not None:
             table.auto_deal.cancel()
             table.auto_deal = None

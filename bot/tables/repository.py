@@ -4,7 +4,9 @@
 A table's record holds its dealer, stakes and rulings; its ``settings`` JSON holds the timers and
 dealing options (``TableOptions``), the display names of members who sat there, the seat limit,
 stakes and rulings queued for the next deal, the members leaving after the hand in progress, and
-the members who set auto-muck (``automuck``: a list of member ids).
+the members who set auto-muck (``automuck``: a list of member ids), and the table's game (``game``,
+``pending_game``, the dealer's-choice list ``games``, a dealer's choice waiting for its answer
+``choice`` and the number of the last one asked, ``choice_seq``: see ``bot.tables.games``).
 Seats are rows of their own; the button and the redeal flag are worked out again from the last
 hands on load.
 """
@@ -15,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from bot.engine.games import DEALERS_CHOICE, DEFAULT_GAME, GAMES
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import PRESETS, TableStakes
 from bot.store import Store, StoreError
@@ -22,6 +25,7 @@ from bot.store.records import HandRecord, Seat, TableRecord
 from bot.tables.codec import decode_seats, encode_seats
 from bot.tables.errors import TableError
 from bot.tables.fairness import DealCommitment
+from bot.tables.games import PendingChoice
 from bot.tables.notices import TableKey
 from bot.tables.options import TableOptions
 from bot.tables.state import SeatState, Table
@@ -72,6 +76,16 @@ class Repository:
             table.pending_stakes = TableStakes.from_dict(settings["pending_stakes"])
         if settings.get("pending_rulings"):
             table.pending_rulings = Rulings.from_dict(settings["pending_rulings"])
+        table.game = _game_setting(settings.get("game"), DEFAULT_GAME.name)
+        if settings.get("pending_game"):
+            table.pending_game = _game_setting(settings["pending_game"], None)
+        table.allowed_games = tuple(str(g) for g in settings.get("games", ()) if str(g) in GAMES)
+        table.choice_seq = int(settings.get("choice_seq", 0))
+        if settings.get("choice"):
+            try:
+                table.choice = PendingChoice.from_dict(dict(settings["choice"]))
+            except (KeyError, TypeError, ValueError):
+                table.choice = None     # unreadable: the next deal asks again
         leaving = {int(m) for m in settings.get("leaving", ())}
         table.automuck = {int(m) for m in settings.get("automuck", ())}
         for seat in await self.store.seats(record.id):
@@ -98,15 +112,19 @@ class Repository:
     # ------------------------------------------------------------------ tables
     async def create(
         self, key: TableKey, dealer: int, stakes: TableStakes, rulings: Rulings, options: TableOptions,
-        max_seats: int,
+        max_seats: int, game: str = DEFAULT_GAME.name,
     ) -> Table:
-        """Open a table in the store and return it (no seats yet)."""
+        """Open a table in the store and return it (no seats yet). ``game``: a game name or
+        ``dealers-choice``."""
+        table = Table(TableKey(key.guild, key.channel), 0, dealer, stakes, rulings, options,
+                      max_seats=max_seats, game=game)
         with refused():
             record = await self.store.create_table(
                 key.guild, key.channel, dealer, stakes=stakes.to_dict(), rulings=rulings.to_dict(),
-                settings={**options.to_dict(), "max_seats": max_seats},
+                settings=self.settings(table),
             )
-        return Table(key, record.id, dealer, stakes, rulings, options, max_seats=max_seats)
+        table.table_id = record.id
+        return table
 
     async def close(self, table: Table) -> dict[int, int]:
         """Close the table: every stack goes back to its owner's balance (chips per member)."""
@@ -122,6 +140,16 @@ class Repository:
             settings["pending_stakes"] = table.pending_stakes.to_dict()
         if table.pending_rulings is not None:
             settings["pending_rulings"] = table.pending_rulings.to_dict()
+        if table.game != DEFAULT_GAME.name:
+            settings["game"] = table.game
+        if table.pending_game is not None:
+            settings["pending_game"] = table.pending_game
+        if table.allowed_games:
+            settings["games"] = list(table.allowed_games)
+        if table.choice_seq:
+            settings["choice_seq"] = table.choice_seq
+        if table.choice is not None:
+            settings["choice"] = table.choice.to_dict()
         leaving = sorted(s.member for s in table.seats.values() if s.leaving)
         if leaving:
             settings["leaving"] = leaving       # folded at their turn, cashed out after the hand
@@ -177,9 +205,13 @@ class Repository:
         seat.status = status
 
     # ------------------------------------------------------------------ hands
-    async def create_hand(self, table: Table, seats: Sequence[SeatState], deal: DealCommitment) -> int:
-        """Store a new hand dealt to ``seats`` (in deal order) from ``deal``, with its deal order as
-        its first action; returns its id. If the deal order cannot be stored the hand is voided."""
+    async def create_hand(
+        self, table: Table, seats: Sequence[SeatState], deal: DealCommitment, game: str = DEFAULT_GAME.name,
+        rulings: Rulings | None = None,
+    ) -> int:
+        """Store a new hand of ``game`` dealt to ``seats`` (in deal order) from ``deal`` under
+        ``rulings`` (default: the table's), with its deal order as its first action; returns its id.
+        If the deal order cannot be stored the hand is voided."""
         order = tuple(s.seat_no for s in seats)
         with refused():
             hand_id = await self.store.create_hand(
@@ -189,7 +221,8 @@ class Repository:
                 commitment=deal.digest,
                 salt=deal.salt,
                 stakes=table.stakes.to_dict(),
-                rulings=table.rulings.to_dict(),
+                rulings=(rulings or table.rulings).to_dict(),
+                game=game,
             )
         try:
             await self.store.append_action(hand_id, 1, encode_seats(order))
@@ -212,3 +245,12 @@ class Repository:
         """Settle a finished hand: final stacks by table seat, and its PHH history text."""
         with refused():
             await self.store.settle_hand(hand_id, final_stacks, phh)
+
+
+def _game_setting(value: object, default: str | None) -> str:
+    """A stored game setting, or ``default`` if it is not one this code knows (e.g. written by a
+    newer version): a table never fails to load over its game."""
+    text = str(value) if value is not None else ""
+    if text == DEALERS_CHOICE or text in GAMES:
+        return text
+    return default if default is not None else DEFAULT_GAME.name

@@ -87,8 +87,9 @@ class HandReveal:
 def rebuild(record: HandRecord) -> tuple[StudHand, tuple[int, ...], DealCommitment]:
     """Replay a stored hand through the engine: ``(engine, table seat numbers in deal order, deal)``.
 
-    Raises ``ValueError`` if the record is not self-consistent (no deal order, a deck that does not
-    match its commitment, an action the engine refuses).
+    The hand is dealt as the game it recorded (``HandRecord.game``). Raises ``ValueError`` if the
+    record is not self-consistent (no deal order, a deck that does not match its commitment, an
+    action the engine refuses, a game this version does not know).
     """
     if not record.actions:
         raise ValueError("the hand has no deal order")
@@ -101,7 +102,8 @@ def rebuild(record: HandRecord) -> tuple[StudHand, tuple[int, ...], DealCommitme
     if deal.digest != record.commitment:
         raise ValueError("the stored deck does not match its commitment")
     engine = StudHand([players[n].starting_stack for n in order], TableStakes.from_dict(record.stakes),
-                      Rulings.from_dict(record.rulings), Deck.from_order(deck), manual_showdown=True)
+                      Rulings.from_dict(record.rulings), Deck.from_order(deck), manual_showdown=True,
+                      game=record.game)
     for text in record.actions[1:]:
         seat, command = decode_action(text)
         engine.apply(seat, command)

@@ -24,6 +24,7 @@ from functools import partial
 from bot.engine.cards import Card, Deck
 from bot.engine.errors import IllegalAction
 from bot.engine.events import ShowdownStarted, StreetStarted
+from bot.engine.games import DEALERS_CHOICE, GAMES, game_of
 from bot.engine.hand import StudHand
 from bot.engine.phh import export_phh
 from bot.engine.rulings import Rulings
@@ -35,7 +36,16 @@ from bot.tables.clock import Clock
 from bot.tables.codec import decode_action, decode_seats, encode_action, encode_seats
 from bot.tables.errors import StaleAction, TableError
 from bot.tables.fairness import DealCommitment
-from bot.tables.notices import NoticeKind, PublicNotice, Reply, ShowdownNotice, TableKey
+from bot.tables.games import (
+    PendingChoice,
+    allowed_or_all,
+    fallback_game,
+    game_rulings_text,
+    rulings_for,
+    setting_title,
+    titles,
+)
+from bot.tables.notices import GameChoiceNotice, NoticeKind, PublicNotice, Reply, ShowdownNotice, TableKey
 from bot.tables.registry import Registry
 from bot.tables.repository import Repository
 from bot.tables.reveal import live_reveal, reveal_text
@@ -59,15 +69,26 @@ class HandRunner:
         self.rng = rng
 
     # ==================================================================== dealing
-    async def deal(self, table: Table) -> int:
-        """Deal the next hand; returns its hand id. Raises ``TableError`` (a hand is on, or fewer
-        than two players can play: that reason is also told in the channel)."""
+    async def deal(self, table: Table, *, game: str | None = None) -> int | None:
+        """Deal the next hand; returns its hand id, or None when the table is dealer's choice and
+        the player on the button is now asked for the game (the deal follows their answer,
+        ``choose``). ``game``: the game chosen for this deal. Raises ``TableError`` (a hand is on,
+        a choice is waiting, or fewer than two players can play: that reason is also told in the
+        channel). A waiting choice whose chooser is no longer ready to play lapses, and the player
+        on the button now is asked."""
         if table.hand is not None:
             raise TableError(f"Hand #{table.hand.hand_no} is still being played.")
+        ready = [s for _, s in sorted(table.seats.items()) if s.ready]
+        if game is None and table.choice is not None:
+            if any(s.member == table.choice.member for s in ready):
+                raise TableError(f"{table.choice.name} is choosing the game for this deal.")
+            # The chooser left or sat out meanwhile: the question lapses, and this deal asks the
+            # player on the button now.
+            table.choice = None
+            table.cancel_choice_timer()
         if table.auto_deal is not None:
             table.auto_deal.cancel()
             table.auto_deal = None
-        ready = [s for _, s in sorted(table.seats.items()) if s.ready]
         if len(ready) < 2:
             reason = _no_deal_reason(table, ready)
             table.post(NoticeKind.NO_DEAL, reason)
@@ -75,17 +96,27 @@ class HandRunner:
         await self._apply_pending(table)
         numbers = [s.seat_no for s in ready]
         button = table.coming_button(numbers)
+        if game is None:
+            if table.game == DEALERS_CHOICE:
+                await self._ask(table, table.seats[button])
+                return None
+            game = table.game
+        chosen = game_of(game)
+        rulings = rulings_for(chosen, table.rulings)
         at = numbers.index(button)
         order = numbers[at + 1 :] + numbers[: at + 1]
         seats = [table.seats[n] for n in order]
         deal = DealCommitment.shuffle(self.rng)
-        hand_id = await self.repository.create_hand(table, seats, deal)
+        try:   # built before the hand is stored: a game the engine cannot deal stores nothing
+            engine = StudHand([s.stack for s in seats], table.stakes, rulings, Deck.from_order(deal.order),
+                              manual_showdown=True, game=chosen)
+        except NotImplementedError:
+            raise TableError(f"{chosen.title} cannot be dealt yet.") from None
+        hand_id = await self.repository.create_hand(table, seats, deal, chosen.name, rulings)
         table.button = button
         table.redeal = False
         table.hands_dealt += 1
         names = tuple(s.name for s in seats)
-        engine = StudHand([s.stack for s in seats], table.stakes, table.rulings, Deck.from_order(deal.order),
-                          manual_showdown=True)
         live = LiveHand(
             hand_id=hand_id,
             hand_no=table.hands_dealt,
@@ -95,15 +126,16 @@ class HandRunner:
             members=tuple(s.member for s in seats),
             names=names,
             stakes=table.stakes,
-            rulings=table.rulings,
-            narrator=Narrator(names, showing_hand=table.rulings.showing_hand),
+            rulings=rulings,
+            narrator=Narrator(names, showing_hand=rulings.showing_hand),
+            game=chosen,
             actions=[encode_seats(tuple(order))],
         )
         table.hand = live
         table.post(
             NoticeKind.HAND_START,
             f"Hand #{live.hand_no}: {names[-1]} deals to {_join(names)}."
-            f" {table.stakes.describe().capitalize()}."
+            f" {chosen.title}, {table.stakes.describe()}."
             f"\nDeck commitment: {deal.digest} (a salted SHA-256 of each card; the cards everyone sees"
             " are opened after the hand, your own down cards to you)",
             hand_id,
@@ -120,13 +152,115 @@ class HandRunner:
         if table.pending_rulings is not None and table.pending_rulings != rulings:
             lines.append(rulings_changes(rulings, table.pending_rulings))
             rulings = table.pending_rulings
+        game_changed = table.pending_game is not None and table.pending_game != table.game
+        if game_changed and table.pending_game is not None:
+            lines.append(f"Game: {setting_title(table.game, table.allowed_games)} → "
+                         f"{setting_title(table.pending_game, table.allowed_games)}")
+            if table.pending_game != DEALERS_CHOICE:
+                lines.append(game_of(table.pending_game).describe())
+            table.game = table.pending_game
         table.pending_stakes = None
         table.pending_rulings = None
+        table.pending_game = None
         if not lines:
             return
         await self.repository.save_game(table, stakes, rulings)
         table.stakes, table.rulings = stakes, rulings
         table.post(NoticeKind.SETTINGS, "New for this deal:\n" + "\n".join(lines))
+
+    # ==================================================================== dealer's choice
+    async def _ask(self, table: Table, seat: SeatState) -> None:
+        """Ask the player on the button of the coming deal for its game; the timer (the table's
+        turn timer; none when it has none) picks the fallback game."""
+        games = allowed_or_all(table.allowed_games)
+        fallback = fallback_game(table.allowed_games)
+        table.choice_seq += 1
+        deadline = None
+        timeout = table.options.turn_timeout
+        if timeout is not None:
+            deadline = self.clock.now() + timeout
+        choice = PendingChoice(table.choice_seq, seat.member, seat.name, games, fallback, deadline)
+        table.choice = choice
+        await self.repository.save_settings(table)
+        self._tell_choice(table, choice)
+
+    def _tell_choice(self, table: Table, choice: PendingChoice) -> None:
+        table.cancel_choice_timer()
+        fallback = GAMES[choice.fallback].title
+        timer = ""
+        if choice.deadline is not None:
+            seconds = max(0, round(choice.deadline - self.clock.now()))
+            timer = f" ({seconds} s, else {fallback})"
+            table.choice_timer = self.clock.call_later(
+                seconds, partial(self._choice_expired, table.key, choice.choice_id)
+            )
+        text = (f"Dealer's choice: {choice.name} deals the next hand and chooses the game{timer}: "
+                f"{titles(choice.games)}.")
+        options = tuple((name, GAMES[name].describe()) for name in choice.games)
+        table.tell(GameChoiceNotice(table.table_id, choice.choice_id, choice.member, choice.name, options,
+                                    choice.fallback, choice.deadline, text))
+
+    async def reask(self, table: Table) -> None:
+        """After a restart: ask the waiting dealer's choice again, under a new number (a select
+        posted before the restart is refused as stale) and with a fresh timer."""
+        old = table.choice
+        if old is None or table.hand is not None:
+            return
+        table.choice_seq += 1
+        deadline = None
+        if table.options.turn_timeout is not None:
+            deadline = self.clock.now() + table.options.turn_timeout
+        choice = PendingChoice(table.choice_seq, old.member, old.name, old.games, old.fallback, deadline)
+        table.choice = choice
+        await self.repository.save_settings(table)
+        table.post(NoticeKind.INFO,
+                   f"The bot restarted while {old.name} was choosing the game: they choose again.")
+        self._tell_choice(table, choice)
+
+    async def choose(self, table: Table, member: int | None, choice_id: int, name: str) -> int | None:
+        """The answer to dealer's choice number ``choice_id``: announce the game (its short rules
+        and rulings) and deal it. ``member`` None is the timer. Raises ``StaleAction`` when that
+        choice is no longer waiting, ``TableError`` for someone else or a game not on the list."""
+        choice = table.choice
+        if choice is None or choice.choice_id != choice_id:
+            raise StaleAction("The game for that deal was already chosen.")
+        if member is not None and member != choice.member:
+            raise TableError(f"{choice.name} deals this hand and chooses its game.")
+        try:
+            game = game_of(name)
+        except ValueError:
+            raise TableError(f"Choose one of: {titles(choice.games)}.") from None
+        if game.name not in choice.games:
+            raise TableError(f"{game.title} is not on this table's list: {titles(choice.games)}.")
+        table.choice = None
+        table.cancel_choice_timer()
+        await self.repository.save_settings(table)
+        who = f"{choice.name} chooses"
+        if member is None:
+            who = f"{choice.name} did not choose in time, so the game is"
+        table.post(NoticeKind.SETTINGS,
+                   f"{who} {game.describe()}\n{game_rulings_text(game, table.rulings)}")
+        try:
+            return await self.deal(table, game=game.name)
+        except TableError as exc:
+            log.info("dealer's choice made but not dealt: %s", exc)
+            return None
+
+    async def _choice_expired(self, key: TableKey, choice_id: int) -> None:
+        if key not in self.registry:
+            return
+        async with self.registry.locked(key) as table:
+            choice = table.choice
+            if choice is None or choice.choice_id != choice_id:
+                return
+            table.choice_timer = None
+            await self.choose(table, None, choice_id, choice.fallback)
+
+    async def cancel_choice(self, table: Table) -> None:
+        """Forget a waiting dealer's choice (the table closes)."""
+        if table.choice is not None:
+            table.choice = None
+            table.cancel_choice_timer()
 
     # ==================================================================== actions
     @staticmethod
@@ -389,7 +523,7 @@ class HandRunner:
         whose deck does not match its commitment) is voided and the channel told."""
         try:
             live, told = _rebuild(table, record)
-        except (IllegalAction, ValueError, KeyError, IndexError) as exc:
+        except (IllegalAction, ValueError, KeyError, IndexError, NotImplementedError) as exc:
             await self.repository.void_hand(record.id, f"its log could not be replayed ({exc})")
             table.post(
                 NoticeKind.VOID,
@@ -468,10 +602,11 @@ def _rebuild(table: Table, record: HandRecord) -> tuple[LiveHand, int]:
         raise ValueError("the stored deck does not match its commitment")
     stakes = TableStakes.from_dict(record.stakes)
     rulings = Rulings.from_dict(record.rulings)
+    game = game_of(record.game)
     members = tuple(players[n].member_id for n in order)
     names = tuple(table.name(m) for m in members)
     engine = StudHand([players[n].starting_stack for n in order], stakes, rulings, Deck.from_order(deck),
-                      manual_showdown=True)
+                      manual_showdown=True, game=game)
     told = 0
     for text in record.actions[1:]:
         told = len(engine.events)
@@ -488,6 +623,7 @@ def _rebuild(table: Table, record: HandRecord) -> tuple[LiveHand, int]:
         stakes=stakes,
         rulings=rulings,
         narrator=Narrator(names, showing_hand=rulings.showing_hand),
+        game=game,
         actions=list(record.actions),
     )
     return live, told

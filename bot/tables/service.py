@@ -29,10 +29,12 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from bot.engine.command import PLAYER_KINDS
+from bot.engine.games import DEALERS_CHOICE, DEFAULT_GAME
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import PRESETS, TableStakes
 from bot.engine.vocab import normalise
@@ -43,7 +45,18 @@ from bot.render.views import table_view
 from bot.store import Store
 from bot.store.records import HandRecord
 from bot.tables.clock import Clock, LoopClock
-from bot.tables.errors import NotDealer, TableError
+from bot.tables.errors import NotDealer, StaleAction, TableError
+from bot.tables.games import (
+    GameSettings,
+    PendingChoice,
+    allowed_or_all,
+    applicable_rulings,
+    check_game_setting,
+    parse_game_list,
+    parse_ruling_for,
+    setting_title,
+    titles,
+)
 from bot.tables.notices import (
     Actor,
     NoticeKind,
@@ -141,6 +154,11 @@ class TableService:
             async with self.registry.locked(table.key) as locked:
                 for hand in hands.get(locked.table_id, ()):
                     await self.runner.resume(locked, hand)
+                if locked.choice is not None:
+                    if locked.hand is None:
+                        await self.runner.reask(locked)     # a restart re-asks the dealer's choice
+                    else:
+                        locked.choice = None
                 await self.seating.finish_leaving(locked)
                 self.runner.schedule_auto_deal(locked)     # a table that deals by itself goes on
         return self.registry.keys()
@@ -209,25 +227,36 @@ class TableService:
         rulings: Rulings | None = None,
         options: TableOptions | None = None,
         max_seats: int = MAX_SEATS,
+        game: str | None = None,
+        games: str | Sequence[str] | None = None,
     ) -> TableSnapshot:
         """Open a table in a channel with ``dealer`` (its creator) as the dealer; at most
         ``max_seats`` (2..8) players may sit at it. Returns the new table.
 
-        Raises ``TableError`` if the channel already has one (or the store refuses).
+        ``game``: a game name or ``dealers-choice`` (default ``sex-in-the-middle-east``);
+        ``games``: the dealer's-choice list (names, or one comma list; default every game dealt).
+        Raises ``TableError`` if the channel already has one, for an unknown game (or the store
+        refuses).
         """
         if isinstance(max_seats, bool) or not isinstance(max_seats, int) or not 2 <= max_seats <= MAX_SEATS:
             raise TableError(f"A table has 2 to {MAX_SEATS} seats.")
+        setting = check_game_setting(game) if game is not None else DEFAULT_GAME.name
+        allowed = parse_game_list(games) if games is not None else ()
         async with self.registry.creating:
             if key in self.registry:
                 raise TableError("This channel already has a table.")
             stakes = stakes or PRESETS["small"]
             table = await self.repository.create(
                 key, _actor(dealer).member, stakes, rulings or Rulings(), options or self.default_options,
-                max_seats,
+                max_seats, setting,
             )
+            if allowed:
+                table.allowed_games = allowed
+                await self.repository.save_settings(table)
             self.registry.add(table)
         async with self.registry.locked(key, table=table):
-            table.post(NoticeKind.INFO, f"Table open: {stakes_line(stakes)}.")
+            table.post(NoticeKind.INFO, f"Table open: {stakes_line(stakes)}. "
+                                        f"Game: {setting_title(setting, table.allowed_games)}.")
             table.tell(table_notice(table))
             return snapshot(table)
 
@@ -246,6 +275,7 @@ class TableService:
                     " (/hand void: every chip goes back)."
                 )
             returned = await self.repository.close(table)
+            await self.runner.cancel_choice(table)
             self.registry.remove(table)
             text = "Table closed." + "".join(
                 f" {table.name(m)} gets {chips(c)} back." for m, c in returned.items()
@@ -332,13 +362,17 @@ class TableService:
     ) -> str:
         """Queue one ruling change for the next deal (SPEC §8). Returns the confirmation line.
 
-        Raises ``NotDealer``; an unknown ruling or option raises ``TableError`` listing valid ones.
+        Raises ``NotDealer``; an unknown ruling or option, or a ruling that does not apply to the
+        table's game (under dealer's choice: to any of its games), raises ``TableError`` listing
+        the valid ones.
         """
         async with self.registry.locked(key) as table:
             self._check_dealer(table, _actor(who, dealer_rights))
             base = table.pending_rulings or table.rulings
+            setting = table.pending_game or table.game
             try:
-                new = base.with_ruling(name, value)
+                key_name, option = parse_ruling_for(setting, table.allowed_games, name, value)
+                new = base.with_ruling(key_name, option)
             except ValueError as exc:
                 raise TableError(str(exc)) from None
             table.pending_rulings = None if new == table.rulings else new
@@ -355,6 +389,80 @@ class TableService:
             await self.repository.save_settings(table)
             change = rulings_changes(table.rulings, default) or "The rulings are already the defaults."
             return f"{change}\nTakes effect from the next deal."
+
+    async def set_game(
+        self, key: TableKey, who: Actor | int, game: str, *, dealer_rights: bool = False
+    ) -> str:
+        """Queue the table's game for the next deal: a game name or ``dealers-choice`` (announced
+        before that deal, like a ruling). Returns the confirmation line. Raises ``NotDealer``, or
+        ``TableError`` naming the games for an unknown one."""
+        setting = check_game_setting(game)
+        async with self.registry.locked(key) as table:
+            self._check_dealer(table, _actor(who, dealer_rights))
+            before = table.pending_game or table.game
+            table.pending_game = None if setting == table.game else setting
+            await self.repository.save_settings(table)
+            if setting == before:
+                return f"No change: the game is already {setting_title(setting, table.allowed_games)}."
+            text = f"Game: {setting_title(table.game, table.allowed_games)} → " \
+                   f"{setting_title(setting, table.allowed_games)}"
+            return f"{text}\nTakes effect from the next deal."
+
+    async def set_games(
+        self, key: TableKey, who: Actor | int, games: str | Sequence[str], *, dealer_rights: bool = False
+    ) -> str:
+        """Set the dealer's-choice list (game names, or one comma list), used from the next
+        dealer's choice asked. Returns the confirmation line. Raises ``NotDealer``, or ``TableError``
+        for an unknown game or an empty list."""
+        names = parse_game_list(games)
+        async with self.registry.locked(key) as table:
+            self._check_dealer(table, _actor(who, dealer_rights))
+            table.allowed_games = names
+            await self.repository.save_settings(table)
+            text = f"Dealer's choice games: {titles(names)}."
+            if (table.pending_game or table.game) != DEALERS_CHOICE:
+                text += (" (The table deals one game now: /table game dealers-choice lets each dealer"
+                         " choose.)")
+            return text
+
+    async def choose_game(self, key: TableKey, who: Actor | int, choice_id: int, game: str) -> int | None:
+        """The dealer's-choice answer of the player on the button: ``choice_id`` is the number of
+        the question they answer (``GameChoiceNotice``), ``game`` a game name on its list. The game
+        is announced with its short rules and rulings, then dealt; returns the hand id (None if the
+        hand could not be dealt: the reason is told in the channel).
+
+        Raises ``StaleAction`` when that question is no longer waiting (the game was chosen, the
+        timer chose it, a restart asked again), ``TableError`` for anyone else or a game not on
+        the list. A refusal changes nothing."""
+        member = _actor(who).member
+        async with self.registry.locked(key) as table:
+            return await self.runner.choose(table, member, choice_id, game)
+
+    def check_choice(self, key: TableKey, member: int, choice_id: int) -> None:
+        """Only reads: raise ``StaleAction`` if question ``choice_id`` is not waiting, ``TableError``
+        if ``member`` is not the one to answer it (a front end calls this before deferring)."""
+        choice = self.registry.get(key).choice
+        if choice is None or choice.choice_id != choice_id:
+            raise StaleAction("The game for that deal was already chosen.")
+        if choice.member != member:
+            raise TableError(f"{choice.name} deals this hand and chooses its game.")
+
+    def pending_choice(self, key: TableKey) -> PendingChoice | None:
+        """The dealer's choice waiting for its answer, if any."""
+        return self.registry.get(key).choice
+
+    def games(self, key: TableKey) -> GameSettings:
+        """The table's game settings now (``NoTable`` if there is none)."""
+        table = self.registry.get(key)
+        setting = table.pending_game or table.game
+        return GameSettings(
+            setting=table.game,
+            pending=table.pending_game,
+            allowed=allowed_or_all(table.allowed_games),
+            hand_game=table.hand.game.name if table.hand is not None else None,
+            choice=table.choice,
+            rulings=applicable_rulings(setting, table.allowed_games),
+        )
 
     async def set_stakes(
         self, key: TableKey, who: Actor | int, stakes: TableStakes, *, dealer_rights: bool = False
@@ -388,8 +496,11 @@ class TableService:
     # ==================================================================== dealing and acting
     async def deal(
         self, key: TableKey, who: Actor | int | None = None, *, dealer_rights: bool = False
-    ) -> int:
+    ) -> int | None:
         """Deal the next hand; returns its hand id. ``who`` None means the table itself (auto-deal).
+        At a dealer's-choice table the player on the button is asked for the game first: then this
+        returns None and the hand is dealt when they answer (``choose_game``) or the timer picks
+        the fallback game.
 
         Applies and announces queued stakes/rulings first, moves the button one seat, shuffles with
         the service's rng, announces the deck commitment before the first card, then posts the

@@ -10,12 +10,14 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from bot.engine.games import DEFAULT_GAME, Game
 from bot.engine.hand import StudHand
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import TableStakes
 from bot.render.narrate import Narrator
 from bot.tables.clock import TimerHandle
 from bot.tables.fairness import DealCommitment
+from bot.tables.games import PendingChoice
 from bot.tables.notices import Notice, NoticeKind, PublicNotice, TableKey
 from bot.tables.options import TableOptions
 
@@ -60,6 +62,8 @@ class LiveHand:
     stakes: TableStakes
     rulings: Rulings
     narrator: Narrator
+    game: Game = DEFAULT_GAME
+    """The game this hand is dealt as (``bot.engine.games``)."""
     actions: list[str] = field(default_factory=list)
     narrated: int = 0
     timed_out: set[int] = field(default_factory=set)
@@ -108,6 +112,17 @@ class Table:
     names: dict[int, str] = field(default_factory=dict)
     pending_stakes: TableStakes | None = None
     pending_rulings: Rulings | None = None
+    game: str = DEFAULT_GAME.name
+    """The game setting in force: a game name, or ``dealers-choice`` (``bot.tables.games``)."""
+    pending_game: str | None = None
+    """The game setting from the next deal, when the dealer changed it."""
+    allowed_games: tuple[str, ...] = ()
+    """The dealer's-choice list (empty: every game the engine deals)."""
+    choice: PendingChoice | None = None
+    """A dealer's choice waiting for its answer (no hand is in progress then)."""
+    choice_seq: int = 0
+    """The number of the last dealer's-choice question asked at this table."""
+    choice_timer: TimerHandle | None = None
     button: int | None = None
     redeal: bool = False
     """The last hand dealt was voided: the next deal keeps its button (a misdeal is re-dealt by the
@@ -161,3 +176,9 @@ class Table:
         for handle in self.timers:
             handle.cancel()
         self.timers.clear()
+
+    def cancel_choice_timer(self) -> None:
+        """Cancel the dealer's-choice timer, if armed."""
+        if self.choice_timer is not None:
+            self.choice_timer.cancel()
+            self.choice_timer = None

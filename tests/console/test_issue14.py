@@ -22,9 +22,9 @@ def run(db: Path, typed: str, **kwargs: object) -> str:
 def test_stakes_set_at_the_table_survive_the_next_run(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite3"
     first = run(db, "stakes medium\n\n" + "c\nshow\n" * 40)   # show if asked at the showdown
-    assert "Hand #1: " in first and "Fixed limit 100/200" in first
+    assert "Hand #1: " in first and "fixed limit 100/200" in first
     second = run(db, "\nq\n")                      # a plain `wildstud play`: no --stakes
-    assert "Hand #2: " in second and "Fixed limit 100/200" in second
+    assert "Hand #2: " in second and "fixed limit 100/200" in second
     assert "→ fixed limit 20/40" not in second
     # Asked for on the command line, other stakes replace them, and the change is said at start-up.
     third = run(db, "\nq\n", stakes="small")

@@ -15,6 +15,7 @@ import pytest
 from PIL import Image
 
 from bot.discord.client import WildstudBot
+from bot.engine.games import GAMES
 from bot.engine.rulings import RULINGS
 from bot.render.pictures import PICTURE_WIDTH
 from bot.settings import Settings
@@ -565,8 +566,13 @@ async def test_ruling_autocomplete_offers_only_what_set_accepts(
     assert unknown.response_type == 8 and unknown.choices == []
 
     await open_table(fake, alice, poker, [alice, bob])
+    # At a table the names are the rulings of its game (issue 12: rulings belong to games).
+    names = await fake.autocomplete(bob, "ruling set", {"name": ""}, focused="name", channel=poker)
+    offered = names.choice_values
+    assert offered == list(GAMES["sex-in-the-middle-east"].rulings)
     for name in offered:
-        values = await fake.autocomplete(alice, "ruling set", {"name": name, "value": ""}, focused="value")
+        values = await fake.autocomplete(alice, "ruling set", {"name": name, "value": ""}, focused="value",
+                                         channel=poker)
         assert values.choice_values and all(len(c["name"]) <= 100 for c in values.choices)
         for value in values.choice_values:
             res = await fake.slash(alice, "ruling set", {"name": name, "value": value}, channel=poker)
@@ -586,8 +592,9 @@ async def test_ruling_refusals_name_the_valid_choices(fake_discord: FakeDiscord,
     assert res.ephemeral and "no table" in res.text.lower()
     await open_table(fake, alice, poker, [alice, bob])
     res = await fake.slash(alice, "ruling set", {"name": "jokers", "value": "wild"}, channel=poker)
-    # An unknown name: the reply lists every valid ruling name.
-    assert res.ephemeral and all(name in res.text for name in RULINGS), res.text
+    # An unknown name: the reply lists every ruling of the table's game (issue 12).
+    game_rulings = GAMES["sex-in-the-middle-east"].rulings
+    assert res.ephemeral and all(name in res.text for name in game_rulings), res.text
     res = await fake.slash(alice, "ruling set", {"name": "burn_cards", "value": "sometimes"}, channel=poker)
     assert res.ephemeral and "off" in res.text and "on" in res.text, res.text
     for command, options in (("ruling set", {"name": "burn_cards", "value": "on"}), ("ruling reset", {})):

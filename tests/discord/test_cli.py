@@ -71,6 +71,8 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
             "stakes",
             "automuck",
             "timer",
+            "game",
+            "games",
             "dealer-role",
             "look",
             "dm",
@@ -82,11 +84,12 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
     )
     assert subcommands["hand"] == ["history", "verify", "void"]
     create = next(o for o in synced["table"]["options"] if o["name"] == "create")
-    assert {"stakes", "seats", "timer", "ante", "bring_in", "small_bet", "big_bet", "log"} <= {
+    assert {"stakes", "seats", "timer", "ante", "bring_in", "small_bet", "big_bet", "log", "game"} <= {
         o["name"] for o in create["options"]
     }
     log = next(o for o in create["options"] if o["name"] == "log")
     assert [c["value"] for c in log["choices"]] == ["thread", "summary", "off"]
+    assert next(o for o in create["options"] if o["name"] == "game").get("autocomplete") is True
     ruling_set = next(o for o in synced["ruling"]["options"] if o["name"] == "set")
     assert [(o["name"], o.get("autocomplete")) for o in ruling_set["options"]] == [
         ("name", True),

@@ -21,6 +21,16 @@ SPEC_RULINGS = {
     "heads_up_uncapped": ["on", "off"],
     "burn_cards": ["off", "on"],
     "odd_chip": ["high-card-by-suit", "left-of-dealer"],
+    # Issue 12's games: queen_last and three_up as the issue fixes them, the rest as README's
+    # "Dealer's choice" section lists them.
+    "queen_last": ["only-queens", "no-wilds", "keep-follower"],
+    "queen_follows_queen": ["chain", "absorb"],
+    "follower_until_replaced": ["on", "off"],
+    "three_up": ["wild", "pay-the-pot-or-fold"],
+    "four_card": ["free", "bought"],
+    "four_card_face": ["down", "up"],
+    "low_hole_ace": ["high", "low"],
+    "low_chicago_ace": ["ace-high", "ace-low"],
 }
 
 

@@ -150,3 +150,40 @@ def test_a_file_that_is_not_a_wildstud_database_exits_2(tmp_path: Path, capsys, 
         assert run(command, "--db", str(path), *extra) == 2, path.name
         err = capsys.readouterr().err
         assert err.startswith(f"{command}: cannot open {path}: "), err
+
+
+def test_ledger_says_the_game_of_each_hand_row(tmp_path: Path, capsys) -> None:
+    """Issue 12: each hand row names its game (the last column, so the CSV's earlier columns keep
+    their places); rows without a hand leave it empty; a hand stored without one is Sex in the
+    Middle East."""
+    path = tmp_path / "games.sqlite3"
+
+    async def play() -> tuple[int, int]:
+        async with await Store.open(path) as store:
+            table = await store.create_table(G, 9000, ALICE)
+            await store.buy_in(G, table.id, ALICE, 300)
+            await store.buy_in(G, table.id, BOB, 300)
+            hands: list[int] = []
+            for game, finals in ((None, {1: 320, 2: 280}), ("seven-card-stud", {1: 300, 2: 300})):
+                extra = {} if game is None else {"game": game}
+                hand = await store.create_hand(
+                    table.id, players={1: ALICE, 2: BOB}, deck="Ah", commitment="c", salt="s", **extra
+                )
+                await store.settle_hand(hand, finals, "phh")
+                hands.append(hand)
+            return hands[0], hands[1]
+
+    first, second = asyncio.run(play())
+    assert run("ledger", "--guild", str(G), "--db", str(path), "--csv") == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert list(ledger_cli.COLUMNS)[-1] == "game" and list(rows[0]) == list(ledger_cli.COLUMNS)
+    games = {(r["kind"], r["hand"]): r["game"] for r in rows}
+    assert games[("hand", str(first))] == "sex-in-the-middle-east"
+    assert games[("hand", str(second))] == "seven-card-stud"
+    assert all(r["game"] == "" for r in rows if not r["hand"])
+    assert run("ledger", "--guild", str(G), "--db", str(path)) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[-1] == "game"
+    # The columns: id, date, time, member, delta, stack_delta, kind, ...
+    printed = [line.split()[-1] for line in lines[1:] if line.split()[6] == "hand"]
+    assert printed == ["sex-in-the-middle-east"] * 2 + ["seven-card-stud"] * 2

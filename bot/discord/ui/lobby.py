@@ -60,7 +60,13 @@ async def deal(interaction: Interaction, who: Actor) -> None:
     key = table_key(interaction)
     require_channel_access(interaction)
     async with bot.presenter.responding(key, interaction):
-        await bot.service.deal(key, who)
+        hand_id = await bot.service.deal(key, who)
+        choice = bot.service.pending_choice(key)
+        if hand_id is None and choice is not None:
+            await reply(
+                interaction, f"Dealer's choice: {choice.name} picks the game first (the menu in the channel)."
+            )
+            return
         table = bot.service.snapshot(key)
         done = f"Hand #{table.hand_no} is dealt." if table.in_hand else "The hand is dealt and already over."
         await reply(interaction, done)

@@ -1,0 +1,91 @@
+"""``wildstud play`` and the games (issue 12): ``--game NAME``, ``--game dealers-choice`` (the human
+picks at their deal, computer players pick at random from the list), and ``game``/``games`` between
+hands."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.console.game import GUILD, PlayConfig, play
+from bot.engine.games import GAMES
+from bot.store import Store
+from bot.tables.games import dealable_games
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(config: PlayConfig, typed: str = "") -> str:
+    out = io.StringIO()
+    assert asyncio.run(play(config, io.StringIO(typed), out)) == 0
+    return out.getvalue()
+
+
+def stored_games(db: Path) -> list[str]:
+    """The game of every hand in the terminal's database, oldest first."""
+    async def read() -> list[str]:
+        async with await Store.open(db) as store:
+            return [g for _, g in sorted((await store.hand_games(GUILD)).items())]
+    return asyncio.run(read())
+
+
+def test_auto_dealers_choice_computer_players_pick_from_the_list_reproducibly(tmp_path: Path) -> None:
+    db = tmp_path / "auto.sqlite3"
+    config = PlayConfig(db=db, bots=3, auto=True, hands=3, seed=11, game="dealers-choice")
+    text = run(config)
+    again = tmp_path / "again.sqlite3"      # the same seed on another file: the same run, but its path
+    second = run(PlayConfig(db=again, bots=3, auto=True, hands=3, seed=11, game="dealers-choice"))
+    assert text.replace(str(db), "DB") == second.replace(str(again), "DB")
+    assert text.count("Dealer's choice: ") == 3
+    picks = re.findall(r"^(\w+) chooses ([^:]+):", text, re.MULTILINE)
+    titles = {GAMES[name].title: name for name in dealable_games()}
+    assert len(picks) == 3 and all(title in titles for _, title in picks)
+    # The player who chooses is the one who deals the hand, and the hand is dealt as that game.
+    dealers = re.findall(r"Hand #\d+: (\w+) deals to [^.]+\. ([^,]+),", text)
+    assert [(who, titles[t]) for who, t in picks] == [(who, titles[t]) for who, t in dealers]
+    assert len({who for who, _ in dealers}) == 3                 # the deal moves round the table
+    assert stored_games(db) == [titles[t] for _, t in picks]
+
+
+def test_the_human_picks_the_game_when_it_is_their_deal(tmp_path: Path) -> None:
+    db = tmp_path / "human.sqlite3"
+    # Enter deals; Ann (seat 1) is on the button of the first deal and chooses: a game not on the
+    # list is refused with the reason, then she types one by name.
+    text = run(PlayConfig(db=db, humans=["Ann"], bots=2, seed=3, game="dealers-choice"),
+               "\nrazz\nseven card stud\nq\n")
+    assert "Ann, you deal: choose the game" in text
+    assert "Choose one of: " in text                                  # the refusal of razz
+    assert "Ann chooses Seven-Card Stud: seven-card stud, no wild cards" in text
+    assert re.search(r"Hand #1: Ann deals to [^.]+\. Seven-Card Stud,", text)
+    assert stored_games(db) == ["seven-card-stud"]
+
+
+def test_game_commands_between_hands_and_the_setting_is_kept(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    text = run(PlayConfig(db=db, humans=["Ann"], bots=1, seed=2),
+               "games\ngame razz\ngame seven-card-stud\nrulings\nq\n")
+    for name in dealable_games():
+        assert f"{name}: {GAMES[name].rules}" in text
+    assert "Unknown game 'razz'" in text
+    assert "Sex in the Middle East → Seven-Card Stud" in text
+    rulings = text.split("Takes effect from the next deal.")[1]
+    assert "raise_cap: 3 (default)" in rulings and "follow_target" not in rulings   # stud's rulings
+    # The next run deals the game set before quitting, announced before the hand.
+    again = run(PlayConfig(db=db, humans=["Ann"], bots=1, seed=2), "\nq\n")
+    assert again.index("Game: Sex in the Middle East → Seven-Card Stud") < again.index("Hand #1:")
+    assert re.search(r"Hand #1: \w+ deals to [^.]+\. Seven-Card Stud,", again)
+
+
+def test_play_game_option() -> None:
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"}
+    bad = subprocess.run([sys.executable, "-m", "bot", "play", "--auto", "--game", "razz"],
+                         capture_output=True, text=True, cwd=ROOT, env=env, timeout=60, check=False)
+    assert bad.returncode == 2 and "--game: Unknown game 'razz'" in bad.stderr
+    text = run(PlayConfig(db=None, bots=2, auto=True, hands=1, seed=5, game="seven-card-stud"))
+    assert "Wildstud: Seven-Card Stud" in text
+    assert re.search(r"Hand #1: \w+ deals to [^.]+\. Seven-Card Stud,", text)
