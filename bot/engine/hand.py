@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from bot.engine.betting import NO_ACTIONS, BettingRound, LegalActions
-from bot.engine.cards import Card, Deck, Rank
+from bot.engine.cards import Card, Deck, Rank, Suit
 from bot.engine.command import AMOUNT_KINDS, Command, Kind
 from bot.engine.dealing import STREETS, CardSource, DeckSource
 from bot.engine.errors import IllegalAction
@@ -61,12 +61,13 @@ from bot.engine.events import (
 from bot.engine.follow import FollowNote, WildEvent
 from bot.engine.games import Game, game_of
 from bot.engine.log import Action, Deal, LogEntry
-from bot.engine.pots import Pot, share_pot, split_pots, uncalled
+from bot.engine.pots import Pot, split_pots, uncalled
 from bot.engine.rulings import DEFAULT_RULINGS, Rulings
-from bot.engine.showing import ShowingValue, door_card_key, showing_value
+from bot.engine.showing import ShowingValue, door_card_key
+from bot.engine.valuation import best_showing, best_value, chicago_shares, hole_spade
 from bot.engine.stakes import TableStakes
 from bot.engine.vocab import normalise, street_name
-from bot.engine.wilds import make_tracker
+from bot.engine.wilds import low_hole_rank, make_tracker
 
 MIN_SEATS = 2
 MAX_SEATS = 8
@@ -168,7 +169,7 @@ class StudHand:
                 raise ValueError(f"seat {seat + 1} needs a stack of at least 1 chip, got {chips!r}")
         self.game = game_of(game)
         self.game.check_rulings(rulings)
-        if self.game.wilds.per_player or self.game.extra_card or self.game.split != "high":
+        if self.game.extra_card:
             raise NotImplementedError(f"{self.game.name} is not dealt yet")  # issue 12 step 2
         self.stakes = stakes
         self.rulings = rulings
@@ -329,7 +330,7 @@ class StudHand:
         if value is None:
             if len(_SHOWING_CACHE) > 200_000:
                 _SHOWING_CACHE.clear()
-            value = showing_value(self._up[seat], self._follow.wild_set, showing_hand=how)
+            value = best_showing(self._up[seat], self._follow.wild_set, showing_hand=how)
             _SHOWING_CACHE[key] = value
         return value
 
@@ -1041,9 +1042,20 @@ class StudHand:
             cards.append(self._community)
         return cards
 
+    def seat_wilds(self, seat: int) -> frozenset[Rank]:
+        """The ranks wild for ``seat`` now: the shared wild set, or in low-hole-wild the rank of
+        its lowest down card (secret: only its owner may be told before the showdown)."""
+        if self.game.wilds.per_player:
+            rank = low_hole_rank(self._down[seat], ace_low=self.rulings.low_hole_ace == "low")
+            return frozenset() if rank is None else frozenset({rank})
+        return frozenset(self._follow.wild_set)
+
     def _value(self, seat: int) -> HandValue:
-        return evaluate(self._hand_cards(seat), self._follow.wild_set,
-                        wild_in_flush=self.rulings.wild_in_flush)
+        cards = self._hand_cards(seat)
+        wild = self.seat_wilds(seat) if self.game.wilds.per_player else self._follow.wild_set
+        if len(cards) > 7:
+            return best_value(cards, wild, wild_in_flush=self.rulings.wild_in_flush)
+        return evaluate(cards, wild, wild_in_flush=self.rulings.wild_in_flush)
 
     def _key(self, value: HandValue) -> tuple[int, int]:
         return value.showdown_key(natural_wins_ties=self.rulings.natural_wins_ties == "on")
@@ -1059,6 +1071,8 @@ class StudHand:
         hand shown (strictly better), and the hands were not turned face up."""
         if self._stacks[seat] == 0 or self._betting_closed or not self._shown:
             return False
+        if self.game.split != "high" and any(c.suit is Suit.SPADES for c in self._down[seat]):
+            return False                      # a spade down may win half of a Chicago pot
         mine = self._key(self._value(seat))
         live = [not f for f in self._folded]
         for pot in split_pots(self._contrib, live).pots:
@@ -1109,14 +1123,22 @@ class StudHand:
         keys = {s: self._key(v) for s, v in self._shown.items()}
         for index in range(len(split.pots) - 1, -1, -1):           # side pots first (SPEC §6)
             pot = split.pots[index]
+            spade: int | None = None
             if showdown:
                 contenders = [s for s in pot.eligible if s in keys]
                 best = max(keys[s] for s in contenders)
                 winners = [s for s in contenders if keys[s] == best]
+                if self.game.split != "high":
+                    # Chicago: half to the best spade down among this pot's shown hands (README).
+                    spade = hole_spade({s: self._down[s] for s in contenders},
+                                       low=self.game.split == "low-spade",
+                                       ace_low=self.rulings.low_chicago_ace == "ace-low")
             else:
                 winners = list(pot.eligible)
             order = self._odd_chip_order(winners)
-            shares = share_pot(pot.amount, order)
+            shares = chicago_shares(pot.amount, order, spade)
+            if spade is not None and spade not in winners:
+                winners.append(spade)
             for seat, chips in shares.items():
                 winnings[seat] += chips
             paid = tuple(shares.items())
