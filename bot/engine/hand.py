@@ -64,8 +64,8 @@ from bot.engine.log import Action, Deal, LogEntry
 from bot.engine.pots import Pot, split_pots, uncalled
 from bot.engine.rulings import DEFAULT_RULINGS, Rulings
 from bot.engine.showing import ShowingValue, door_card_key
-from bot.engine.valuation import best_showing, best_value, chicago_shares, hole_spade
 from bot.engine.stakes import TableStakes
+from bot.engine.valuation import best_showing, best_value, chicago_shares, hole_spade
 from bot.engine.vocab import normalise, street_name
 from bot.engine.wilds import low_hole_rank, make_tracker
 
