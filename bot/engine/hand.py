@@ -29,10 +29,11 @@ betting round and the follow tracker.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from bot.engine.baseball import Decision, buy_price, extra_card_fits
 from bot.engine.betting import NO_ACTIONS, BettingRound, LegalActions
 from bot.engine.cards import Card, Deck, Rank, Suit
 from bot.engine.command import AMOUNT_KINDS, Command, Kind
@@ -73,7 +74,7 @@ MIN_SEATS = 2
 MAX_SEATS = 8
 
 COMMANDS = ("bring_in", "complete", "bet", "raise", "call", "check", "check_or_call", "fold", "all_in",
-            "show", "muck", "timeout")
+            "show", "muck", "timeout", "pay", "buy", "decline")
 """Command names accepted by ``StudHand.act``."""
 
 
@@ -169,8 +170,6 @@ class StudHand:
                 raise ValueError(f"seat {seat + 1} needs a stack of at least 1 chip, got {chips!r}")
         self.game = game_of(game)
         self.game.check_rulings(rulings)
-        if self.game.extra_card:
-            raise NotImplementedError(f"{self.game.name} is not dealt yet")  # issue 12 step 2
         self.stakes = stakes
         self.rulings = rulings
         self.manual_showdown = manual_showdown
@@ -216,6 +215,10 @@ class StudHand:
         self._result: HandResult | None = None
         self._legal: LegalActions | None = None   # cache for the actor; cleared by every command
         self._live = n
+        self._dead = [0] * n                      # Baseball payments: in the pot, not bets
+        self._decision: Decision | None = None
+        self._dealer: Iterator[Decision] | None = None
+        self._accepted = False
         self._post_antes()
         self._proceed_from(3)
 
@@ -286,6 +289,8 @@ class StudHand:
                 legal = self._round.legal(seat)
             elif self._phase == "showdown":
                 legal = LegalActions(seat, show=True, muck=self._may_muck(seat))
+            elif self._phase == "decision" and self._decision is not None and self._decision.kind == "pay":
+                legal = LegalActions(seat, fold=True)
             else:
                 legal = NO_ACTIONS
             self._legal = legal
@@ -377,15 +382,35 @@ class StudHand:
 
     @property
     def pot_total(self) -> int:
-        """All chips in the middle (every contribution, current street included)."""
-        return sum(self._contrib)
+        """All chips in the middle (every contribution, current street included, and Baseball's
+        payments)."""
+        return sum(self._contrib) + sum(self._dead)
 
     def pots(self) -> tuple[Pot, ...]:
         """Main pot and side pots from the contributions so far (SPEC §6); a bet nobody has matched
         yet is left out (see ``pot_total`` for everything in the middle)."""
         live = [not f for f in self._folded]
-        return split_pots(self._contrib, live).pots
+        return self._with_dead(split_pots(self._contrib, live).pots)
 
+    def _with_dead(self, pots: tuple[Pot, ...]) -> tuple[Pot, ...]:
+        """Dead money (Baseball's payments) belongs to the main pot (README "baseball")."""
+        dead = sum(self._dead)
+        if not dead:
+            return pots
+        if not pots:
+            return (Pot(dead, tuple(s for s in range(self._n) if not self._folded[s])),)
+        main = pots[0]
+        return (Pot(main.amount + dead, main.eligible), *pots[1:])
+
+    @property
+    def decision(self) -> Decision | None:
+        """Baseball: the buy-or-decline or pay-or-fold the hand waits for (``actor`` decides), else None."""
+        return self._decision
+
+    @property
+    def dead_money(self) -> tuple[int, ...]:
+        """Chips each seat paid into the pot outside the betting (Baseball's payments)."""
+        return tuple(self._dead)
     @property
     def log(self) -> tuple[LogEntry, ...]:
         """Every card dealt and every action, in order (append-only)."""
@@ -462,11 +487,15 @@ class StudHand:
         both mean ``bet_or_raise_to`` (so does ``complete`` with an amount: a pot- or no-limit
         completion to that total); an amount given with any other name is ignored. Returns the
         action record; raises ``IllegalAction``."""
+        if self._decision is not None and isinstance(action, str):
+            return self._decide(seat, normalise(action))
         return self.apply(seat, self._command(action, amount))
 
     def apply(self, seat: int, command: Command) -> Action:
         """Perform ``command`` for ``seat`` and return the action record it adds to the log.
         Raises ``IllegalAction`` (nothing changed) if ``verify`` would."""
+        if self._decision is not None:
+            return self._decide(seat, "timeout" if command.timed_out else command.kind.value)
         kind, to, timed_out = self._plan_command(seat, command)
         return self._perform(seat, kind, to, timed_out)
 
@@ -662,7 +691,59 @@ class StudHand:
         return "you may muck only when a hand already shown beats yours"
 
     # ------------------------------------------------------------------ execution
+    def pay(self, seat: int) -> None:
+        """Baseball, ``three_up = pay-the-pot-or-fold``: match the pot (all-in if short)."""
+        self._decide(seat, "pay")
+
+    def buy(self, seat: int) -> None:
+        """Baseball, ``four_card = bought``: buy the extra card at ``decision.amount``."""
+        self._decide(seat, "buy")
+
+    def decline(self, seat: int) -> None:
+        """Baseball, ``four_card = bought``: no extra card, no chips."""
+        self._decide(seat, "decline")
+
+    def _decide(self, seat: int, command: str) -> Action:
+        """Answer the pending ``Decision``; a timeout declines a card or folds (SPEC §7: a timer
+        never commits chips). Raises ``IllegalAction`` (nothing changed) for anything else."""
+        decision = self._decision
+        if decision is None:
+            raise IllegalAction("nothing is waiting for a decision")
+        if seat != decision.seat:
+            raise IllegalAction(f"it is seat {decision.seat + 1}'s decision")
+        timed_out = command == "timeout"
+        yes, no = ("buy", "decline") if decision.kind == "buy" else ("pay", "fold")
+        if timed_out:
+            command = no
+        if command not in (yes, no):
+            raise IllegalAction(f"{yes} or {no}: the {decision.card} asks for it")
+        mark = len(self._log)
+        self._decision = None
+        self._legal = None
+        street = self._street
+        if command == yes:
+            chips = decision.amount
+            self._stacks[seat] -= chips
+            self._dead[seat] += chips
+            self._record(Action(street, seat, yes, chips, 0, self._stacks[seat] == 0, timed_out))
+            self._accepted = True
+        else:
+            if no == "fold":
+                self._folded[seat] = True
+                self._live -= 1
+            self._record(Action(street, seat, no, 0, 0, False, timed_out))
+            self._accepted = False
+        if self._live == 1:
+            self._dealer = None
+            self._win_by_fold(self._folded.index(False))
+        else:
+            self._run_dealer()
+        return self._action_at(mark)
+
     def _execute(self, seat: int, command: str, amount: int | None, declared: str | None = None) -> None:
+        if self._decision is not None:
+            self._decide(seat, command)
+            return
         kind, to, timed_out = self._plan(seat, command, amount, declared)
         self._perform(seat, kind, to, timed_out)
 
@@ -808,6 +889,10 @@ class StudHand:
 
     def _proceed_from(self, street: int) -> None:
         """Deal ``street`` and start its betting; while betting is closed, deal on to the showdown."""
+        if self.game.extra_card is not None or self.game.pay_rank is not None:
+            self._dealer = self._deal_steps(street)
+            self._run_dealer()
+            return
         while True:
             self._street = street
             self._phase = "dealing"
@@ -826,6 +911,77 @@ class StudHand:
                 self._begin_showdown()
                 return
             street += 1
+
+    def _run_dealer(self) -> None:
+        """Deal on until the next decision (Baseball) or until betting starts or the hand ends."""
+        dealer = self._dealer
+        if dealer is None:
+            return
+        try:
+            decision = next(dealer)
+        except StopIteration:
+            self._dealer = None
+            return
+        self._decision = decision
+        self._phase = "decision"
+        self._actor = decision.seat
+
+    def _deal_steps(self, street: int) -> Iterator[Decision]:
+        """``_proceed_from`` for games whose cards can ask a player to decide (Baseball)."""
+        while True:
+            self._street = street
+            self._phase = "dealing"
+            for seat in range(self._n):
+                self._street_bets[seat] = 0
+            self._events.append(StreetStarted(street))
+            if street == 7:
+                self._deal_seventh()
+            else:
+                spec = STREETS[street - 3]
+                if spec.burn and self.rulings.burn_cards == "on":
+                    self._draw(street, None, False, "burn")
+                for face_up in spec.passes:
+                    for seat in range(self._n):
+                        if self._folded[seat]:
+                            continue
+                        card = self._draw(street, seat, face_up, "hole")
+                        if face_up:
+                            yield from self._after_up_card(street, seat, card)
+            self._actor = None
+            if not self._betting_closed and self._start_round(street):
+                return
+            if street == 7:
+                self._finish_cards()
+                self._begin_showdown()
+                return
+            street += 1
+
+    def _after_up_card(self, street: int, seat: int, card: Card) -> Iterator[Decision]:
+        """Baseball: a face-up three may ask for the pot; a face-up four earns an extra card."""
+        game, rulings = self.game, self.rulings
+        rank = card.rank
+        if rank is game.pay_rank and rulings.three_up == "pay-the-pot-or-fold" and self._stacks[seat] > 0:
+            yield Decision(seat, "pay", min(self.pot_total, self._stacks[seat]), card.code)
+            if self._folded[seat]:
+                return
+        if rank is not game.extra_card:
+            return
+        due = sum(1 for s in range(seat + 1, self._n) if not self._folded[s])
+        if not extra_card_fits(remaining=self._source.remaining(), due_this_pass=due,
+                               streets_after=range(street + 1, 8), live=self._live,
+                               burns=rulings.burn_cards == "on"):
+            return
+        if rulings.four_card == "bought":
+            price = buy_price(self.stakes)
+            if self._stacks[seat] < price:
+                return                          # the full price is needed; all-in players get no offer
+            yield Decision(seat, "buy", price, card.code)
+            if not self._accepted:
+                return
+        up = rulings.four_card_face == "up"
+        extra = self._draw(street, seat, up, "hole")
+        if up:
+            yield from self._after_up_card(street, seat, extra)
 
     def _deal_street(self, street: int) -> None:
         spec = STREETS[street - 3]
@@ -928,7 +1084,7 @@ class StudHand:
             if self._stacks[low] == 0:
                 passed_from = low
                 seat = next(s for s in ((low + k) % self._n for k in range(1, self._n))
-                            if self._stacks[s] > 0)
+                            if self._stacks[s] > 0 and not self._folded[s])
             self._bring_in_seat = low
             rnd = BettingRound(street, stakes, rulings, self._stacks, self._street_bets, self._contrib,
                                self._folded, bring_in_seat=seat, bring_in_may_fold=passed_from is not None)
@@ -972,7 +1128,7 @@ class StudHand:
                 value = _DOOR_CACHE[memo] = door_card_key(card, wild, showing_hand=how)
             return value
 
-        return min(range(self._n), key=key)
+        return min((s for s in range(self._n) if not self._folded[s]), key=key)
 
     def _high_hand_seat(self) -> int:
         """The live seat with the best showing hand; ties by position or by the highest card by suit."""
@@ -1119,10 +1275,11 @@ class StudHand:
                 self._returned[seat] += chips
                 self._events.append(UncalledReturned(seat, chips))
         winnings = [0] * self._n
-        results: list[PotResult | None] = [None] * len(split.pots)
+        pots = self._with_dead(split.pots)
+        results: list[PotResult | None] = [None] * len(pots)
         keys = {s: self._key(v) for s, v in self._shown.items()}
-        for index in range(len(split.pots) - 1, -1, -1):           # side pots first (SPEC §6)
-            pot = split.pots[index]
+        for index in range(len(pots) - 1, -1, -1):                 # side pots first (SPEC §6)
+            pot = pots[index]
             spade: int | None = None
             if showdown:
                 contenders = [s for s in pot.eligible if s in keys]

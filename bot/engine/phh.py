@@ -72,10 +72,12 @@ __all__ = [
     "seats_entry",
 ]
 
-ActionKind = Literal["dh", "db", "pb", "cbr", "cc", "f", "sm", "noop"]
+ActionKind = Literal["dh", "db", "pb", "cbr", "cc", "f", "sm", "noop", "_pay", "_buy", "_decline"]
 """What one ``actions`` entry does: deal to a hand (``dh``), deal the community card (``db``),
 bring in (``pb``), complete/bet/raise to (``cbr``), check or call (``cc``), fold (``f``),
-show or muck (``sm``), or nothing (``noop``: an empty string or a lone commentary)."""
+show or muck (``sm``), or nothing (``noop``: an empty string or a lone commentary). Baseball
+adds ``_pay AMOUNT`` (match the pot for a face-up three), ``_buy AMOUNT`` and ``_decline`` (the
+extra card for a face-up four); PHH readers do not know these, and only Wildstud replays Baseball."""
 
 STRUCTURE_OF_VARIANT: dict[str, str] = {"F7S": "fixed-limit", "P7S": "pot-limit", "N7S": "no-limit"}
 """PHH variant code -> Wildstud betting structure (SPEC §9)."""
@@ -482,6 +484,15 @@ def _parse_action(index: int, text: str, n: int, line: int | None) -> PhhAction:
             return PhhAction(index, text, "sm", seat, show_dealt=True, commentary=commentary, line=line)
         cards = _parse_cards(args[0], index, line)
         return PhhAction(index, text, "sm", seat, cards, commentary=commentary, line=line)
+    if verb in ("_pay", "_buy"):
+        if len(args) != 1 or not _AMOUNT_RE.match(args[0]):
+            raise bad(f"expected 'pN {verb} AMOUNT' (whole chips)")
+        return PhhAction(index, text, verb, seat, amount=int(args[0]),  # type: ignore[arg-type]
+                         commentary=commentary, line=line)
+    if verb == "_decline":
+        if args:
+            raise bad("'_decline' takes no argument")
+        return PhhAction(index, text, "_decline", seat, commentary=commentary, line=line)
     if verb == "sd":
         raise bad("'sd' (stand pat/discard) is for draw games, not stud")
     raise bad(f"unknown action {verb!r}: use pb, cbr, cc, f or sm")
@@ -675,6 +686,10 @@ def export_phh(
             text = f"{who} sm {''.join(c.code for c in hand.cards(entry.seat))}"
         elif entry.action == "muck":
             text = f"{who} sm"
+        elif entry.action in ("pay", "buy"):
+            text = f"{who} _{entry.action} {entry.amount}"
+        elif entry.action == "decline":
+            text = f"{who} _decline"
         else:  # pragma: no cover - the log has no other actions
             raise ValueError(f"unknown action {entry.action!r} in the hand's log")
         if entry.timed_out:

@@ -409,6 +409,11 @@ def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: 
             hand.check_or_call(seat)
         elif action.kind == "f":
             hand.fold(seat)
+        elif action.kind in ("_pay", "_buy", "_decline"):
+            decision = hand.decision
+            if decision is not None and action.amount is not None and action.amount != decision.amount:
+                raise IllegalAction(f"the {decision.card} asks for {decision.amount}, not {action.amount}")
+            hand.act(seat, action.kind[1:])
         elif action.is_muck:
             hand.muck(seat)
         else:
