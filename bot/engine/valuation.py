@@ -8,7 +8,7 @@ four cards, so the best 4-card subset is the showing hand of them all. ``hole_sp
 
 >>> from bot.engine.cards import parse_cards
 >>> best_value(parse_cards("Ah Ad Kh 4c Tc 5d 6c Qc"), frozenset()).describe()
-'Pair of aces, king-queen-ten kickers'
+'One pair, aces'
 >>> hole_spade({0: parse_cards("Ks 3h"), 2: parse_cards("Qs 2d")}, low=False, ace_low=False)
 0
 """
