@@ -56,6 +56,11 @@ def reference_low_hole(down: list[Card], ace_low: bool) -> set[Rank]:
     return {order[0].rank}
 
 
+def spade_order(card: Card, ace_low: bool, low: bool) -> int:
+    value = 1 if ace_low and card.rank is Rank.ACE else int(card.rank)
+    return -value if low else value
+
+
 def check_shown(hand: StudHand, wild_of: dict[int, set[Rank]]) -> None:
     result = hand.result
     assert result is not None
@@ -129,12 +134,8 @@ def test_chicago_split_against_the_reference(game: str) -> None:
                 assert set(shares) == set(high)
                 continue
 
-            def order(item: tuple[Card, int]) -> int:
-                card = item[0]
-                value = 1 if rulings.low_chicago_ace == "ace-low" and card.rank is Rank.ACE else int(card.rank)
-                return -value if low else value
-
-            spade_seat = max(spades, key=order)[1]
+            ace_low = rulings.low_chicago_ace == "ace-low"
+            spade_seat = max(spades, key=lambda item: spade_order(item[0], ace_low, low))[1]
             spade_half = pot.amount // 2
             high_half = pot.amount - spade_half
             expect: dict[int, int] = {}
