@@ -33,7 +33,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from bot.engine.baseball import Decision, buy_price, extra_card_fits
+from bot.engine.baseball import Decision
 from bot.engine.betting import NO_ACTIONS, BettingRound, LegalActions
 from bot.engine.cards import Card, Deck, Rank, Suit
 from bot.engine.command import AMOUNT_KINDS, Command, Kind
@@ -61,6 +61,7 @@ from bot.engine.events import (
 )
 from bot.engine.follow import FollowNote, WildEvent
 from bot.engine.games import Game, game_of
+from bot.engine.hand_baseball import BaseballDealing
 from bot.engine.log import Action, Deal, LogEntry
 from bot.engine.pots import Pot, split_pots, uncalled
 from bot.engine.rulings import DEFAULT_RULINGS, Rulings
@@ -139,7 +140,7 @@ def _as_source(source: CardSource | Deck | Sequence[Card] | None) -> CardSource:
     return source  # type: ignore[return-value]
 
 
-class StudHand:
+class StudHand(BaseballDealing):
     """One hand of seven-card stud with fives and followers wild (SPEC §2-§7).
 
     ``stacks``: chips of each seat in DEAL ORDER (seat 0 = first seat left of the dealer = PHH p1),
@@ -691,55 +692,6 @@ class StudHand:
         return "you may muck only when a hand already shown beats yours"
 
     # ------------------------------------------------------------------ execution
-    def pay(self, seat: int) -> None:
-        """Baseball, ``three_up = pay-the-pot-or-fold``: match the pot (all-in if short)."""
-        self._decide(seat, "pay")
-
-    def buy(self, seat: int) -> None:
-        """Baseball, ``four_card = bought``: buy the extra card at ``decision.amount``."""
-        self._decide(seat, "buy")
-
-    def decline(self, seat: int) -> None:
-        """Baseball, ``four_card = bought``: no extra card, no chips."""
-        self._decide(seat, "decline")
-
-    def _decide(self, seat: int, command: str) -> Action:
-        """Answer the pending ``Decision``; a timeout declines a card or folds (SPEC §7: a timer
-        never commits chips). Raises ``IllegalAction`` (nothing changed) for anything else."""
-        decision = self._decision
-        if decision is None:
-            raise IllegalAction("nothing is waiting for a decision")
-        if seat != decision.seat:
-            raise IllegalAction(f"it is seat {decision.seat + 1}'s decision")
-        timed_out = command == "timeout"
-        yes, no = ("buy", "decline") if decision.kind == "buy" else ("pay", "fold")
-        if timed_out:
-            command = no
-        if command not in (yes, no):
-            raise IllegalAction(f"{yes} or {no}: the {decision.card} asks for it")
-        mark = len(self._log)
-        self._decision = None
-        self._legal = None
-        street = self._street
-        if command == yes:
-            chips = decision.amount
-            self._stacks[seat] -= chips
-            self._dead[seat] += chips
-            self._record(Action(street, seat, yes, chips, 0, self._stacks[seat] == 0, timed_out))
-            self._accepted = True
-        else:
-            if no == "fold":
-                self._folded[seat] = True
-                self._live -= 1
-            self._record(Action(street, seat, no, 0, 0, False, timed_out))
-            self._accepted = False
-        if self._live == 1:
-            self._dealer = None
-            self._win_by_fold(self._folded.index(False))
-        else:
-            self._run_dealer()
-        return self._action_at(mark)
-
     def _execute(self, seat: int, command: str, amount: int | None, declared: str | None = None) -> None:
         if self._decision is not None:
             self._decide(seat, command)
@@ -911,77 +863,6 @@ class StudHand:
                 self._begin_showdown()
                 return
             street += 1
-
-    def _run_dealer(self) -> None:
-        """Deal on until the next decision (Baseball) or until betting starts or the hand ends."""
-        dealer = self._dealer
-        if dealer is None:
-            return
-        try:
-            decision = next(dealer)
-        except StopIteration:
-            self._dealer = None
-            return
-        self._decision = decision
-        self._phase = "decision"
-        self._actor = decision.seat
-
-    def _deal_steps(self, street: int) -> Iterator[Decision]:
-        """``_proceed_from`` for games whose cards can ask a player to decide (Baseball)."""
-        while True:
-            self._street = street
-            self._phase = "dealing"
-            for seat in range(self._n):
-                self._street_bets[seat] = 0
-            self._events.append(StreetStarted(street))
-            if street == 7:
-                self._deal_seventh()
-            else:
-                spec = STREETS[street - 3]
-                if spec.burn and self.rulings.burn_cards == "on":
-                    self._draw(street, None, False, "burn")
-                for face_up in spec.passes:
-                    for seat in range(self._n):
-                        if self._folded[seat]:
-                            continue
-                        card = self._draw(street, seat, face_up, "hole")
-                        if face_up:
-                            yield from self._after_up_card(street, seat, card)
-            self._actor = None
-            if not self._betting_closed and self._start_round(street):
-                return
-            if street == 7:
-                self._finish_cards()
-                self._begin_showdown()
-                return
-            street += 1
-
-    def _after_up_card(self, street: int, seat: int, card: Card) -> Iterator[Decision]:
-        """Baseball: a face-up three may ask for the pot; a face-up four earns an extra card."""
-        game, rulings = self.game, self.rulings
-        rank = card.rank
-        if rank is game.pay_rank and rulings.three_up == "pay-the-pot-or-fold" and self._stacks[seat] > 0:
-            yield Decision(seat, "pay", min(self.pot_total, self._stacks[seat]), card.code)
-            if self._folded[seat]:
-                return
-        if rank is not game.extra_card:
-            return
-        due = sum(1 for s in range(seat + 1, self._n) if not self._folded[s])
-        if not extra_card_fits(remaining=self._source.remaining(), due_this_pass=due,
-                               streets_after=range(street + 1, 8), live=self._live,
-                               burns=rulings.burn_cards == "on"):
-            return
-        if rulings.four_card == "bought":
-            price = buy_price(self.stakes)
-            if self._stacks[seat] < price:
-                return                          # the full price is needed; all-in players get no offer
-            yield Decision(seat, "buy", price, card.code)
-            if not self._accepted:
-                return
-        up = rulings.four_card_face == "up"
-        extra = self._draw(street, seat, up, "hole")
-        if up:
-            yield from self._after_up_card(street, seat, extra)
 
     def _deal_street(self, street: int) -> None:
         spec = STREETS[street - 3]
