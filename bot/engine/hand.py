@@ -204,8 +204,9 @@ class StudHand(BaseballDealing, ShowdownMixin):
 
     @property
     def phase(self) -> str:
-        """``"betting"`` (a seat must act), ``"showdown"`` (manual showdown: a seat must show or muck)
-        or ``"over"``."""
+        """``"betting"`` (a seat must act), ``"decision"`` (Baseball: ``decision`` says what the actor
+        is asked: ``pay``/``fold`` or ``buy``/``decline``; a timeout folds or declines),
+        ``"showdown"`` (manual showdown: a seat must show or muck) or ``"over"``."""
         return self._phase
 
     @property
