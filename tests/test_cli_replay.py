@@ -154,3 +154,36 @@ def test_wildstud_entry_point() -> None:
                            "--json"], capture_output=True, text=True, cwd=ROOT, check=False)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["winnings"] == [22, 0, 23]
+
+
+ISSUE_12_GAMES = ["sex-in-the-middle-east", "seven-card-stud", "follow-the-queen", "baseball",
+                  "deuces-wild", "low-hole-wild", "high-chicago", "low-chicago"]
+
+
+def test_simulate_list_games(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["simulate", "--list-games"]) == 0
+    assert capsys.readouterr().out.split("\n") == [*ISSUE_12_GAMES, ""]
+
+
+@pytest.mark.parametrize("game", ISSUE_12_GAMES)
+def test_simulate_every_game_keeps_the_json_keys(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["simulate", "--players", "6", "--hands", "60", "--seed", "5", "--game", game, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["game"] == game and data["hands"] == 60
+    for key in ("wild_ranks", "mean_wild_ranks", "winning_categories", "split_hand_rate", "showdowns",
+                "split_hands", "hands_per_second"):
+        assert key in data
+    shared = {"sex-in-the-middle-east": None, "follow-the-queen": None, "baseball": 2, "deuces-wild": 1}
+    if game in shared and shared[game] is not None:
+        assert data["wild_ranks"] == {str(shared[game]): 60}
+    elif game not in shared:
+        assert data["wild_ranks"] == {"0": 60}
+    if game.endswith("chicago"):
+        assert data["split_hand_rate"] > 0.2      # half the pot to a spade down, most hands
+
+
+def test_simulate_refuses_an_unknown_game_or_a_foreign_ruling(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["simulate", "--game", "omaha"]) == 2
+    assert "seven-card-stud" in capsys.readouterr().err
+    assert run(["simulate", "--game", "seven-card-stud", "--ruling", "five_follows_five=absorb"]) == 2
+    assert "does not apply to seven-card-stud" in capsys.readouterr().err

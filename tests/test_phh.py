@@ -230,7 +230,12 @@ def test_export_of_a_played_hand_round_trips() -> None:
                      "d dh p1 6d", "d dh p3 Jh", "d dh p1 Qc", "d dh p3 Kc"]
     shows = [a for a in data["actions"] if " sm " in a]
     assert sorted(shows) == ["p1 sm AhAdKdQs8d6dQc", "p3 sm 9sTs3hJs6cJhKc"]
-    assert data["_rulings"] == Rulings().to_dict()
+    # Only Sex in the Middle East's rulings (SPEC §3-§6), and the game (issue 12).
+    sitme = ("follow_target", "five_follows_five", "wild_in_flush", "natural_wins_ties", "showing_hand",
+             "high_hand_tiebreak", "open_pair_double", "raise_cap", "heads_up_uncapped", "burn_cards",
+             "odd_chip")
+    assert data["_rulings"] == {name: Rulings().to_dict()[name] for name in sitme}
+    assert data["_game"] == "sex-in-the-middle-east"
     assert data["_wild_ranks"] == ["5"] and data["_wild_events"] == []
     result = hand.result
     assert result is not None

@@ -73,6 +73,7 @@ def test_hand_built_history(path: Path) -> None:
         return
     assert report.ok, str(report.error)
     assert got["complete"] is True
+    assert got["game"] == expected.get("game", "sex-in-the-middle-east")
     assert got["wild_ranks"] == expected["wild_ranks"]
     events = [{k: e[k] for k in ("five", "seat", "follow_card", "rank")} for e in got["wild_events"]]
     assert events == expected["wild_events"]
@@ -485,3 +486,38 @@ def test_a_history_without_its_show_and_muck_lines_turns_every_live_hand_over() 
     assert got["error"] is None
     assert [s["player"] for s in got["showdown"]] == ["p3", "p1", "p2"] and got["mucked"] == []
     assert got["winnings"] == expected["winnings"] and got["finishing_stacks"] == expected["finishing_stacks"]
+def test_a_history_without_game_is_sex_in_the_middle_east() -> None:
+    # Issue 12: every existing history replays unchanged; naming the default game changes nothing.
+    text = load("03-chained-fives-last-up-five.toml")
+    assert "_game" not in text
+    named = text.replace("winnings = ", '_game = "sex-in-the-middle-east"\nwinnings = ', 1)
+    results = []
+    for version in (text, named):
+        got = report_json(replay_text(version))
+        assert got["ok"] and got["game"] == "sex-in-the-middle-east"
+        results.append((got["finishing_stacks"], got["wild_ranks"]))
+    assert results[0] == results[1] == ([965, 845, 1190], ["5", "J"])
+
+
+def test_an_unknown_game_is_refused_with_the_names() -> None:
+    text = load("06-split-pot-odd-chip.toml").replace("winnings = ", '_game = "omaha"\nwinnings = ', 1)
+    got = report_json(replay_text(text))
+    assert got["ok"] is False and "seven-card-stud" in got["error"]["message"]
+
+
+def test_a_ruling_of_another_game_in_a_history_is_kept_out_of_the_export() -> None:
+    # seven-card-stud writes only its own rulings (and no wild fields) so PHH readers see F7S.
+    report = replay_file(HANDS / "20-seven-card-stud-natural-fives.toml")
+    assert report.hand is not None
+    data = tomllib.loads(export_phh(report.hand))
+    assert data["_game"] == "seven-card-stud" and data["variant"] == "F7S"
+    assert set(data["_rulings"]) == {"high_hand_tiebreak", "open_pair_double", "raise_cap",
+                                     "heads_up_uncapped", "burn_cards", "odd_chip"}
+    assert not [k for k in data if k.startswith("_wild")]
+
+
+def test_low_hole_wild_records_wild_ranks_of_shown_hands_only() -> None:
+    report = replay_file(HANDS / "30-low-hole-wild-seventh-street-changes-it.toml")
+    assert report.hand is not None
+    data = tomllib.loads(export_phh(report.hand))
+    assert data["_player_wild_ranks"] == ["3", "K"]

@@ -5,7 +5,9 @@ how many ranks end up wild, how often each category wins, how often pots are spl
 the community card is needed -- and complete hands per second (the engine's benchmark). The same
 seed gives the same hands. ``--structure`` picks fixed limit (default), pot limit or no limit at
 the ``small``/``pot-limit``/``no-limit`` presets; ``--ruling NAME=VALUE`` (repeatable) changes a
-ruling. ``--json`` prints one JSON object (:meth:`bot.engine.simulate.SimulationStats.to_dict`).
+ruling. ``--game NAME`` plays one game of the stud family (default sex-in-the-middle-east);
+``--list-games`` prints the game names, one a line. ``--json`` prints one JSON object
+(:meth:`bot.engine.simulate.SimulationStats.to_dict`).
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ def register(subparsers: Any) -> None:
         metavar="NAME=VALUE",
         help="change a ruling, e.g. --ruling five_follows_five=absorb (repeatable)",
     )
+    parser.add_argument("--game", default="sex-in-the-middle-east", metavar="NAME",
+                        help="the game to deal (default sex-in-the-middle-east; see --list-games)")
+    parser.add_argument("--list-games", action="store_true", help="print the game names, one a line")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 
@@ -47,10 +52,20 @@ def register(subparsers: Any) -> None:
 def run(args: Any) -> int:
     """Run the simulation; returns the exit status (2 for bad arguments)."""
     from bot.engine.errors import RulingError
+    from bot.engine.games import GAMES, game_of
     from bot.engine.rulings import Rulings
     from bot.engine.simulate import simulate
     from bot.engine.stakes import PRESETS
 
+    if args.list_games:
+        for name in GAMES:
+            print(name)
+        return 0
+    try:
+        game = game_of(args.game)
+    except ValueError as exc:
+        print(f"wildstud simulate: {exc}", file=sys.stderr)
+        return 2
     if not 2 <= args.players <= 8:
         print("wildstud simulate: --players must be 2 to 8", file=sys.stderr)
         return 2
@@ -64,16 +79,18 @@ def run(args: Any) -> int:
             print(f"wildstud simulate: --ruling needs NAME=VALUE, got {item!r}", file=sys.stderr)
             return 2
         try:
-            rulings = rulings.with_ruling(name.strip(), value.strip())
+            key, option = game.parse_ruling(name.strip(), value.strip())
+            rulings = rulings.with_ruling(key, option)
         except RulingError as exc:
             print(f"wildstud simulate: {exc}", file=sys.stderr)
             return 2
     stakes = PRESETS["small" if args.structure == "fixed-limit" else args.structure]
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
-    stats = simulate(players=args.players, hands=args.hands, seed=seed, stakes=stakes, rulings=rulings)
+    stats = simulate(players=args.players, hands=args.hands, seed=seed, stakes=stakes, rulings=rulings,
+                     game=game)
     if args.json:
         out = stats.to_dict()
-        out["rulings"] = rulings.changed_from_default()
+        out["rulings"] = {k: v for k, v in rulings.changed_from_default().items() if k in game.rulings}
         print(json.dumps(out))
     else:
         for line in stats.describe():

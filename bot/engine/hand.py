@@ -29,16 +29,15 @@ betting round and the follow tracker.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from types import MappingProxyType
+from collections.abc import Iterator, Sequence
 
+from bot.engine.baseball import Decision
 from bot.engine.betting import NO_ACTIONS, BettingRound, LegalActions
 from bot.engine.cards import Card, Deck, Rank
 from bot.engine.command import AMOUNT_KINDS, Command, Kind
 from bot.engine.dealing import STREETS, CardSource, DeckSource
 from bot.engine.errors import IllegalAction
-from bot.engine.evaluator import HandValue, evaluate
+from bot.engine.evaluator import HandValue
 from bot.engine.events import (
     ActionTaken,
     BettingClosed,
@@ -49,64 +48,31 @@ from bot.engine.events import (
     Event,
     FirstToAct,
     FollowNoted,
-    HandEnded,
-    HandMucked,
-    HandShown,
-    PotAwarded,
-    ShowdownStarted,
     StreetStarted,
     UncalledReturned,
     WildRankAdded,
 )
 from bot.engine.follow import FollowNote, WildEvent
 from bot.engine.games import Game, game_of
+from bot.engine.hand_baseball import BaseballDealing
+from bot.engine.hand_showdown import HandResult, PotResult, ShowdownMixin
 from bot.engine.log import Action, Deal, LogEntry
-from bot.engine.pots import Pot, share_pot, split_pots, uncalled
+from bot.engine.pots import Pot, split_pots, uncalled
 from bot.engine.rulings import DEFAULT_RULINGS, Rulings
-from bot.engine.showing import ShowingValue, door_card_key, showing_value
+from bot.engine.showing import ShowingValue, door_card_key
 from bot.engine.stakes import TableStakes
+from bot.engine.valuation import best_showing
 from bot.engine.vocab import normalise, street_name
 from bot.engine.wilds import make_tracker
+
+__all__ = ["COMMANDS", "MAX_SEATS", "MIN_SEATS", "HandResult", "PotResult", "StudHand"]
 
 MIN_SEATS = 2
 MAX_SEATS = 8
 
 COMMANDS = ("bring_in", "complete", "bet", "raise", "call", "check", "check_or_call", "fold", "all_in",
-            "show", "muck", "timeout")
+            "show", "muck", "timeout", "pay", "buy", "decline")
 """Command names accepted by ``StudHand.act``."""
-
-
-@dataclass(frozen=True, slots=True)
-class PotResult:
-    """One pot at the end of the hand: ``amount``, live seats ``eligible``, ``winners`` and their
-    ``shares`` (``(seat, chips)``, odd chips included, in odd-chip order)."""
-
-    amount: int
-    eligible: tuple[int, ...]
-    winners: tuple[int, ...]
-    shares: tuple[tuple[int, int], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """How a hand ended.
-
-    ``pots``: main pot first. ``returned``: uncalled chips given back per seat (not winnings).
-    ``shown``: each shown hand's value by seat; ``mucked``: seats that mucked; ``show_order``: the
-    order hands were shown (empty when everyone else folded). ``winnings``: chips collected from
-    pots per seat. ``final_stacks``: stacks after the hand. ``showdown``: False when all but one
-    folded. ``wild_ranks``: the wild ranks at the end, in the order they became wild.
-    """
-
-    pots: tuple[PotResult, ...]
-    returned: tuple[int, ...]
-    shown: Mapping[int, HandValue]
-    mucked: tuple[int, ...]
-    show_order: tuple[int, ...]
-    winnings: tuple[int, ...]
-    final_stacks: tuple[int, ...]
-    showdown: bool
-    wild_ranks: tuple[Rank, ...]
 
 
 FIVE = Rank.FIVE
@@ -137,7 +103,7 @@ def _as_source(source: CardSource | Deck | Sequence[Card] | None) -> CardSource:
     return source  # type: ignore[return-value]
 
 
-class StudHand:
+class StudHand(BaseballDealing, ShowdownMixin):
     """One hand of seven-card stud with fives and followers wild (SPEC §2-§7).
 
     ``stacks``: chips of each seat in DEAL ORDER (seat 0 = first seat left of the dealer = PHH p1),
@@ -168,8 +134,6 @@ class StudHand:
                 raise ValueError(f"seat {seat + 1} needs a stack of at least 1 chip, got {chips!r}")
         self.game = game_of(game)
         self.game.check_rulings(rulings)
-        if self.game.wilds.per_player or self.game.extra_card or self.game.split != "high":
-            raise NotImplementedError(f"{self.game.name} is not dealt yet")  # issue 12 step 2
         self.stakes = stakes
         self.rulings = rulings
         self.manual_showdown = manual_showdown
@@ -215,6 +179,10 @@ class StudHand:
         self._result: HandResult | None = None
         self._legal: LegalActions | None = None   # cache for the actor; cleared by every command
         self._live = n
+        self._dead = [0] * n                      # Baseball payments: in the pot, not bets
+        self._decision: Decision | None = None
+        self._dealer: Iterator[Decision] | None = None
+        self._accepted = False
         self._post_antes()
         self._proceed_from(3)
 
@@ -236,8 +204,9 @@ class StudHand:
 
     @property
     def phase(self) -> str:
-        """``"betting"`` (a seat must act), ``"showdown"`` (manual showdown: a seat must show or muck)
-        or ``"over"``."""
+        """``"betting"`` (a seat must act), ``"decision"`` (Baseball: ``decision`` says what the actor
+        is asked: ``pay``/``fold`` or ``buy``/``decline``; a timeout folds or declines),
+        ``"showdown"`` (manual showdown: a seat must show or muck) or ``"over"``."""
         return self._phase
 
     @property
@@ -285,6 +254,8 @@ class StudHand:
                 legal = self._round.legal(seat)
             elif self._phase == "showdown":
                 legal = LegalActions(seat, show=True, muck=self._may_muck(seat))
+            elif self._phase == "decision" and self._decision is not None and self._decision.kind == "pay":
+                legal = LegalActions(seat, fold=True)
             else:
                 legal = NO_ACTIONS
             self._legal = legal
@@ -329,7 +300,7 @@ class StudHand:
         if value is None:
             if len(_SHOWING_CACHE) > 200_000:
                 _SHOWING_CACHE.clear()
-            value = showing_value(self._up[seat], self._follow.wild_set, showing_hand=how)
+            value = best_showing(self._up[seat], self._follow.wild_set, showing_hand=how)
             _SHOWING_CACHE[key] = value
         return value
 
@@ -376,15 +347,35 @@ class StudHand:
 
     @property
     def pot_total(self) -> int:
-        """All chips in the middle (every contribution, current street included)."""
-        return sum(self._contrib)
+        """All chips in the middle (every contribution, current street included, and Baseball's
+        payments)."""
+        return sum(self._contrib) + sum(self._dead)
 
     def pots(self) -> tuple[Pot, ...]:
         """Main pot and side pots from the contributions so far (SPEC §6); a bet nobody has matched
         yet is left out (see ``pot_total`` for everything in the middle)."""
         live = [not f for f in self._folded]
-        return split_pots(self._contrib, live).pots
+        return self._with_dead(split_pots(self._contrib, live).pots)
 
+    def _with_dead(self, pots: tuple[Pot, ...]) -> tuple[Pot, ...]:
+        """Dead money (Baseball's payments) belongs to the main pot (README "baseball")."""
+        dead = sum(self._dead)
+        if not dead:
+            return pots
+        if not pots:
+            return (Pot(dead, tuple(s for s in range(self._n) if not self._folded[s])),)
+        main = pots[0]
+        return (Pot(main.amount + dead, main.eligible), *pots[1:])
+
+    @property
+    def decision(self) -> Decision | None:
+        """Baseball: the buy-or-decline or pay-or-fold the hand waits for (``actor`` decides), else None."""
+        return self._decision
+
+    @property
+    def dead_money(self) -> tuple[int, ...]:
+        """Chips each seat paid into the pot outside the betting (Baseball's payments)."""
+        return tuple(self._dead)
     @property
     def log(self) -> tuple[LogEntry, ...]:
         """Every card dealt and every action, in order (append-only)."""
@@ -461,11 +452,15 @@ class StudHand:
         both mean ``bet_or_raise_to`` (so does ``complete`` with an amount: a pot- or no-limit
         completion to that total); an amount given with any other name is ignored. Returns the
         action record; raises ``IllegalAction``."""
+        if self._decision is not None and isinstance(action, str):
+            return self._decide(seat, normalise(action))
         return self.apply(seat, self._command(action, amount))
 
     def apply(self, seat: int, command: Command) -> Action:
         """Perform ``command`` for ``seat`` and return the action record it adds to the log.
         Raises ``IllegalAction`` (nothing changed) if ``verify`` would."""
+        if self._decision is not None:
+            return self._decide(seat, "timeout" if command.timed_out else command.kind.value)
         kind, to, timed_out = self._plan_command(seat, command)
         return self._perform(seat, kind, to, timed_out)
 
@@ -667,6 +662,9 @@ class StudHand:
 
     # ------------------------------------------------------------------ execution
     def _execute(self, seat: int, command: str, amount: int | None, declared: str | None = None) -> None:
+        if self._decision is not None:
+            self._decide(seat, command)
+            return
         kind, to, timed_out = self._plan(seat, command, amount, declared)
         self._perform(seat, kind, to, timed_out)
 
@@ -812,6 +810,10 @@ class StudHand:
 
     def _proceed_from(self, street: int) -> None:
         """Deal ``street`` and start its betting; while betting is closed, deal on to the showdown."""
+        if self.game.extra_card is not None or self.game.pay_rank is not None:
+            self._dealer = self._deal_steps(street)
+            self._run_dealer()
+            return
         while True:
             self._street = street
             self._phase = "dealing"
@@ -932,7 +934,7 @@ class StudHand:
             if self._stacks[low] == 0:
                 passed_from = low
                 seat = next(s for s in ((low + k) % self._n for k in range(1, self._n))
-                            if self._stacks[s] > 0)
+                            if self._stacks[s] > 0 and not self._folded[s])
             self._bring_in_seat = low
             rnd = BettingRound(street, stakes, rulings, self._stacks, self._street_bets, self._contrib,
                                self._folded, bring_in_seat=seat, bring_in_may_fold=passed_from is not None)
@@ -976,7 +978,7 @@ class StudHand:
                 value = _DOOR_CACHE[memo] = door_card_key(card, wild, showing_hand=how)
             return value
 
-        return min(range(self._n), key=key)
+        return min((s for s in range(self._n) if not self._folded[s]), key=key)
 
     def _high_hand_seat(self) -> int:
         """The live seat with the best showing hand; ties by position or by the highest card by suit."""
@@ -1016,135 +1018,6 @@ class StudHand:
             if rule == "wild-aware" and (a.rank in wild or b.rank in wild):
                 return True
         return False
-
-    # ------------------------------------------------------------------ showdown
-    def _begin_showdown(self) -> None:
-        live = [i for i in range(self._n) if not self._folded[i]]
-        start = self._last_aggressor.get(7)
-        if start is None or self._betting_closed:
-            start = self._high_hands.get(7)
-        if start is None:
-            start = self._high_hands[6] if self._community is not None and 6 in self._high_hands \
-                else self._high_hand_seat()
-        first: int = start
-        order = tuple(sorted(live, key=lambda s: (s - first) % self._n))
-        self._show_order = order
-        self._events.append(ShowdownStarted(order))
-        self._street = 7
-        if not self.manual_showdown:
-            for seat in order:
-                self._show(seat, False)
-            self._award(showdown=True)
-            return
-        self._phase = "showdown"
-        self._show_index = 0
-        self._actor = order[0]
-
-    def _hand_cards(self, seat: int) -> list[Card]:
-        cards = list(self._cards[seat])
-        if self._community is not None:
-            cards.append(self._community)
-        return cards
-
-    def _value(self, seat: int) -> HandValue:
-        return evaluate(self._hand_cards(seat), self._follow.wild_set,
-                        wild_in_flush=self.rulings.wild_in_flush)
-
-    def _key(self, value: HandValue) -> tuple[int, int]:
-        return value.showdown_key(natural_wins_ties=self.rulings.natural_wins_ties == "on")
-
-    def _show(self, seat: int, timed_out: bool) -> None:
-        value = self._value(seat)
-        self._shown[seat] = value
-        self._log.append(Action(7, seat, "show", 0, 0, self._stacks[seat] == 0, timed_out))
-        self._events.append(HandShown(seat, tuple(self._cards[seat]), value))
-
-    def _may_muck(self, seat: int) -> bool:
-        """A loser not all-in may muck (SPEC §6): every pot ``seat`` could win is already won by a
-        hand shown (strictly better), and the hands were not turned face up."""
-        if self._stacks[seat] == 0 or self._betting_closed or not self._shown:
-            return False
-        mine = self._key(self._value(seat))
-        live = [not f for f in self._folded]
-        for pot in split_pots(self._contrib, live).pots:
-            if seat not in pot.eligible:
-                continue
-            if not any(s in self._shown and self._key(self._shown[s]) > mine for s in pot.eligible):
-                return False
-        return True
-
-    def _showdown_step(self, seat: int, show: bool, timed_out: bool) -> None:
-        if show:
-            self._show(seat, timed_out)
-        else:
-            self._mucked.append(seat)
-            self._log.append(Action(7, seat, "muck", 0, 0, False, timed_out))
-            self._events.append(HandMucked(seat))
-        self._show_index += 1
-        if self._show_index < len(self._show_order):
-            self._actor = self._show_order[self._show_index]
-            return
-        self._actor = None
-        self._award(showdown=True)
-
-    def _odd_chip_order(self, winners: list[int]) -> list[int]:
-        if self.rulings.odd_chip == "left-of-dealer":
-            return sorted(winners)
-        # Highest printed card among the player's own cards (community card ignored), rank then suit.
-        return sorted(winners, key=lambda s: max(self._cards[s]), reverse=True)
-
-    def _win_by_fold(self, winner: int) -> None:
-        self._actor = None
-        self._round = None
-        self._award(showdown=False)
-
-    def _award(self, *, showdown: bool) -> None:
-        self._phase = "over"
-        self._actor = None
-        live = [not f for f in self._folded]
-        split = split_pots(self._contrib, live)
-        for seat, chips in enumerate(split.returned):
-            if chips:
-                self._stacks[seat] += chips
-                self._contrib[seat] -= chips
-                self._returned[seat] += chips
-                self._events.append(UncalledReturned(seat, chips))
-        winnings = [0] * self._n
-        results: list[PotResult | None] = [None] * len(split.pots)
-        keys = {s: self._key(v) for s, v in self._shown.items()}
-        for index in range(len(split.pots) - 1, -1, -1):           # side pots first (SPEC §6)
-            pot = split.pots[index]
-            if showdown:
-                contenders = [s for s in pot.eligible if s in keys]
-                best = max(keys[s] for s in contenders)
-                winners = [s for s in contenders if keys[s] == best]
-            else:
-                winners = list(pot.eligible)
-            order = self._odd_chip_order(winners)
-            shares = share_pot(pot.amount, order)
-            for seat, chips in shares.items():
-                winnings[seat] += chips
-            paid = tuple(shares.items())
-            results[index] = PotResult(pot.amount, pot.eligible, tuple(sorted(winners)), paid)
-            by_suit = self.rulings.odd_chip != "left-of-dealer"
-            odd = tuple((s, max(self._cards[s]) if by_suit else None)
-                        for s in order[: pot.amount % len(order)])
-            self._events.append(PotAwarded(index, pot.amount, paid, not showdown, odd))
-        for seat in range(self._n):
-            self._stacks[seat] += winnings[seat]
-        final = tuple(self._stacks)
-        self._result = HandResult(
-            pots=tuple(r for r in results if r is not None),
-            returned=tuple(self._returned),
-            shown=MappingProxyType(dict(self._shown)),
-            mucked=tuple(self._mucked),
-            show_order=self._show_order if showdown else (),
-            winnings=tuple(winnings),
-            final_stacks=final,
-            showdown=showdown,
-            wild_ranks=self._wild_tuple,
-        )
-        self._events.append(HandEnded(final))
 
     def __repr__(self) -> str:
         return (f"StudHand(seats={self._n}, {street_name(self._street)}, phase={self._phase}, "

@@ -16,7 +16,8 @@ DEAL_KINDS = ("hole", "community", "burn", "indicator")
 shortage; ``burn``: a burned card (never seen); ``indicator``: a card turned face up in the centre to
 set a follow's rank (``follow_target = indicator-card``)."""
 
-ACTIONS = ("ante", "bring_in", "complete", "bet", "raise", "call", "check", "fold", "show", "muck")
+ACTIONS = ("ante", "bring_in", "complete", "bet", "raise", "call", "check", "fold", "show", "muck",
+           "pay", "buy", "decline")
 """Action names in the log (and accepted by ``StudHand.act``, except ``ante``)."""
 
 

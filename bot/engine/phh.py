@@ -45,13 +45,15 @@ from __future__ import annotations
 import re
 import reprlib
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 import tomli_w
 
 from bot.engine.cards import FULL_DECK, Card, Rank, parse_cards
+from bot.engine.follow import WildEvent
+from bot.engine.games import DEFAULT_GAME, game_of
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only (hand.py does not import this module)
     from bot.engine.hand import StudHand
@@ -71,10 +73,12 @@ __all__ = [
     "seats_entry",
 ]
 
-ActionKind = Literal["dh", "db", "pb", "cbr", "cc", "f", "sm", "noop"]
+ActionKind = Literal["dh", "db", "pb", "cbr", "cc", "f", "sm", "noop", "_pay", "_buy", "_decline"]
 """What one ``actions`` entry does: deal to a hand (``dh``), deal the community card (``db``),
 bring in (``pb``), complete/bet/raise to (``cbr``), check or call (``cc``), fold (``f``),
-show or muck (``sm``), or nothing (``noop``: an empty string or a lone commentary)."""
+show or muck (``sm``), or nothing (``noop``: an empty string or a lone commentary). Baseball
+adds ``_pay AMOUNT`` (match the pot for a face-up three), ``_buy AMOUNT`` and ``_decline`` (the
+extra card for a face-up four); PHH readers do not know these, and only Wildstud replays Baseball."""
 
 STRUCTURE_OF_VARIANT: dict[str, str] = {"F7S": "fixed-limit", "P7S": "pot-limit", "N7S": "no-limit"}
 """PHH variant code -> Wildstud betting structure (SPEC §9)."""
@@ -189,6 +193,7 @@ class HandHistory:
     wild_events: tuple[RecordedWildEvent, ...] | None = None
     deck_commitment: Any = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    game: str = "sex-in-the-middle-east"
 
     @property
     def player_count(self) -> int:
@@ -335,8 +340,14 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
     if "_wild_events" in data:
         wild_events = _parse_wild_events(data["_wild_events"], n)
 
+    game = DEFAULT_GAME.name
+    if "_game" in data:
+        try:
+            game = game_of(str(data["_game"])).name
+        except ValueError as exc:
+            raise PhhError(f"_game: {exc}") from None
     known = {
-        "variant", "antes", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks",
+        "_game", "variant", "antes", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks",
         "actions", "players", "seats", "finishing_stacks", "winnings", "_rulings", "_wild_ranks",
         "_wild_events", "_deck_commitment",
     }
@@ -359,6 +370,7 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
         wild_events=wild_events,
         deck_commitment=data.get("_deck_commitment"),
         extra=extra,
+        game=game,
     )
 
 
@@ -475,6 +487,15 @@ def _parse_action(index: int, text: str, n: int, line: int | None) -> PhhAction:
             return PhhAction(index, text, "sm", seat, show_dealt=True, commentary=commentary, line=line)
         cards = _parse_cards(args[0], index, line)
         return PhhAction(index, text, "sm", seat, cards, commentary=commentary, line=line)
+    if verb in ("_pay", "_buy"):
+        if len(args) != 1 or not _AMOUNT_RE.match(args[0]):
+            raise bad(f"expected 'pN {verb} AMOUNT' (whole chips)")
+        return PhhAction(index, text, verb, seat, amount=int(args[0]),  # type: ignore[arg-type]
+                         commentary=commentary, line=line)
+    if verb == "_decline":
+        if args:
+            raise bad("'_decline' takes no argument")
+        return PhhAction(index, text, "_decline", seat, commentary=commentary, line=line)
     if verb == "sd":
         raise bad("'sd' (stand pat/discard) is for draw games, not stud")
     raise bad(f"unknown action {verb!r}: use pb, cbr, cc, f or sm")
@@ -668,6 +689,10 @@ def export_phh(
             text = f"{who} sm {''.join(c.code for c in hand.cards(entry.seat))}"
         elif entry.action == "muck":
             text = f"{who} sm"
+        elif entry.action in ("pay", "buy"):
+            text = f"{who} _{entry.action} {entry.amount}"
+        elif entry.action == "decline":
+            text = f"{who} _decline"
         else:  # pragma: no cover - the log has no other actions
             raise ValueError(f"unknown action {entry.action!r} in the hand's log")
         if entry.timed_out:
@@ -701,39 +726,55 @@ def export_phh(
             if key in data or key.startswith("_"):
                 raise ValueError(f"fields may not set {key!r}: it is written from the hand")
             data[key] = value
-    data["_wild_ranks"] = [r.char for r in hand.wild_ranks]
-    data["_wild_events"] = [
-        {
-            "five": e.five.code,
-            "seat": "" if e.five_seat is None else player_label(e.five_seat),
-            "street": e.street,
-            "follow_card": code(e.follow_card),   # a down card announced by rank keeps its suit secret
-            "follow_seat": "" if e.follow_seat is None else player_label(e.follow_seat),
-            "rank": e.rank.char,
-            "how": e.how,
-        }
-        for e in hand.wild_events
-    ]
+    game = hand.game
+    data["_game"] = game.name
+    if game.wilds.shared:
+        data["_wild_ranks"] = [r.char for r in hand.wild_ranks]
+    if game.wilds.kind == "follow":
+        data["_wild_events"] = [_wild_event_entry(e, code) for e in hand.wild_events]
+    if game.wilds.per_player:
+        # Only hands shown at showdown: anything else would tell a down card (research §1.6).
+        data["_player_wild_ranks"] = [
+            "".join(r.char for r in hand.seat_wilds(s)) if s in shown else "" for s in range(n)
+        ]
     if deck_commitment is not None:
         commitment = deck_commitment
         data["_deck_commitment"] = commitment if isinstance(commitment, str) else dict(commitment)
-    data["_rulings"] = hand.rulings.to_dict()
+    data["_rulings"] = game.rulings_dict(hand.rulings)
     text = tomli_w.dumps(data)
     if not header:
         return text
     return _header(hand, hidden) + text
 
 
+def _wild_event_entry(e: WildEvent, code: Callable[[Card], str]) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "five": e.five.code,
+        "seat": "" if e.five_seat is None else player_label(e.five_seat),
+        "street": e.street,
+        "follow_card": code(e.follow_card),   # a down card announced by rank keeps its suit secret
+        "follow_seat": "" if e.follow_seat is None else player_label(e.follow_seat),
+        "rank": e.rank.char,
+        "how": e.how,
+    }
+    if e.replaces is not None:
+        entry["replaces"] = e.replaces.char
+    return entry
+
+
 def _header(hand: StudHand, hidden: set[Card]) -> str:
+    title = ("Sex in the Middle East (seven-card stud, fives wild)" if hand.game is DEFAULT_GAME
+             else f"{hand.game.title} ({hand.game.name})")
     lines = [
-        "# Wildstud hand history: Sex in the Middle East (seven-card stud, fives wild),",
+        f"# Wildstud hand history: {title},",
         "# PHH format (uoftcprg/phh-std); p1 is the first seat left of the dealer.",
         f"# Stakes: {hand.stakes.describe()}.",
     ]
-    changed = hand.rulings.changed_from_default()
+    changed = {k: v for k, v in hand.rulings.changed_from_default().items() if k in hand.game.rulings}
     named = ", ".join(f"{k} = {v}" for k, v in changed.items()) if changed else "all defaults"
     lines.append(f"# Rulings: {named}.")
-    lines.append("# Wild: " + ", ".join(r.char for r in hand.wild_ranks) + ".")
+    if hand.game.wilds.shared:
+        lines.append("# Wild: " + ", ".join(r.char for r in hand.wild_ranks) + ".")
     for event in hand.wild_events:
         if event.follow_card in hidden:
             lines.append(f"#   {event.five} -> a face-down card: {event.rank.plural} are wild")

@@ -340,7 +340,8 @@ def replay(history: HandHistory, *, check_results: bool = True) -> ReplayReport:
     source = HistorySource(history)
     manual = any(a.kind == "sm" for a in history.actions)
     try:
-        hand = StudHand(list(history.starting_stacks), stakes, rulings, source, manual_showdown=manual)
+        hand = StudHand(list(history.starting_stacks), stakes, rulings, source, manual_showdown=manual,
+                        game=history.game)
     except LookupError:
         report.error = _missing_card_error(source, None, history)
         return report
@@ -408,6 +409,11 @@ def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: 
             hand.check_or_call(seat)
         elif action.kind == "f":
             hand.fold(seat)
+        elif action.kind in ("_pay", "_buy", "_decline"):
+            decision = hand.decision
+            if decision is not None and action.amount is not None and action.amount != decision.amount:
+                raise IllegalAction(f"the {decision.card} asks for {decision.amount}, not {action.amount}")
+            hand.act(seat, action.kind[1:])
         elif action.is_muck:
             hand.muck(seat)
         else:
@@ -660,7 +666,8 @@ def report_json(report: ReplayReport) -> dict[str, Any]:
         out.update(rulings=None, wild_ranks=None, wild_events=None, pots=None, returned=None,
                    winnings=None, finishing_stacks=None, showdown=None, mucked=None)
     else:
-        out["rulings"] = hand.rulings.to_dict()
+        out["game"] = hand.game.name
+        out["rulings"] = hand.game.rulings_dict(hand.rulings)
         out["wild_ranks"] = [r.char for r in hand.wild_ranks]
         out["wild_events"] = [_wild_event_json(e) for e in hand.wild_events]
         result = hand.result

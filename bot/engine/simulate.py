@@ -31,6 +31,7 @@ from typing import Any
 
 from bot.engine.cards import Deck
 from bot.engine.evaluator import Category
+from bot.engine.games import Game, game_of
 from bot.engine.hand import StudHand
 from bot.engine.rulings import DEFAULT_RULINGS, Rulings
 from bot.engine.stakes import TableStakes
@@ -72,8 +73,13 @@ class RandomPlayer:
         """Make one legal move for ``hand.actor`` (the hand must not be over)."""
         seat = hand.actor
         assert seat is not None, "nobody is to act"
-        legal = hand.legal_actions(seat)
         rng = self.rng
+        decision = hand.decision
+        if decision is not None:                 # Baseball: buy / pay, or not
+            hand.act(seat, ("buy" if decision.kind == "buy" else "pay") if rng.random() < 0.7
+                     else ("decline" if decision.kind == "buy" else "fold"))
+            return
+        legal = hand.legal_actions(seat)
         r = rng.random()
         if legal.show:
             if legal.muck and r < self.muck:
@@ -128,6 +134,7 @@ def play_hand(
     player: RandomPlayer | None = None,
     manual_showdown: bool = False,
     max_actions: int = 1000,
+    game: Game | str | None = None,
 ) -> StudHand:
     """Deal one hand from a deck shuffled by ``rng`` and play it out with ``player``
     (default: a ``RandomPlayer`` on ``rng``). Returns the finished hand.
@@ -135,7 +142,7 @@ def play_hand(
     Raises ``RuntimeError`` if the hand does not end within ``max_actions`` actions (it always does:
     the raise cap and the stacks bound every street).
     """
-    hand = StudHand(stacks, stakes, rulings, Deck(rng), manual_showdown=manual_showdown)
+    hand = StudHand(stacks, stakes, rulings, Deck(rng), manual_showdown=manual_showdown, game=game)
     bot = player if player is not None else RandomPlayer(rng)
     for _ in range(max_actions):
         if hand.is_over:
@@ -157,11 +164,15 @@ def random_stakes(rng: random.Random) -> TableStakes:
     return make(ante=ante, bring_in=bring_in, min_bet=bring_in + rng.choice((1, 5, 10)))
 
 
-def random_rulings(rng: random.Random) -> Rulings:
-    """Every ruling set to a random option (SPEC §3-§6)."""
+def random_rulings(rng: random.Random, game: Game | str | None = None) -> Rulings:
+    """Every ruling set to a random option (SPEC §3-§6); with ``game``, only the options that game
+    offers for its own rulings (the others keep their defaults)."""
     from bot.engine.rulings import RULINGS
 
-    return Rulings.from_dict({name: rng.choice(options) for name, options in RULINGS.items()})
+    if game is None:
+        return Rulings.from_dict({name: rng.choice(options) for name, options in RULINGS.items()})
+    chosen = game_of(game)
+    return Rulings.from_dict({name: rng.choice(chosen.options(name)) for name in chosen.rulings})
 
 
 @dataclass
@@ -180,6 +191,7 @@ class SimulationStats:
     hands: int
     seed: int | None
     structure: str
+    game: str = "sex-in-the-middle-east"
     seconds: float = 0.0
     wild_rank_counts: Counter[int] = field(default_factory=Counter)
     winning_categories: Counter[str] = field(default_factory=Counter)
@@ -211,6 +223,7 @@ class SimulationStats:
             "hands": self.hands,
             "seed": self.seed,
             "structure": self.structure,
+            "game": self.game,
             "seconds": round(self.seconds, 4),
             "hands_per_second": round(self.hands_per_second, 1),
             "wild_ranks": {str(k): self.wild_rank_counts[k] for k in sorted(self.wild_rank_counts)},
@@ -236,8 +249,10 @@ class SimulationStats:
         """Lines for ``wildstud simulate``."""
         hands = self.hands or 1
         showdowns = self.showdowns or 1
-        out = [f"{self.hands} hands, {self.players} players, {self.structure}, seed {self.seed}"]
-        out.append("wild ranks at the end of the hand (fives included):")
+        game = "" if self.game == "sex-in-the-middle-east" else f", {self.game}"
+        out = [f"{self.hands} hands, {self.players} players, {self.structure}, seed {self.seed}{game}"]
+        out.append("wild ranks at the end of the hand (fives included):" if not game
+                   else "wild ranks at the end of the hand (shared by everyone):")
         for k in sorted(self.wild_rank_counts):
             v = self.wild_rank_counts[k]
             out.append(f"  {k}: {v:>7}  {100 * v / hands:5.1f}%")
@@ -269,6 +284,7 @@ def simulate(
     stack: int | None = None,
     on_hand: Callable[[StudHand], None] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    game: Game | str | None = None,
 ) -> SimulationStats:
     """Play ``hands`` random legal hands of ``players`` (2..8) and count what happened.
 
@@ -286,11 +302,12 @@ def simulate(
     stacks = [stack if stack is not None else 50 * unit] * players
     rng = random.Random(seed)
     player = RandomPlayer(rng)
-    stats = SimulationStats(players, hands, seed, stakes.structure)
+    chosen = game_of(game)
+    stats = SimulationStats(players, hands, seed, stakes.structure, chosen.name)
     elapsed = 0.0
     for _ in range(hands):
         start = clock()
-        hand = play_hand(rng, stacks, stakes, rulings, player=player)
+        hand = play_hand(rng, stacks, stakes, rulings, player=player, game=chosen)
         elapsed += clock() - start
         _count(stats, hand)
         if on_hand is not None:

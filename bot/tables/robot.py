@@ -35,10 +35,14 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.engine.baseball import Decision
 from bot.engine.betting import LegalActions
 from bot.engine.cards import FULL_DECK, Card, Rank
 from bot.engine.evaluator import strength
+from bot.engine.games import game_of
 from bot.engine.hand import StudHand
+from bot.engine.valuation import best_value, hole_spade
+from bot.engine.wilds import low_hole_rank
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +52,10 @@ class Situation:
     ``down``/``up``: its own cards; ``opponents_up``: each *live* opponent's up cards; ``dead``:
     other visible cards (folded players' up cards); ``community``: the shared seventh-street card;
     ``pot``: chips in all pots, current street included; ``legal``: the engine's legal actions.
-    ``raises_made``: how many times this seat bet or raised on this street already.
+    ``raises_made``: how many times this seat bet or raised on this street already. ``game``: the
+    game's name (issue 12: its wild model and pot split); ``low_ace``: the ace counts low for the
+    low-hole rank or the low spade (rulings ``low_hole_ace`` / ``low_chicago_ace``).
+    ``decision``: Baseball's buy-or-pay question, when the hand waits for one.
     """
 
     down: tuple[Card, ...]
@@ -62,21 +69,30 @@ class Situation:
     pot: int
     legal: LegalActions
     raises_made: int = 0
+    game: str = "sex-in-the-middle-east"
+    low_ace: bool = False
+    decision: Decision | None = None
 
 
 def estimate_equity(situation: Situation, rng: random.Random, samples: int = 120) -> float:
     """The share of the pot this seat wins against random unseen cards (0..1), by sampling.
 
     Every live hand is completed to seven cards (a community card counts for all; if the unseen
-    cards cannot give everyone a seventh card, one sampled card is shared, as in SPEC §2).
+    cards cannot give everyone a seventh card, one sampled card is shared, as in SPEC §2). The
+    game decides the wilds: its shared wild ranks, or in low-hole-wild each hand's own low hole
+    rank (an opponent's from its sampled down cards); in the Chicago games half the pot goes to
+    the best spade among the (sampled) down cards.
     """
+    game = game_of(situation.game)
     mine = list(situation.down) + list(situation.up)
     shared = [situation.community] if situation.community is not None else []
     seen = set(mine) | set(shared) | set(situation.dead)
     for up in situation.opponents_up:
         seen.update(up)
     unseen = [c for c in FULL_DECK if c not in seen]
-    wild = frozenset(situation.wild_ranks) | {Rank.FIVE}
+    wild = frozenset(situation.wild_ranks)
+    per_player = game.wilds.per_player
+    chicago = game.split != "high"
     ruling = situation.wild_in_flush
     hands = [mine, *[list(up) for up in situation.opponents_up]]
     needs = [max(0, 7 - len(h) - len(shared)) for h in hands]
@@ -94,13 +110,30 @@ def estimate_equity(situation: Situation, rng: random.Random, samples: int = 120
             extra.append(draw[0])
             pos = 1
         scores: list[int] = []
-        for hand, need in zip(hands, needs, strict=True):
-            full = hand + draw[pos : pos + need] + extra
+        holes: list[list[Card]] = []
+        for index, (hand, need) in enumerate(zip(hands, needs, strict=True)):
+            drawn = draw[pos : pos + need]
+            full = hand + drawn + extra
             pos += need
-            scores.append(strength(full[:7], wild, wild_in_flush=ruling))
+            ups = len(situation.up) if index == 0 else len(situation.opponents_up[index - 1])
+            # Sampled cards after the up cards still to come are down cards (seventh street and,
+            # for an opponent, the down cards nobody sees).
+            hole = (list(situation.down) if index == 0 else []) + drawn[max(0, 4 - ups):]
+            holes.append(hole)
+            seat_wild = wild
+            if per_player:
+                rank = low_hole_rank(hole, ace_low=situation.low_ace)
+                seat_wild = frozenset() if rank is None else frozenset({rank})
+            scores.append(strength(full, seat_wild, wild_in_flush=ruling) if len(full) <= 7
+                          else best_value(full, seat_wild, wild_in_flush=ruling).strength)
         best = max(scores)
-        if scores[0] == best:
-            total += 1.0 / scores.count(best)
+        high = 1.0 / scores.count(best) if scores[0] == best else 0.0
+        if chicago:
+            spade = hole_spade(dict(enumerate(holes)), low=game.split == "low-spade",
+                               ace_low=situation.low_ace)
+            total += high if spade is None else 0.5 * high + (0.5 if spade == 0 else 0.0)
+        else:
+            total += high
     return total / samples
 
 
@@ -117,6 +150,8 @@ class Robot:
     def decide(self, s: Situation) -> tuple[str, int | None]:
         legal = s.legal
         names = legal.names
+        if s.decision is not None:
+            return (self._decide_baseball(s), None)
         if "muck" in names:          # only a beaten hand may be mucked: give nothing away
             return ("muck", None)
         if "show" in names:
@@ -145,6 +180,15 @@ class Robot:
         if legal.call is not None:
             return ("call", None)
         return (names[0], None)
+
+    def _decide_baseball(self, s: Situation) -> str:
+        """Buy the extra card or match the pot when the chance of winning pays for it."""
+        decision = s.decision
+        assert decision is not None
+        equity = estimate_equity(s, self.rng, self.samples)
+        if decision.kind == "buy":
+            return "buy" if equity * (len(s.opponents_up) + 1) >= 0.8 else "decline"
+        return "pay" if equity * (s.pot + decision.amount) >= decision.amount else "fold"
 
     def _wager_to(self, s: Situation) -> int | None:
         legal = s.legal
@@ -178,6 +222,10 @@ def situation(hand: StudHand, seat: int) -> Situation:
         pot=hand.pot_total,
         legal=hand.legal_actions(seat),
         raises_made=raises,
+        game=hand.game.name,
+        low_ace=(hand.rulings.low_hole_ace == "low" if hand.game.wilds.per_player
+                 else hand.rulings.low_chicago_ace == "ace-low"),
+        decision=hand.decision if hand.actor == seat else None,
     )
 
 

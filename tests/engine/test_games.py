@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
+import random
+
 import pytest
 
+from bot.engine.baseball import extra_card_fits
 from bot.engine.errors import RulingError
 from bot.engine.games import DEFAULT_GAME, GAMES, game_of
+from bot.engine.log import Deal
 from bot.engine.rulings import RULINGS, Rulings
+from bot.engine.simulate import play_hand
+from bot.engine.stakes import TableStakes
 
 # The issue's game names, in its order (a contract: commands, PHH _game, JSON).
 ISSUE_GAMES = ["sex-in-the-middle-east", "seven-card-stud", "follow-the-queen", "baseball",
@@ -66,3 +73,39 @@ def test_wild_aware_open_pairs_only_where_some_rank_is_wild_for_all() -> None:
             GAMES[name].check_rulings(Rulings(open_pair_double="wild-aware"))
     assert GAMES["deuces-wild"].parse_ruling("open-pair-double", "wild-aware") == (
         "open_pair_double", "wild-aware")
+
+
+def test_the_reserve_rule_with_the_research_numbers() -> None:
+    # 8 players, nobody folds, 3 extra cards by the middle of sixth street; a fourth face-up four
+    # goes to the 5th player of the sixth-street pass: stub 52 - (24 + 8 + 8 + 5) - 3 = 4. After an
+    # extra card 3 would be left for 3 players still due this pass + 1 for seventh street: no card.
+    assert not extra_card_fits(remaining=4, due_this_pass=3, streets_after=(7,), live=8, burns=False)
+    assert extra_card_fits(remaining=5, due_this_pass=3, streets_after=(7,), live=8, burns=False)
+    # Fourth street, 8 live: fifth and sixth need 8 each, seventh 1 (plus a burn each when on).
+    assert extra_card_fits(remaining=18, due_this_pass=0, streets_after=(5, 6, 7), live=8, burns=False)
+    assert not extra_card_fits(remaining=20, due_this_pass=0, streets_after=(5, 6, 7), live=8, burns=True)
+
+
+@pytest.mark.parametrize("face", ["down", "up"])
+@pytest.mark.parametrize("bought", ["free", "bought"])
+def test_baseball_never_runs_out_and_shortages_stay_on_seventh(face: str, bought: str) -> None:
+    rulings = Rulings(four_card=bought, four_card_face=face, burn_cards="on",
+                      three_up="pay-the-pot-or-fold")
+    extras = 0
+    for seed in range(150):
+        rng = random.Random(seed)
+        hand = play_hand(rng, [2000] * 8, TableStakes(), rulings, game="baseball")
+        result = hand.result
+        assert result is not None and sum(result.final_stacks) == 16000
+        deals = [e for e in hand.log if isinstance(e, Deal)]
+        assert all(e.street == 7 for e in deals if e.kind == "community")
+        # Every live player at the end holds seven cards at least (counting the community card).
+        for seat in hand.live_seats:
+            assert len(hand.cards(seat)) + (hand.community_card is not None) >= 7 or not result.showdown
+        # Extra cards go only to the holder of a face-up four, right after it.
+        for prev, deal in itertools.pairwise(deals):
+            if deal.seat is not None and prev.seat == deal.seat and deal.street == prev.street \
+                    and deal.street > 3:
+                assert prev.face_up and prev.card.rank == 4
+                extras += 1
+    assert extras > 20                              # the rule was exercised

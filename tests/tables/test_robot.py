@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.engine.baseball import Decision
 from bot.engine.betting import LegalActions
 from bot.engine.cards import FULL_DECK, Deck, Rank, parse_cards
 from bot.engine.evaluator import strength
@@ -82,3 +84,34 @@ def test_robots_only_make_legal_moves(players: int, seed: int) -> None:
         action, amount = robots[seat].decide(situation(hand, seat))
         hand.act(seat, action, amount)              # raises IllegalAction if the robot errs
     assert hand.result is not None and sum(hand.result.final_stacks) == sum(hand.starting_stacks)
+
+
+def game_spot(game: str, down: str, up: str, opponent_up: str, **kw: object) -> Situation:
+    base = spot(down, up, opponent_up)
+    fields: dict[str, object] = {"wild_ranks": (), **kw}
+    return replace(base, game=game, **fields)  # type: ignore[arg-type]
+
+
+def test_chicago_the_ace_of_spades_down_is_half_the_pot() -> None:
+    # Issue 12: the highest spade in the hole always wins the spade half in high-chicago.
+    s = game_spot("high-chicago", "As 3d 4h", "7h 9s Jc 8d", "Ks Kd Kc Kh")
+    assert estimate_equity(s, random.Random(2)) >= 0.5
+    plain = game_spot("seven-card-stud", "As 3d 4h", "7h 9s Jc 8d", "Ks Kd Kc Kh")
+    assert estimate_equity(plain, random.Random(2)) < 0.1
+
+
+def test_low_hole_wild_counts_its_own_low_rank_only() -> None:
+    # Down 2c 9c 9d: twos are wild for this player only: 2c 2h + 9 9 = four nines. In plain stud
+    # it is two pair, nines and twos, against a king-high board.
+    s = game_spot("low-hole-wild", "2c 9c 9d", "2h Kd 7c 5s", "Kh Jd 8c 4c")
+    stud = game_spot("seven-card-stud", "2c 9c 9d", "2h Kd 7c 5s", "Kh Jd 8c 4c")
+    assert estimate_equity(s, random.Random(3)) >= 0.85 > estimate_equity(stud, random.Random(3))
+
+
+def test_baseball_decisions_are_answered() -> None:
+    strong = game_spot("baseball", "9c 9d 3c", "3h", "Kd", wild_ranks=(Rank.THREE, Rank.NINE),
+                       decision=Decision(0, "pay", 15, "3h"), street=3)
+    assert Robot(random.Random(4)).decide(strong) == ("pay", None)
+    weak = game_spot("baseball", "2c 7d", "4h", "Ad", wild_ranks=(Rank.THREE, Rank.NINE),
+                     decision=Decision(0, "buy", 20, "4h"), street=3)
+    assert Robot(random.Random(4)).decide(weak)[0] in ("buy", "decline")
