@@ -27,6 +27,9 @@ is named here (the research notes' D-numbers) and avoided or tolerated as said:
   pokerkit still asks that player to act -> the harness checks for them, once nothing is owed.
 * PB-ALL-IN a bring-in that is the player's whole stack: pokerkit also offers it as a completion
   "to" the same amount; the same chips, so it is read as the bring-in.
+* NO-RAISE no completion or raise that nobody can call: when no opponent can put in more than the
+  current bet (they are all-in or can at most call), Wildstud offers call or fold only (TDA and
+  WSOP; issue 14); pokerkit still offers the wager -> that extra ``cbr`` is allowed and never chosen.
 * BI the bring-in itself may fold in Wildstud (a player may always leave, SPEC §7); pokerkit
   does not offer it -> that extra fold is allowed and never chosen.
 """
@@ -151,6 +154,10 @@ def play_both(seed: int) -> None:
         assert pk.total_pot_amount == ws.pot_total, f"seed {seed}: pot"
         legal_w, legal_p = ws_legal(ws), pk_legal(pk)
         extra_fold = {("f",)} if ("pb", ws.legal_actions().bring_in) in legal_w else set()  # D5, BI
+        level = max([ws.street_contribution(x) for x in range(n)] + [ws.legal_actions().bring_in or 0])
+        callers = [x for x in range(n) if x != ws.actor and not ws.folded(x) and ws.stack(x) > 0]
+        if not any(ws.street_contribution(x) + ws.stack(x) > level for x in callers):   # NO-RAISE
+            legal_p = {m for m in legal_p if m[0] != "cbr" or m in legal_w}
         if ws.street == short_all_in_street:                        # D3
             keep = {m for m in legal_w | legal_p if m[0] != "cbr"}
             assert {m for m in legal_w if m in keep} - extra_fold == {m for m in legal_p if m in keep}, seed
