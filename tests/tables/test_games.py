@@ -320,3 +320,28 @@ async def test_a_choice_lapses_when_the_chooser_is_gone_and_the_button_is_asked(
     await h.service.choose_game(h.key, 102, second.choice_id, STUD)
     live = h.service.table(h.key).hand
     assert live is not None and live.members == (103, 102)   # Cid then Bea (the button)
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g != SITME])
+async def test_every_game_deals_and_finishes_at_a_table(store: Store, db_path: Path, game: str) -> None:
+    # Each game of the family plays a whole hand at the table service with its default rulings, and
+    # every chip is accounted for afterwards.
+    h = Harness(store, db_path, rng=random.Random(len(game)))
+    await open_table(h, game=game)
+    await h.service.deal(h.key, 101)
+    assert await stored_game(h) == game
+    await h.passive()
+    assert h.service.table(h.key).hand is None
+    await h.audit_ok()
+
+
+async def test_baseball_decisions_are_refused_at_tables_with_the_reason(store: Store, db_path: Path) -> None:
+    # Bought fours and pay-the-pot stop the deal for a decision the table service does not ask for
+    # yet: a table refuses them plainly instead of waiting on a question nobody is asked.
+    h = Harness(store, db_path)
+    await open_table(h, game="baseball")
+    for name, value in (("four_card", "bought"), ("three_up", "pay-the-pot-or-fold")):
+        with pytest.raises(TableError, match="not offered at tables yet"):
+            await h.service.set_ruling(h.key, 101, name, value)
+    assert h.service.table(h.key).pending_rulings is None
+    assert "four_card_face" in await h.service.set_ruling(h.key, 101, "four_card_face", "up")
