@@ -18,10 +18,10 @@ A ``HandPicture`` holds a player's down cards: send its picture only to that pla
 picture cannot leak one.
 
 Cards and suits are drawn procedurally (no card art; the sprites, font and colours are in
-``bot.render.sprites``); text uses the font Pillow ships
-(``ImageFont.load_default(size=...)``, Aileron, CC0, Pillow >= 10.1 with FreeType). Aileron has no
-suit or arrow glyphs, so ``♣ ♦ ♥ ♠`` and ``→`` inside any text are drawn as shapes. Suits use four
-colours (clubs green, diamonds blue, hearts red, spades black) so they read apart on a phone.
+``bot.render.sprites``); text uses the font Pillow ships (``ImageFont.load_default(size=...)``,
+Aileron, CC0, Pillow >= 10.1 with FreeType). Aileron has no suit or arrow glyphs, so ``♣ ♦ ♥ ♠``
+and ``→`` inside any text are drawn as shapes. Suits use four colours (clubs green, diamonds
+blue, hearts red, spades black) so they read apart on a phone.
 
 Sizes: the table picture is ``TABLE_SIZE`` (960 x 600 px); Discord previews it about 550 px wide,
 where the smallest text is still ``MIN_TEXT_PX * 550 / 960`` >= 12 px. Card sprites are cached
