@@ -14,6 +14,7 @@ from PIL import Image
 
 from bot.engine.cards import Card, Rank, Suit, parse_cards
 from bot.render import pictures as P
+from bot.render import sprites as S
 from bot.render.gallery import render as render_gallery
 from bot.render.pictures import (
     HandPicture,
@@ -102,21 +103,21 @@ def test_readable_at_discord_preview_width() -> None:
     and a card's rank reads at least 9 px tall there (measured on the drawn ink)."""
     scale = P.DISCORD_PREVIEW_WIDTH / P.TABLE_SIZE[0]
     sizes: list[int] = []
-    real_font = P._font
+    real_font = S._font
 
     def spy(size: int):  # type: ignore[no-untyped-def]
         sizes.append(size)
         return real_font(size)
 
-    for cached in (P._text_mask, P._run_width, P._text_width):
+    for cached in (S._text_mask, S._run_width, S._text_width):
         cached.cache_clear()
     mp = pytest.MonkeyPatch()
-    mp.setattr(P, "_font", spy)
+    mp.setattr(S, "_font", spy)
     try:
         P.render_table(eight_seats())
     finally:
         mp.undo()
-        for cached in (P._text_mask, P._run_width, P._text_width):
+        for cached in (S._text_mask, S._run_width, S._text_width):
             cached.cache_clear()
     assert sizes and min(sizes) * scale >= 12
     sprite = P.card_sprite(Card(Rank.KING, Suit.SPADES), 62)
@@ -135,7 +136,7 @@ def test_readable_at_discord_preview_width() -> None:
 
 
 def test_wild_cards_get_a_gold_face_and_others_do_not() -> None:
-    gold = P._GOLD_FACE
+    gold = S._GOLD_FACE
     assert count(P.card_sprite(Card.parse("Kd"), 62, True), gold) > 500
     assert count(P.card_sprite(Card.parse("Kd"), 62, False), gold) == 0
     # In the table: Gus's up cards include 2♥ (twos are wild), Dot's include no wild card.
@@ -153,10 +154,10 @@ def test_the_player_to_act_is_highlighted_and_only_that_seat() -> None:
     pic = eight_seats()
     img = P.render_table(pic)
     boxes = P.seat_boxes(8)
-    lit = [count(img, P._PLATE_ACT, box) for box in boxes]
+    lit = [count(img, S._PLATE_ACT, box) for box in boxes]
     assert lit[3] > 1_000 and all(v == 0 for i, v in enumerate(lit) if i != 3)
     nobody = replace(pic, seats=tuple(replace(s, to_act=False) for s in pic.seats))
-    assert count(P.render_table(nobody), P._PLATE_ACT) == 0
+    assert count(P.render_table(nobody), S._PLATE_ACT) == 0
 
 
 def test_folded_seats_are_dimmed() -> None:
@@ -174,7 +175,7 @@ def test_down_cards_are_backs_one_per_card() -> None:
 
     def backs(n: int) -> int:
         seats = tuple(replace(s, down=n) if i == 0 else s for i, s in enumerate(pic.seats))
-        return count(P.render_table(replace(pic, seats=seats)), P._BACK, box, tol=4)
+        return count(P.render_table(replace(pic, seats=seats)), S._BACK, box, tol=4)
 
     none, two, three = backs(0), backs(2), backs(3)
     assert none == 0 and 0 < two < three
@@ -185,19 +186,19 @@ def test_dealer_button_only_on_the_dealer() -> None:
     no_dealer = replace(pic, seats=tuple(replace(s, dealer=False) for s in pic.seats))
     box = P.seat_boxes(8)[0]
     plate = (box[0], box[1], box[0] + 60, box[1] + 38)
-    assert count(P.render_table(pic), P._FACE, plate) > 200
-    assert count(P.render_table(no_dealer), P._FACE, plate) == 0
+    assert count(P.render_table(pic), S._FACE, plate) > 200
+    assert count(P.render_table(no_dealer), S._FACE, plate) == 0
 
 
 def test_suits_and_arrows_in_text_are_drawn_as_shapes() -> None:
     """Pillow's font has no suit glyphs: a ♥ in text must come out in the heart colour, not as a box."""
-    img = Image.new("RGB", (200, 40), P._BG)
-    P._text(img, (4, 4), "5♥→2♦", 26)
-    assert count(img, P._SUIT_ON_DARK[Suit.HEARTS], tol=30) > 40
-    assert count(img, P._SUIT_ON_DARK[Suit.DIAMONDS], tol=30) > 40
-    blank = Image.new("RGB", (200, 40), P._BG)
-    P._text(blank, (4, 4), "5 2", 26)
-    assert count(blank, P._SUIT_ON_DARK[Suit.HEARTS], tol=30) == 0
+    img = Image.new("RGB", (200, 40), S._BG)
+    S._text(img, (4, 4), "5♥→2♦", 26)
+    assert count(img, S._SUIT_ON_DARK[Suit.HEARTS], tol=30) > 40
+    assert count(img, S._SUIT_ON_DARK[Suit.DIAMONDS], tol=30) > 40
+    blank = Image.new("RGB", (200, 40), S._BG)
+    S._text(blank, (4, 4), "5 2", 26)
+    assert count(blank, S._SUIT_ON_DARK[Suit.HEARTS], tol=30) == 0
 
 
 # -- alt text ------------------------------------------------------------------------------------
@@ -246,13 +247,13 @@ def test_hand_alt_marks_down_cards_and_the_best_five_with_what_wilds_stand_for()
 def test_hand_picture_frames_the_best_five_and_tags_down_cards() -> None:
     pic = HandPicture("Hand #41", cs("Jh 2c Kc Kh 4s 6c"), cs("Kc Kh 4s 6c"), (TWOS, JACKS))
     img = P.render_hand(pic)
-    framed = count(img, P._BEST, tol=20)
+    framed = count(img, S._BEST, tol=20)
     early = P.render_hand(replace(pic, cards=pic.cards[:4], up=cs("Kc Kh")))  # 4 cards: no best five yet
-    assert framed > 1_000 and count(early, P._BEST, tol=20) == 0
+    assert framed > 1_000 and count(early, S._BEST, tol=20) == 0
     assert "three kings" in P.hand_alt(replace(pic, cards=pic.cards[:3], up=cs("Kc"))).lower()
     no_down = P.render_hand(replace(pic, up=pic.cards))
     # The "down" tags are grey text under the first two cards.
-    assert count(img, P._TEXT_DIM, tol=10) > count(no_down, P._TEXT_DIM, tol=10)
+    assert count(img, S._TEXT_DIM, tol=10) > count(no_down, S._TEXT_DIM, tol=10)
 
 
 def test_showdown_five_of_a_kind_and_the_winner() -> None:
@@ -266,9 +267,9 @@ def test_showdown_five_of_a_kind_and_the_winner() -> None:
     assert "Five of a kind, kings" in eve and "wins 1,265" in eve
     # Ann: A♦ A♥ with J♦ wild is three aces, and 9♦ 9♥ fill the house.
     assert "Full house, aces over nines" in ann and "wins" not in ann
-    assert count(P.render_showdown(pic), P._WIN, tol=10) > 1_000
+    assert count(P.render_showdown(pic), S._WIN, tol=10) > 1_000
     nobody = replace(pic, hands=tuple(replace(h, won=0) for h in pic.hands))
-    assert count(P.render_showdown(nobody), P._WIN, tol=10) == 0
+    assert count(P.render_showdown(nobody), S._WIN, tol=10) == 0
 
 
 def test_many_wild_ranks_still_fit_and_the_alt_text_keeps_every_origin() -> None:

@@ -34,6 +34,9 @@ reads the service back.
 Everything is sent through REST with partial channels, so it works before the gateway is ready
 (hands resumed in ``setup_hook``) and without the members intent. Calls for one table are
 serialised by a lock; nothing waits on a DM beyond the update's ``private_timeout``.
+
+The DMs and replies are in ``presenter_dm`` (a mixin), what is remembered per table in
+``presenter_state``.
 """
 
 from __future__ import annotations
@@ -41,14 +44,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 import discord
 
+from bot.discord.presenter_dm import _QUIET, DM_CLOSED, DOWN_CARD_STREETS, PrivateMessages
+from bot.discord.presenter_state import _HandNotes, _logged, _Ping, _Responder, _TableState
 from bot.discord.ui.games import choice_line, choice_view
 from bot.discord.ui.table import (
     DM_MODES,
@@ -78,6 +82,16 @@ from bot.tables.notices import (
     Update,
 )
 
+__all__ = [
+    "DEFER_AFTER",
+    "DM_CLOSED",
+    "DOWN_CARD_STREETS",
+    "LOBBY_REUSE",
+    "PING_TOKEN_LIFE",
+    "DiscordPresenter",
+    "prompt_line",
+]
+
 log = logging.getLogger(__name__)
 
 LOBBY_REUSE = timedelta(minutes=15)
@@ -90,92 +104,15 @@ def _recent(message_id: int, now: datetime) -> bool:
     the time it was posted)."""
     return now - discord.utils.snowflake_time(message_id) < LOBBY_REUSE
 
-DM_CLOSED = 50007
-"""Discord's "Cannot send messages to this user" (closed DMs, blocked bot, no shared server)."""
 
 PING_TOKEN_LIFE = 14 * 60.0
 """Seconds an interaction's webhook may still delete its ping (Discord keeps the token 15 minutes)."""
-
-DOWN_CARD_STREETS = (3, 7)
-"""The streets a player gets a new down card on: their cards go by DM then (``/table dm``)."""
 
 DEFER_AFTER = 2.2
 """Seconds after which an interaction the table has not answered yet is deferred (Discord's
 deadline is 3 s); the table is then edited through the channel instead."""
 
-_QUIET = discord.AllowedMentions.none()
-
 _RESPONDER: ContextVar[_Responder | None] = ContextVar("wildstud_responder", default=None)
-
-
-@dataclass
-class _Responder:
-    """An interaction that may answer this table's update (see ``DiscordPresenter.responding``)."""
-
-    key: TableKey
-    interaction: discord.Interaction[Any]
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-
-@dataclass
-class _Ping:
-    """The ping now in the channel: its message, the turn it announced, and how to delete it."""
-
-    message_id: int
-    turn: tuple[int, int]
-    webhook: discord.Webhook | None
-    """The interaction webhook that sent it, or None for a channel message."""
-    sent: float
-
-
-@dataclass
-class _HandNotes:
-    """What a hand said, for its summary: results, showdown, the commitment check, the full log."""
-
-    hand_no: int = 0
-    results: list[str] = field(default_factory=list)
-    showdown: str = ""
-    reveal: str = ""
-    log: list[str] = field(default_factory=list)
-
-
-@dataclass
-class _TableState:
-    """What the presenter remembers about one table's channel (in memory only)."""
-
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    searched: bool = False
-    """The store was asked for the table message kept before a restart."""
-    saved: tuple[int, int | None] | None = None
-    """What the store holds for this table's message."""
-    message: int | None = None
-    """The table message."""
-    shows: int | None = None
-    """The hand the table message shows (None: between hands)."""
-    drawn: str | None = None
-    """The signature of what the table message shows, to redraw only a change."""
-    recent: list[str] = field(default_factory=list)
-    hands: dict[int, _HandNotes] = field(default_factory=dict)
-    ping: _Ping | None = None
-    stale: list[int] = field(default_factory=list)
-    """Channel pings to delete with the next update that came with an interaction."""
-    pinged: tuple[int, int] | None = None
-    reminder: Prompt | None = None
-    """A reminder prompt to ping (the same turn, pinged again)."""
-    snapshot: TableSnapshot | None = None
-    now: float = 0.0
-    """The service clock at the last update (a prompt's deadline is on that clock)."""
-    refusal: discord.HTTPException | None = None
-    """Discord's refusal of the last table message post, if it failed."""
-
-
-@contextlib.contextmanager
-def _logged(key: TableKey, what: str) -> Iterator[None]:
-    """Log (as a warning) a Discord refusal inside the block instead of raising it."""
-    try:
-        yield
-    except discord.HTTPException as exc:
-        log.warning("could not %s in channel %s: %s", what, key.channel, exc)
 
 
 def prompt_line(prompt: Prompt, seconds_left: int | None) -> str:
@@ -197,7 +134,7 @@ def prompt_line(prompt: Prompt, seconds_left: int | None) -> str:
 _ANSWERABLE = (discord.InteractionType.component, discord.InteractionType.modal_submit)
 
 
-class DiscordPresenter:
+class DiscordPresenter(PrivateMessages):
     """The table service's front end on Discord (see the module docstring).
 
     ``bot``: the logged-in client that sends (``bot.discord.client.WildstudBot``); ``store``: where
@@ -620,86 +557,6 @@ class DiscordPresenter:
         message_id = state.stale.pop(0)
         with contextlib.suppress(discord.NotFound), _logged(key, "delete an old ping"):
             await self._channel(key).get_partial_message(message_id).delete()
-
-    # ------------------------------------------------------------------ private messages
-    async def _deliver(
-        self, key: TableKey, state: _TableState, update: Update, notices: list[PrivateNotice]
-    ) -> None:
-        """DM the players who get a new down card (or want every street), concurrently, each
-        within ``update.private_timeout``; a failure is told once in the table's recent lines."""
-        wanted = [
-            n for n in notices
-            if n.street in DOWN_CARD_STREETS or await self.dm_mode(key.guild, n.member) == "every-street"
-        ]
-        failures = await asyncio.gather(
-            *(self._private(key, state, n, update.private_timeout) for n in wanted)
-        )
-        for notice, failure in zip(wanted, failures, strict=True):
-            if failure is not None:
-                told = update.undelivered(notice, failure)
-                if told is not None:
-                    state.recent.append(told.text)
-                    state.hands.setdefault(notice.hand_id, _HandNotes()).log.append(told.text)
-                    state.drawn = None     # shown at the next redraw
-
-    async def _private(
-        self, key: TableKey, state: _TableState, notice: PrivateNotice, seconds: float
-    ) -> str | None:
-        if self._dm_refused.get(notice.member) == notice.hand_id:
-            return "their direct messages are closed"
-        try:
-            async with asyncio.timeout(seconds):
-                files: list[discord.File] = []
-                if state.snapshot is not None and state.snapshot.hand_id == notice.hand_id:
-                    files = await self.hand_files(key, notice, state.snapshot)
-                await self._dm(notice.member, f"Table in <#{key.channel}>\n{notice.text}", files)
-            self._dm_refused.pop(notice.member, None)
-        except discord.HTTPException as exc:
-            self._dm_refused[notice.member] = notice.hand_id
-            if exc.code == DM_CLOSED:
-                return "their direct messages are closed"
-            log.warning("DM to %s failed: %s %s", notice.member, exc.status, exc.code)
-            return f"Discord refused the message, error {exc.code or exc.status}"
-        except TimeoutError:
-            return "the message timed out"
-        except Exception as exc:  # a broken DM must not stall the hand
-            log.exception("private message failed")
-            return f"error: {exc}"
-        return None
-
-    async def _reply(self, key: TableKey, state: _TableState, notice: Reply) -> None:
-        """Tell one player something by DM; if that fails (or their DMs were refused before), in the
-        channel, mentioning them."""
-        if notice.member not in self._dm_refused:
-            try:
-                await self._dm(notice.member, f"Table in <#{key.channel}>\n{notice.text}", [])
-                return
-            except discord.HTTPException as exc:
-                self._dm_refused[notice.member] = 0
-                log.info(
-                    "reply to %s not delivered by DM (%s); posted in the channel", notice.member, exc.code
-                )
-        mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(notice.member)])
-        with _logged(key, "tell a player"):
-            text = f"<@{notice.member}> {notice.text}"[:2000]
-            await self._channel(key).send(text, allowed_mentions=mentions)
-
-    async def _dm(self, member: int, text: str, files: list[discord.File]) -> None:
-        channel = self._dm_channels.get(member)
-        if channel is None:
-            # One at a time: discord.py holds back a request while another of the same bucket is
-            # out, so opening several DM channels at once would queue (and wait) anyway.
-            async with self._dm_opening:
-                channel = self._dm_channels.get(member)
-                if channel is None:
-                    channel = await self.bot.create_dm(discord.Object(member))
-                    self._dm_channels[member] = channel
-        chunks = split_text(text)
-        for i, chunk in enumerate(chunks):
-            if i == len(chunks) - 1 and files:
-                await channel.send(chunk, files=files, allowed_mentions=_QUIET)
-            else:
-                await channel.send(chunk, allowed_mentions=_QUIET)
 
     # ------------------------------------------------------------------ helpers
     def _channel(self, key: TableKey) -> discord.PartialMessageable:

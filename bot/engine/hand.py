@@ -5,6 +5,9 @@ Every later street is dealt by the engine itself as soon as a betting round clos
 order of SPEC §2, from the card source it was given. Derived state comes from small pure modules:
 the wild set from ``follow`` (SPEC §3), the betting arithmetic from ``betting`` (SPEC §5), the pots
 from ``pots`` (SPEC §6), hand values from ``evaluator`` and showing hands from ``showing``.
+The hand's parts live in mixins: the deal and the start of each betting round in ``hand_dealing``,
+reading and checking commands (and the refusal messages) in ``hand_planning``, the showdown in
+``hand_showdown`` and Baseball's deal that stops for a decision in ``hand_baseball``.
 
 When at most one player can still bet (the rest are all-in), betting is closed: the hands are
 turned face up (``BettingClosed``) and the remaining streets are dealt at once, then the showdown.
@@ -34,45 +37,33 @@ from collections.abc import Iterator, Sequence
 from bot.engine.baseball import Decision
 from bot.engine.betting import NO_ACTIONS, BettingRound, LegalActions
 from bot.engine.cards import Card, Deck, Rank
-from bot.engine.command import AMOUNT_KINDS, Command, Kind
-from bot.engine.dealing import STREETS, CardSource, DeckSource
-from bot.engine.errors import IllegalAction
+from bot.engine.dealing import CardSource, DeckSource
 from bot.engine.evaluator import HandValue
 from bot.engine.events import (
     ActionTaken,
-    BettingClosed,
-    BringInSeat,
-    BurnsScrambled,
     CardDealt,
-    CommunityCardNeeded,
     Event,
-    FirstToAct,
-    FollowNoted,
-    StreetStarted,
     UncalledReturned,
-    WildRankAdded,
 )
-from bot.engine.follow import FollowNote, WildEvent
+from bot.engine.follow import WildEvent
 from bot.engine.games import Game, game_of
 from bot.engine.hand_baseball import BaseballDealing
+from bot.engine.hand_dealing import StreetDealing
+from bot.engine.hand_planning import COMMANDS, ActionPlanning
 from bot.engine.hand_showdown import HandResult, PotResult, ShowdownMixin
 from bot.engine.log import Action, Deal, LogEntry
 from bot.engine.pots import Pot, split_pots, uncalled
 from bot.engine.rulings import DEFAULT_RULINGS, Rulings
-from bot.engine.showing import ShowingValue, door_card_key
+from bot.engine.showing import ShowingValue
 from bot.engine.stakes import TableStakes
 from bot.engine.valuation import best_showing
-from bot.engine.vocab import normalise, street_name
+from bot.engine.vocab import street_name
 from bot.engine.wilds import make_tracker
 
 __all__ = ["COMMANDS", "MAX_SEATS", "MIN_SEATS", "HandResult", "PotResult", "StudHand"]
 
 MIN_SEATS = 2
 MAX_SEATS = 8
-
-COMMANDS = ("bring_in", "complete", "bet", "raise", "call", "check", "check_or_call", "fold", "all_in",
-            "show", "muck", "timeout", "pay", "buy", "decline")
-"""Command names accepted by ``StudHand.act``."""
 
 
 FIVE = Rank.FIVE
@@ -87,7 +78,6 @@ def _wrap_event(entry: Event | Deal | Action) -> Event:
     return entry  # type: ignore[return-value]
 
 
-_DOOR_CACHE: dict[tuple[str, Card, bool], tuple[int, int, int]] = {}
 _SHOWING_CACHE: dict[tuple[str, tuple[Rank, ...], int], ShowingValue] = {}
 """showing_value memoised on what it depends on: the ruling, the up ranks (sorted) and which of them
 are wild (a bit mask), shared by all hands (bounded)."""
@@ -103,7 +93,7 @@ def _as_source(source: CardSource | Deck | Sequence[Card] | None) -> CardSource:
     return source  # type: ignore[return-value]
 
 
-class StudHand(BaseballDealing, ShowdownMixin):
+class StudHand(BaseballDealing, ShowdownMixin, ActionPlanning, StreetDealing):
     """One hand of seven-card stud with fives and followers wild (SPEC §2-§7).
 
     ``stacks``: chips of each seat in DEAL ORDER (seat 0 = first seat left of the dealer = PHH p1),
@@ -446,220 +436,6 @@ class StudHand(BaseballDealing, ShowdownMixin):
         never completed. In a manual showdown: muck if allowed, else show."""
         self._execute(seat, "timeout", None)
 
-    def act(self, seat: int, action: str | Command, amount: int | None = None) -> Action:
-        """Generic dispatch: ``action`` is a ``Command`` or one of ``COMMANDS`` (any spelling
-        ``vocab.normalise`` reads). ``bet`` and ``raise`` need ``amount``, the street total, and
-        both mean ``bet_or_raise_to`` (so does ``complete`` with an amount: a pot- or no-limit
-        completion to that total); an amount given with any other name is ignored. Returns the
-        action record; raises ``IllegalAction``."""
-        if self._decision is not None and isinstance(action, str):
-            return self._decide(seat, normalise(action))
-        return self.apply(seat, self._command(action, amount))
-
-    def apply(self, seat: int, command: Command) -> Action:
-        """Perform ``command`` for ``seat`` and return the action record it adds to the log.
-        Raises ``IllegalAction`` (nothing changed) if ``verify`` would."""
-        if self._decision is not None:
-            return self._decide(seat, "timeout" if command.timed_out else command.kind.value)
-        kind, to, timed_out = self._plan_command(seat, command)
-        return self._perform(seat, kind, to, timed_out)
-
-    def can(self, seat: int, action: str | Command, amount: int | None = None) -> bool:
-        """Whether ``act(seat, action, amount)`` would be accepted (it is not performed)."""
-        try:
-            self.verify(seat, action, amount)
-        except IllegalAction:
-            return False
-        return True
-
-    def verify(self, seat: int, action: str | Command, amount: int | None = None) -> Command:
-        """The command ``act(seat, action, amount)`` would perform, resolved: ``all_in`` as the
-        call, bring-in or wager it is, ``timeout`` as what the timer takes, a ``complete`` or
-        ``check_or_call`` as the exact action with its amount. Its PHH string replays the same
-        action. Raises ``IllegalAction`` if the command would be refused; changes nothing."""
-        command = self._command(action, amount)
-        kind, to, timed_out = self._plan_command(seat, command)
-        if kind == "wager":
-            assert self._round is not None
-            return Command(Kind(self._round.wager_name()), to, timed_out)
-        return Command(Kind(kind), None, timed_out)
-
-    @staticmethod
-    def _command(action: str | Command, amount: int | None) -> Command:
-        if isinstance(action, Command):
-            return action
-        name = normalise(action)
-        if name not in COMMANDS:
-            raise IllegalAction(f"unknown action {action!r}: use {', '.join(COMMANDS)}")
-        kind = Kind(name)
-        try:
-            return Command(kind, amount if kind in AMOUNT_KINDS else None)
-        except ValueError as exc:
-            raise IllegalAction(str(exc)) from None
-
-    def _plan_command(self, seat: int, command: Command) -> tuple[str, int, bool]:
-        """``_plan`` for a ``Command``; the command's own ``timed_out`` is kept."""
-        kind = command.kind
-        wager = kind in (Kind.BET, Kind.RAISE, Kind.WAGER)
-        if wager or (kind is Kind.COMPLETE and command.amount is not None):
-            if command.amount is None:
-                raise IllegalAction(f"say how much to {command.label} to")
-            plan = self._plan(seat, "to", command.amount, kind.value)
-        else:
-            plan = self._plan(seat, kind.value, None, None)
-        if command.timed_out and not plan[2]:
-            return plan[0], plan[1], True
-        return plan
-
-    # ------------------------------------------------------------------ validation
-    def _plan(
-        self, seat: int, command: str, amount: int | None, declared: str | None
-    ) -> tuple[str, int, bool]:
-        """Check a command; return ``(kind, to, timed_out)`` with kind one of bring_in, wager, call,
-        check, fold, show, muck. Raises ``IllegalAction``; changes nothing."""
-        if type(seat) is int and seat == self._actor and self._phase == "betting":
-            # Fast path for the commands of a betting round.
-            legal = self._legal or self.legal_actions(seat)
-            if command == "check_or_call":
-                command = "check" if legal.check else "call"
-            if command == "call" and legal.call is not None:
-                return "call", self._street_bets[seat] + legal.call, False
-            if command == "check" and legal.check:
-                return "check", self._street_bets[seat], False
-            if command == "fold" and legal.fold:
-                return "fold", self._street_bets[seat], False
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
-            raise IllegalAction(f"there is no seat {seat!r} in this hand")
-        if self._result is not None:
-            raise IllegalAction("the hand is over")
-        if seat != self._actor:
-            if self._folded[seat]:
-                raise IllegalAction("you have folded")
-            who = "nobody" if self._actor is None else f"seat {self._actor + 1}"
-            raise IllegalAction(f"it is not your turn: {who} is to act")
-        legal = self.legal_actions(seat)
-        timed_out = command == "timeout"
-        if self._phase == "showdown":
-            if command == "timeout":
-                command = "muck" if legal.muck else "show"
-            if command == "show":
-                return "show", 0, timed_out
-            if command == "muck":
-                if not legal.muck:
-                    raise IllegalAction(self._muck_refusal(seat))
-                return "muck", 0, timed_out
-            raise IllegalAction("it is the showdown: show or muck")
-        if command in ("show", "muck"):
-            raise IllegalAction("there is nothing to show yet: the betting is not over")
-        if command == "timeout":
-            if legal.bring_in is not None and not legal.fold:
-                command = "bring_in"
-            elif legal.check:
-                command = "check"
-            else:
-                command = "fold"
-        bet = self._street_bets[seat]
-        if command == "check_or_call":
-            command = "check" if legal.check else "call"
-        if command == "fold":
-            if not legal.fold:
-                raise IllegalAction("the bring-in cannot fold: post the bring-in or complete")
-            return "fold", bet, timed_out
-        if command == "check":
-            if not legal.check:
-                if legal.bring_in is not None:
-                    raise IllegalAction("you must bring in (or complete); you cannot check")
-                raise IllegalAction(f"you cannot check: it is {legal.call} to call")
-            return "check", bet, timed_out
-        if command == "call":
-            if legal.call is None:
-                if legal.bring_in is not None:
-                    raise IllegalAction("nothing to call yet: post the bring-in or complete")
-                raise IllegalAction("there is no bet to call: check or bet")
-            return "call", bet + legal.call, timed_out
-        if command == "bring_in":
-            if legal.bring_in is None:
-                raise IllegalAction("the bring-in is not yours to post" if self._street == 3
-                                    else "there is no bring-in after third street")
-            return "bring_in", legal.bring_in, timed_out
-        if command == "complete":
-            # "complete" also names pot and no limit's first bet of third street (still a bet there).
-            if legal.wager != "complete" and not (legal.wager == "bet" and self._street == 3):
-                if self._street != 3:
-                    raise IllegalAction("completing is for the bring-in on third street: bet or raise")
-                if legal.wager is None:
-                    raise IllegalAction("you cannot complete now")
-                raise IllegalAction("the bet is already complete: raise instead")
-            target = legal.complete_to if legal.wager == "complete" else legal.min_to   # pot/no limit: a bet
-            if target is None:
-                raise IllegalAction(f"you have {self._stacks[seat]} chips, not enough to complete: go all-in")
-            return "wager", target, timed_out
-        if command == "all_in":
-            if legal.all_in_to is None:
-                raise IllegalAction(self._all_in_refusal(legal))
-            kind = legal.all_in_kind
-            if kind == "call":
-                return "call", legal.all_in_to, timed_out
-            if kind == "bring_in":
-                return "bring_in", legal.all_in_to, timed_out
-            return "wager", legal.all_in_to, timed_out
-        if command == "to":
-            if not isinstance(amount, int) or isinstance(amount, bool):
-                raise IllegalAction(f"the amount must be a whole number of chips, not {amount!r}")
-            if legal.wager is None:
-                raise IllegalAction(self._wager_refusal(legal))
-            if declared == "complete" and legal.wager == "raise":
-                raise IllegalAction("the bet is already complete: raise instead")
-            if not legal.allows_to(amount):
-                raise IllegalAction(self._amount_refusal(legal, amount, seat))
-            return "wager", amount, timed_out
-        raise IllegalAction(f"unknown action {command!r}")
-
-    def _wager_refusal(self, legal: LegalActions) -> str:
-        rnd = self._round
-        if rnd is not None and rnd.cap is not None and rnd.aggressions >= rnd.cap:
-            return f"the betting is capped at a bet and {rnd.cap - 1} raises: call or fold"
-        if legal.call is not None and legal.all_in_kind == "call":
-            return "you do not have enough chips to raise: call all-in or fold"
-        if rnd is not None and not any(self._stacks[i] > 0 and not self._folded[i]
-                                       for i in range(self._n) if i != legal.seat):
-            return "everyone else is all-in: there is nobody to raise against; call or fold"
-        if rnd is not None and legal.seat is not None and not rnd.others_can_exceed(legal.seat, rnd.current):
-            return "nobody else can put in more than the current bet: call or fold"
-        return "the betting was not reopened for you (a short all-in is not a full raise): call or fold"
-
-    def _all_in_refusal(self, legal: LegalActions) -> str:
-        if legal.wager is None:
-            return self._wager_refusal(legal)
-        if legal.to_options:
-            return (f"this is fixed limit: {legal.wager} to {' or '.join(map(str, legal.to_options))}, "
-                    "not all-in")
-        return f"all-in is above the pot limit: you may {legal.wager} to at most {legal.max_to}"
-
-    def _amount_refusal(self, legal: LegalActions, amount: int, seat: int) -> str:
-        top = self._street_bets[seat] + self._stacks[seat]
-        if amount > top:
-            if legal.to_options:  # fixed limit: name the amounts there are, not the whole stack
-                opts = " or ".join(str(x) for x in legal.to_options)
-                return f"this is fixed limit: {legal.wager} to {opts} (you asked for {amount})"
-            return f"you have only {self._stacks[seat]} chips: the most you can make it is {top}"
-        if legal.min_to is None:
-            return f"you can only go all-in (to {legal.all_in_to}), call or fold"
-        if legal.to_options:
-            opts = " or ".join(str(x) for x in legal.to_options)
-            return f"this is fixed limit: {legal.wager} to {opts}"
-        word = legal.wager
-        if amount < legal.min_to:
-            return f"the smallest {word} is to {legal.min_to}"
-        return f"the largest {word} is to {legal.max_to} (pot limit)"
-
-    def _muck_refusal(self, seat: int) -> str:
-        if self._stacks[seat] == 0:
-            return "an all-in hand is always shown"
-        if self._betting_closed:
-            return "the hands are already face up"
-        return "you may muck only when a hand already shown beats yours"
-
     # ------------------------------------------------------------------ execution
     def _execute(self, seat: int, command: str, amount: int | None, declared: str | None = None) -> None:
         if self._decision is not None:
@@ -747,277 +523,6 @@ class StudHand(BaseballDealing, ShowdownMixin):
         self._street_bets[seat] = max(0, self._street_bets[seat] - chips)
         self._returned[seat] += chips
         self._events.append(UncalledReturned(seat, chips))
-
-    # ------------------------------------------------------------------ dealing
-    def _post_antes(self) -> None:
-        ante = self.stakes.ante
-        if ante <= 0:
-            return
-        for seat in range(self._n):
-            chips = min(ante, self._stacks[seat])
-            self._stacks[seat] -= chips
-            self._contrib[seat] += chips
-            self._record(Action(3, seat, "ante", chips, 0, self._stacks[seat] == 0))
-
-    def _draw(self, street: int, seat: int | None, face_up: bool, kind: str) -> Card:
-        card = self._source.draw(seat, face_up)
-        if card in self._seen:
-            raise ValueError(f"the card source dealt {card.code} twice")
-        self._seen.add(card)
-        deal = Deal(self._deal_seq, street, seat, card, face_up, kind)
-        self._deal_seq += 1
-        self._log.append(deal)
-        self._events.append(deal)
-        if kind == "burn":
-            self._burns.append(card)
-            return card
-        if seat is not None:
-            self._cards[seat].append(card)
-            (self._up if face_up else self._down)[seat].append(card)
-            if face_up:
-                self._add_up_rank(seat, card)
-        elif kind == "community":
-            self._community = card
-        else:
-            self._indicators.append(card)
-        notes = self._follow.on_deal(deal)
-        if notes:
-            self._note(notes)
-        return card
-
-    def _add_up_rank(self, seat: int, card: Card) -> None:
-        rank = card.rank
-        self._up_ranks[seat] = tuple(sorted((*self._up_ranks[seat], rank)))
-        self._up_mask[seat] |= 1 << rank
-
-    def _sync_wilds(self) -> None:
-        """Copy the tracker's wild ranks (they may grow, be replaced or vanish in some games)."""
-        ranks = tuple(self._follow.wild_ranks)
-        self._wild_tuple = ranks
-        mask = 0
-        for rank in ranks:
-            mask |= 1 << rank
-        self._wild_mask = mask
-
-    def _note(self, notes: tuple[FollowNote, ...]) -> None:
-        follow = self._follow
-        self._sync_wilds()
-        for note in notes:
-            if note.kind == "added":
-                self._events.append(WildRankAdded(follow.events[-1], self._wild_tuple))
-            else:
-                self._events.append(FollowNoted(note))
-
-    def _proceed_from(self, street: int) -> None:
-        """Deal ``street`` and start its betting; while betting is closed, deal on to the showdown."""
-        if self.game.extra_card is not None or self.game.pay_rank is not None:
-            self._dealer = self._deal_steps(street)
-            self._run_dealer()
-            return
-        while True:
-            self._street = street
-            self._phase = "dealing"
-            bets = self._street_bets
-            for seat in range(self._n):
-                bets[seat] = 0
-            self._events.append(StreetStarted(street))
-            if street == 7:
-                self._deal_seventh()
-            else:
-                self._deal_street(street)
-            if not self._betting_closed and self._start_round(street):
-                return
-            if street == 7:
-                self._finish_cards()
-                self._begin_showdown()
-                return
-            street += 1
-
-    def _deal_street(self, street: int) -> None:
-        spec = STREETS[street - 3]
-        if spec.burn and self.rulings.burn_cards == "on":
-            self._draw(street, None, False, "burn")
-        for face_up in spec.passes:
-            self._deal_pass(street, face_up)
-
-    def _deal_pass(self, street: int, face_up: bool) -> None:
-        """One card to each live seat in seat order (the hot path of ``_draw``, inlined)."""
-        draw = self._source.draw
-        seen, log, events = self._seen, self._log, self._events
-        cards, pile, folded = self._cards, (self._up if face_up else self._down), self._folded
-        up_ranks, up_mask = self._up_ranks, self._up_mask
-        follow = self._follow
-        trigger = follow.trigger
-        seq = self._deal_seq
-        for seat in range(self._n):
-            if folded[seat]:
-                continue
-            card = draw(seat, face_up)
-            size = len(seen)
-            seen.add(card)
-            if len(seen) == size:
-                raise ValueError(f"the card source dealt {card.code} twice")
-            deal = Deal(seq, street, seat, card, face_up, "hole")
-            seq += 1
-            log.append(deal)
-            events.append(deal)
-            cards[seat].append(card)
-            pile[seat].append(card)
-            if face_up:
-                rank = card.rank
-                up_ranks[seat] = tuple(sorted((*up_ranks[seat], rank)))
-                up_mask[seat] |= 1 << rank
-            if (face_up and card.rank is trigger) or follow.pending is not None:
-                notes = follow.on_deal(deal)
-                if notes:
-                    self._note(notes)
-        self._deal_seq = seq
-
-    def _deal_seventh(self) -> None:
-        """Seventh street: down cards, or one community card in a shortage (SPEC §2, TDA RP-10H)."""
-        source = self._source
-        live = [i for i in range(self._n) if not self._folded[i]]
-        burn = self.rulings.burn_cards == "on"
-        indicator = self.rulings.follow_target == "indicator-card"
-        needed = len(live) + (1 if burn else 0) + (1 if indicator and self._follow.pending else 0)
-        if source.remaining() < needed and burn and self._burns:
-            scrambled = tuple(self._burns)
-            source.scramble(scrambled)
-            self._burns.clear()
-            self._seen.difference_update(scrambled)
-            self._events.append(BurnsScrambled(scrambled))
-        community = source.remaining() < needed
-        if community:
-            self._events.append(CommunityCardNeeded(source.remaining(), len(live)))
-        if burn and source.remaining() >= (2 if community else needed):
-            self._draw(7, None, False, "burn")
-        if community:
-            self._draw(7, None, True, "community")
-            self._indicators_while_pending(0)
-            notes = self._follow.last_up()
-            if notes:
-                self._note(notes)
-            return
-        self._indicators_while_pending(len(live))
-        self._deal_pass(7, False)
-        notes = self._follow.last_up()        # no up card is left to follow (follow-the-queen)
-        if notes:
-            self._note(notes)
-
-    def _indicators_while_pending(self, keep: int) -> None:
-        """``indicator-card``: no up card will follow, so turn stub cards in the centre while a follow
-        is armed (a five turned there arms another under ``chain``), keeping ``keep`` cards."""
-        if self.rulings.follow_target != "indicator-card":
-            return
-        while self._follow.pending is not None and self._source.remaining() > keep:
-            self._draw(7, None, True, "indicator")
-
-    def _finish_cards(self) -> None:
-        notes = self._follow.lapse()
-        if notes:
-            self._note(notes)
-
-    # ------------------------------------------------------------------ betting rounds
-    def _able(self) -> list[int]:
-        return [i for i in range(self._n) if not self._folded[i] and self._stacks[i] > 0]
-
-    def _start_round(self, street: int) -> bool:
-        """Set up betting on ``street``; False if at most one player can bet (betting closes)."""
-        if len(self._able()) <= 1:
-            self._close_betting(street)
-            return False
-        stakes, rulings = self.stakes, self.rulings
-        if street == 3:
-            low = self._low_door_seat()
-            seat = low
-            passed_from: int | None = None
-            if self._stacks[low] == 0:
-                passed_from = low
-                seat = next(s for s in ((low + k) % self._n for k in range(1, self._n))
-                            if self._stacks[s] > 0 and not self._folded[s])
-            self._bring_in_seat = low
-            rnd = BettingRound(street, stakes, rulings, self._stacks, self._street_bets, self._contrib,
-                               self._folded, bring_in_seat=seat, bring_in_may_fold=passed_from is not None)
-            self._events.append(BringInSeat(seat, self._up[low][0], passed_from))
-            first: int | None = seat
-        else:
-            open_pair = street == 4 and stakes.is_fixed_limit and self._open_pair()
-            rnd = BettingRound(street, stakes, rulings, self._stacks, self._street_bets, self._contrib,
-                               self._folded, open_pair=open_pair)
-            same_as_sixth = street == 7 and self._community is not None and 6 in self._high_hands
-            high = self._high_hands[6] if same_as_sixth else self._high_hand_seat()
-            self._high_hands[street] = high
-            first = rnd.first_actor(high)
-            self._events.append(FirstToAct(street, high, first, same_as_sixth))
-        if first is None:  # pragma: no cover - two players can bet, so someone must act
-            self._close_betting(street)
-            return False
-        self._round = rnd
-        self._first_actors[street] = first
-        self._actor = first
-        self._phase = "betting"
-        return True
-
-    def _close_betting(self, street: int) -> None:
-        if not self._betting_closed:
-            self._betting_closed = True
-            self._return_uncalled()
-            self._events.append(BettingClosed(street))
-
-    def _low_door_seat(self) -> int:
-        """The bring-in: lowest door card with the wild set now (SPEC §5, ``showing_hand``)."""
-        wild = self._follow.wild_set
-        how = self.rulings.showing_hand
-        up = self._up
-
-        def key(seat: int) -> tuple[int, int, int]:
-            card = up[seat][0]
-            memo = (how, card, card.rank in wild)
-            value = _DOOR_CACHE.get(memo)
-            if value is None:
-                value = _DOOR_CACHE[memo] = door_card_key(card, wild, showing_hand=how)
-            return value
-
-        return min((s for s in range(self._n) if not self._folded[s]), key=key)
-
-    def _high_hand_seat(self) -> int:
-        """The live seat with the best showing hand; ties by position or by the highest card by suit."""
-        by_suit = self.rulings.high_hand_tiebreak == "suit"
-        best_seat = -1
-        folded, ups = self._folded, self._up
-        if not by_suit:                       # position: the first seat clockwise wins a tie
-            best = -1
-            for seat in range(self._n):
-                if not folded[seat]:
-                    value = self._showing(seat).strength
-                    if value > best:
-                        best, best_seat = value, seat
-            return best_seat
-        best_key: tuple[int, tuple[Card, ...]] | None = None
-        for seat in range(self._n):
-            if self._folded[seat]:
-                continue
-            up = ups[seat]
-            key = (self._showing(seat).strength, tuple(sorted(up, reverse=True)))
-            if best_key is None or key > best_key:
-                best_key, best_seat = key, seat
-        return best_seat
-
-    def _open_pair(self) -> bool:
-        """Fourth street: does any live player show a pair (SPEC §5, ``open_pair_double``)?"""
-        rule = self.rulings.open_pair_double
-        if rule == "off":
-            return False
-        wild = self._follow.wild_set
-        for seat in range(self._n):
-            if self._folded[seat]:
-                continue
-            a, b = self._up[seat][:2]
-            if a.rank == b.rank:
-                return True
-            if rule == "wild-aware" and (a.rank in wild or b.rank in wild):
-                return True
-        return False
 
     def __repr__(self) -> str:
         return (f"StudHand(seats={self._n}, {street_name(self._street)}, phase={self._phase}, "

@@ -26,6 +26,10 @@ remaining hand shown (cards speak). A history that stops mid-hand replays as a h
 (it must still list the cards of any street the engine has dealt, since the engine deals a street
 the moment the round before it closes). Burns are not written in PHH: see :class:`HistorySource`.
 
+The report and error types (and ``stakes_of``/``rulings_of``) are in ``replay_report``, the
+``--json`` object (``report_json``) in ``replay_json`` and the narration (``narrate``) in
+``replay_narration``; all are importable from here.
+
 >>> from bot.engine.phh import parse_phh
 >>> text = '''
 ... variant = "F7S"
@@ -48,37 +52,19 @@ the moment the round before it closes). Burns are not written in PHH: see :class
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from bot.engine.cards import FULL_DECK, Card
 from bot.engine.errors import IllegalAction
-from bot.engine.events import (
-    ActionTaken,
-    BettingClosed,
-    BringInSeat,
-    BurnsScrambled,
-    CommunityCardNeeded,
-    FirstToAct,
-    FollowNoted,
-    HandMucked,
-    HandShown,
-    PotAwarded,
-    ShowdownStarted,
-    StreetStarted,
-    UncalledReturned,
-    WildRankAdded,
-)
 from bot.engine.follow import WildEvent
 from bot.engine.hand import StudHand
-from bot.engine.log import Action, Deal
-from bot.engine.narration import Narrator
 from bot.engine.phh import HandHistory, PhhAction, PhhError, RecordedWildEvent, parse_phh, player_label
-from bot.engine.rulings import Rulings
-from bot.engine.stakes import TableStakes
-from bot.engine.vocab import STREET_NAMES, action_phrase, street_name
+from bot.engine.replay_json import report_json
+from bot.engine.replay_narration import narrate
+from bot.engine.replay_report import ERROR_KINDS, ReplayError, ReplayReport, rulings_of, stakes_of
+from bot.engine.vocab import STREET_NAMES
 
 __all__ = [
     "ERROR_KINDS",
@@ -93,62 +79,6 @@ __all__ = [
     "rulings_of",
     "stakes_of",
 ]
-
-ERROR_KINDS = ("format", "illegal-action", "cards", "mismatch")
-"""``format``: not a readable stud PHH file (or bad stakes/rulings); ``illegal-action``: the
-engine refused an action; ``cards``: the deal or show lines do not fit the deal; ``mismatch``:
-every action was legal but a recorded result differs from the engine's."""
-
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayError:
-    """What is wrong with a history.
-
-    ``kind`` is one of :data:`ERROR_KINDS`. ``index``/``line``/``action`` locate the offending
-    action (0-based position in ``actions``, 1-based file line, its text) when there is one; for a
-    mismatch ``field`` names the recorded field (and ``line`` is that field's line), ``recorded``
-    and ``engine`` give both values.
-    """
-
-    kind: str
-    reason: str
-    index: int | None = None
-    line: int | None = None
-    action: str | None = None
-    field: str | None = None
-    recorded: Any = None
-    engine: Any = None
-
-    @property
-    def where(self) -> str:
-        """``"action 5 (line 17)"``, ``"finishing_stacks (line 40)"`` or ``""``."""
-        if self.index is not None:
-            return f"action {self.index + 1}" + (f" (line {self.line})" if self.line is not None else "")
-        if self.field is not None:
-            return self.field + (f" (line {self.line})" if self.line is not None else "")
-        return ""
-
-    def __str__(self) -> str:
-        where = self.where
-        quoted = f" {self.action.strip()!r}" if self.action else ""
-        return f"{where}{quoted}: {self.reason}" if where else self.reason
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form: ``kind``, ``reason``, ``index``, ``line``, ``action``, ``position``
-        (the 1-based action number) and, for a mismatch, ``field``, ``recorded``, ``engine``."""
-        out: dict[str, Any] = {
-            "kind": self.kind,
-            "reason": self.reason,
-            "index": self.index,
-            "position": None if self.index is None else self.index + 1,
-            "line": self.line,
-            "action": self.action.strip() if self.action else None,
-            "message": str(self),
-        }
-        if self.field is not None:
-            out.update(field=self.field, recorded=self.recorded, engine=self.engine)
-        return out
 
 
 class _ReplayStop(Exception):
@@ -244,53 +174,6 @@ class HistorySource:
         self._out -= len(cards)
         self._burned.difference_update(cards)
 
-
-@dataclass
-class ReplayReport:
-    """The outcome of a replay.
-
-    ``history``: the parsed history (``None`` if it could not be read). ``hand``: the engine's hand
-    as far as the replay got (``None`` if it could not even be dealt). ``error``: the first problem,
-    or ``None``. ``applied``: how many entries of ``actions`` were applied. ``spans``: for each
-    applied action, ``(index, first_event, end_event)`` -- the engine events it caused (events
-    before the first action come from the antes and the third-street deal).
-    ``auto_shown``: seats the replay showed because the history left the showdown open.
-    ``checked``: the recorded results were compared with the engine's (``check_results``).
-    """
-
-    history: HandHistory | None
-    hand: StudHand | None = None
-    error: ReplayError | None = None
-    applied: int = 0
-    spans: list[tuple[int, int, int]] = field(default_factory=list)
-    auto_shown: list[int] = field(default_factory=list)
-    checked: bool = False
-
-    @property
-    def ok(self) -> bool:
-        """No error."""
-        return self.error is None
-
-    @property
-    def complete(self) -> bool:
-        """The hand reached its end."""
-        return self.hand is not None and self.hand.is_over
-
-
-def stakes_of(history: HandHistory) -> TableStakes:
-    """The history's stakes as ``TableStakes`` (raises ``StakesError``, a ``ValueError``)."""
-    if history.structure == "fixed-limit":
-        assert history.small_bet is not None and history.big_bet is not None
-        return TableStakes.fixed_limit(ante=history.ante, bring_in=history.bring_in,
-                                       small_bet=history.small_bet, big_bet=history.big_bet)
-    assert history.min_bet is not None
-    make = TableStakes.pot_limit if history.structure == "pot-limit" else TableStakes.no_limit
-    return make(ante=history.ante, bring_in=history.bring_in, min_bet=history.min_bet)
-
-
-def rulings_of(history: HandHistory) -> Rulings:
-    """The history's ``_rulings`` as ``Rulings`` (defaults for the rest; raises ``RulingError``)."""
-    return Rulings.from_dict(dict(history.rulings))
 
 
 def replay_text(text: str, *, check_results: bool = True) -> ReplayReport:
@@ -620,272 +503,3 @@ def _engine_details(e: WildEvent, recorded: RecordedWildEvent | None) -> str:
     if recorded.how is not None:
         parts.append(e.how)
     return f" ({', '.join(parts)})" if parts else ""
-
-
-# ---------------------------------------------------------------------------------------------
-# JSON
-# ---------------------------------------------------------------------------------------------
-
-
-def _wild_event_json(event: WildEvent) -> dict[str, Any]:
-    follow_seat = None if event.follow_seat is None else player_label(event.follow_seat)
-    return {
-        "five": event.five.code,
-        "seat": None if event.five_seat is None else player_label(event.five_seat),
-        "street": event.street,
-        "follow_card": event.follow_card.code,
-        "follow": event.follow_card.code,
-        "follow_seat": follow_seat,
-        "follow_street": event.follow_street,
-        "rank": event.rank.char,
-        "how": event.how,
-    }
-
-
-def report_json(report: ReplayReport) -> dict[str, Any]:
-    """The ``wildstud replay --json`` object (player labels ``p1``.., card codes, rank chars).
-
-    Keys: ``ok``, ``complete`` (the hand reached its end), ``variant``, ``players`` (labels),
-    ``names`` (the ``players`` field, or labels), ``rulings`` (the full set used),
-    ``wild_ranks``, ``wild_events`` (``five``, ``seat``, ``street``, ``follow_card`` (alias
-    ``follow``), ``follow_seat``, ``follow_street``, ``rank``, ``how``), ``pots`` (``amount``,
-    ``eligible``, ``winners``, ``shares``: chips per winner in the order of ``winners``),
-    ``returned`` (uncalled chips per player), ``winnings``, ``finishing_stacks``, ``showdown``
-    (in show order: ``player``, ``category``, ``best`` (five card codes), ``cards`` (as dealt),
-    ``description``, ``wilds_used``), ``mucked`` and ``error`` (``None`` or
-    :meth:`ReplayError.to_dict`). Results are ``None`` when the hand could not be dealt.
-    """
-    history, hand = report.history, report.hand
-    out: dict[str, Any] = {"ok": report.ok, "complete": report.complete}
-    if history is not None:
-        n = history.player_count
-        out["variant"] = history.variant
-        out["players"] = [player_label(s) for s in range(n)]
-        out["names"] = [history.name(s) for s in range(n)]
-    if hand is None:
-        out.update(rulings=None, wild_ranks=None, wild_events=None, pots=None, returned=None,
-                   winnings=None, finishing_stacks=None, showdown=None, mucked=None)
-    else:
-        out["game"] = hand.game.name
-        out["rulings"] = hand.game.rulings_dict(hand.rulings)
-        out["wild_ranks"] = [r.char for r in hand.wild_ranks]
-        out["wild_events"] = [_wild_event_json(e) for e in hand.wild_events]
-        result = hand.result
-        if result is not None:
-            out["pots"] = [
-                {
-                    "amount": pot.amount,
-                    "eligible": [player_label(s) for s in pot.eligible],
-                    "winners": [player_label(s) for s in pot.winners],
-                    "shares": [dict(pot.shares)[s] for s in pot.winners],
-                }
-                for pot in result.pots
-            ]
-            out["returned"] = list(result.returned)
-            out["winnings"] = list(result.winnings)
-            out["finishing_stacks"] = list(result.final_stacks)
-            out["showdown"] = [
-                {
-                    "player": player_label(seat),
-                    "category": result.shown[seat].category.value,
-                    "best": [c.code for c in result.shown[seat].best],
-                    "cards": [c.code for c in hand.cards(seat)],
-                    "description": result.shown[seat].describe(kickers=True),
-                    "wilds_used": result.shown[seat].wilds_used,
-                }
-                for seat in result.show_order
-                if seat in result.shown
-            ]
-            out["mucked"] = [player_label(s) for s in result.mucked]
-        else:
-            n = hand.seat_count
-            out["pots"] = [
-                {"amount": p.amount, "eligible": [player_label(s) for s in p.eligible], "winners": [],
-                 "shares": []}
-                for p in hand.pots()
-            ]
-            out["returned"] = [0] * n
-            out["winnings"] = [0] * n
-            out["finishing_stacks"] = [hand.stack(s) for s in range(n)]
-            out["showdown"] = []
-            out["mucked"] = []
-    out["error"] = None if report.error is None else report.error.to_dict()
-    return out
-
-
-# ---------------------------------------------------------------------------------------------
-# Narration
-# ---------------------------------------------------------------------------------------------
-
-
-def narrate(report: ReplayReport) -> list[str]:
-    """The hand told street by street, for ``wildstud replay FILE``: cards dealt (down cards too,
-    since a history is public), wild ranks added and why, the bring-in and who acts first, every
-    action, uncalled bets returned, the showdown with each hand's best five, the pots and winners,
-    and the final stacks; the error, if any, where it happened."""
-    history, hand = report.history, report.hand
-    lines: list[str] = []
-    if history is None:
-        lines.append(f"error: {report.error}")
-        return lines
-    n = history.player_count
-
-    def who(seat: int | None) -> str:
-        if seat is None:
-            return "the centre"
-        label = player_label(seat)
-        name = history.name(seat)
-        return label if name == label else f"{label} ({name})"
-
-    stakes_text = ""
-    try:
-        stakes_text = stakes_of(history).describe()
-    except ValueError:
-        stakes_text = "invalid stakes"
-    lines.append(f"{history.variant}: {stakes_text}; {n} players")
-    if hand is not None:
-        changed = hand.rulings.changed_from_default()
-        lines.append("rulings: " + (", ".join(f"{k} = {v}" for k, v in changed.items()) if changed
-                                    else "all defaults"))
-    lines.append("starting stacks: " + ", ".join(f"{who(s)} {history.starting_stacks[s]}" for s in range(n)))
-    if hand is None:
-        if report.error is not None:
-            lines.append(f"error: {report.error}")
-        return lines
-
-    events = hand.events
-    narrator = _Narrator(who, [who(s) for s in range(n)])
-    first = report.spans[0][1] if report.spans else len(events)
-    narrator.feed(events[:first])
-    for _index, start, end in report.spans:
-        narrator.feed(events[start:end])
-    narrator.flush()
-    lines.extend(narrator.take())
-    if report.error is not None:
-        lines.append(f"error: {report.error}")
-        return lines
-    result = hand.result
-    if result is None:
-        lines.append("the history stops here: the hand is still in progress")
-        lines.append("stacks: " + ", ".join(f"{who(s)} {hand.stack(s)}" for s in range(n)))
-        return lines
-    lines.append("winnings: " + ", ".join(f"{who(s)} {result.winnings[s]}" for s in range(n)))
-    lines.append("finishing stacks: " + ", ".join(f"{who(s)} {result.final_stacks[s]}" for s in range(n)))
-    recorded = any(x is not None for x in (history.finishing_stacks, history.winnings, history.wild_ranks,
-                                            history.wild_events))
-    if not recorded:
-        lines.append("replayed without error")
-    elif report.checked:
-        lines.append("the recorded results agree with the engine")
-    else:
-        lines.append("the recorded results were not checked")
-    return lines
-
-
-class _Narrator(Narrator[str]):
-    """The replay's voice of the one narrator: deals of one street grouped by seat, down cards too
-    (a history is public), amounts as plain numbers."""
-
-    def __init__(self, who: Callable[[int | None], str], names: Sequence[str]) -> None:
-        super().__init__(names)
-        self.who = who
-
-    def antes_lines(self, antes: Sequence[Action]) -> list[str]:
-        amounts = {a.amount for a in antes}
-        if len(amounts) == 1 and not any(a.all_in for a in antes):
-            return [f"  antes: {amounts.pop()} each"]
-        return [f"  {self.who(a.seat)} antes {a.amount}{' (all-in)' if a.all_in else ''}" for a in antes]
-
-    def deal_lines(self, street: int | None, cards: Sequence[Deal]) -> list[str]:
-        by_seat: dict[int | None, list[str]] = {}
-        for d in cards:
-            by_seat.setdefault(d.seat, []).append(f"{d.card}{'' if d.face_up else ' (down)'}")
-        return [f"  {self.who(seat)}: {' '.join(dealt)}" for seat, dealt in by_seat.items()]
-
-    def keep_card(self, deal: Deal) -> None:
-        if deal.kind == "burn":
-            self.note("  a card is burned")
-        elif deal.kind in ("community", "indicator"):
-            self.note(f"  {deal.kind} card: {deal.card}")
-        else:
-            super().keep_card(deal)
-
-    def visit_wild_rank_added(self, ev: WildRankAdded) -> None:
-        super().visit_wild_rank_added(ev)
-        who, e = self.who, ev.event
-        wild = " ".join(r.char for r in ev.wild_ranks)
-        how = {"announced": " (dealt face down; its rank is announced)",
-               "indicator": " (an indicator card)"}.get(e.how, "")
-        self.note(f"  wild: {e.five} ({who(e.five_seat)}) → {e.follow_card} "
-                  f"({who(e.follow_seat)}){how}: {e.rank.plural} are wild [wild now: {wild}]")
-
-    def visit_follow_noted(self, ev: FollowNoted) -> None:
-        note, who = ev.note, self.who
-        text = {
-            "armed": f"  {note.five} is dealt face up to {who(note.five_seat)}: {note.awaits}",
-            "already-wild": f"  {note.card} follows {note.five}, but its rank is already wild",
-            "void": f"  {note.card} follows {note.five} face down: the follow is void",
-            "lapsed": f"  no card follows {note.five}: its follow lapses",
-        }.get(note.kind)
-        if text:
-            self.note(text)
-
-    def visit_community_card_needed(self, ev: CommunityCardNeeded) -> None:
-        self.note(f"  {ev.stub} cards left for {ev.live} players: one community card")
-
-    def visit_burns_scrambled(self, ev: BurnsScrambled) -> None:
-        self.note(f"  the {len(ev.cards)} burned cards go back into the stub")
-
-    def visit_street_started(self, ev: StreetStarted) -> None:
-        super().visit_street_started(ev)
-        self.say(f"— {street_name(ev.street)} —")
-
-    def visit_bring_in_seat(self, ev: BringInSeat) -> None:
-        who = self.who
-        if ev.passed_from is not None:
-            self.say(f"  {who(ev.passed_from)} has the low door card ({ev.door}) but is all-in: "
-                     f"{who(ev.seat)} brings in, completes or folds")
-        else:
-            self.say(f"  {who(ev.seat)} has the low door card ({ev.door}) and must bring in")
-
-    def visit_first_to_act(self, ev: FirstToAct) -> None:
-        who = self.who
-        extra = " (as on sixth street: community card)" if ev.same_as_sixth else ""
-        if ev.seat is not None and ev.seat != ev.high_hand:
-            self.say(f"  {who(ev.high_hand)} shows the high hand (all-in); {who(ev.seat)} acts first")
-        else:
-            self.say(f"  {who(ev.high_hand)} shows the high hand and acts first{extra}")
-
-    def visit_action_taken(self, ev: ActionTaken) -> None:
-        super().visit_action_taken(ev)
-        a = ev.action
-        if a.action == "ante":
-            return
-        timed = " (timed out)" if a.timed_out else ""
-        self.say(f"  {self.who(a.seat)} {action_phrase(a.action, a.amount, a.to)}"
-                 + (" and is all-in" if a.all_in else "") + timed)
-
-    def visit_betting_closed(self, ev: BettingClosed) -> None:
-        super().visit_betting_closed(ev)
-        self.say("  betting is closed: the hands are turned up and the rest is dealt without betting")
-
-    def visit_uncalled_returned(self, ev: UncalledReturned) -> None:
-        self.say(f"  {ev.amount} uncalled goes back to {self.who(ev.seat)}")
-
-    def visit_showdown_started(self, ev: ShowdownStarted) -> None:
-        self.say("— showdown — order: " + ", ".join(self.who(s) for s in ev.order))
-
-    def visit_hand_shown(self, ev: HandShown) -> None:
-        best = " ".join(str(c) for c in ev.value.best)
-        self.say(f"  {self.who(ev.seat)} shows {' '.join(str(c) for c in ev.cards)}: "
-                 f"{ev.value.describe(kickers=True)} ({best})")
-
-    def visit_hand_mucked(self, ev: HandMucked) -> None:
-        self.say(f"  {self.who(ev.seat)} mucks")
-
-    def visit_pot_awarded(self, ev: PotAwarded) -> None:
-        super().visit_pot_awarded(ev)
-        name = "main pot" if ev.pot_index == 0 else f"side pot {ev.pot_index}"
-        shares = ", ".join(f"{self.who(s)} {c}" for s, c in ev.shares)
-        folded = " (everyone else folded)" if ev.by_fold else ""
-        self.say(f"  {name} {ev.amount}: {shares}{folded}{ev.odd_chip_note(self.who)}")
