@@ -65,7 +65,7 @@ def make_state(rng: random.Random) -> TablePicture:
             note="all-in" if rng.random() < 0.05 else "",
         ))
     ranks = rng.sample([r for r in Rank if r is not Rank.FIVE], rng.randint(1, 2))
-    wilds = tuple(WildRank(r, deck.pop(), deck.pop()) for r in ranks)
+    wilds = (WildRank(Rank.FIVE), *(WildRank(r, deck.pop(), deck.pop()) for r in ranks))
     return TablePicture(title=f"Hand #{rng.randrange(1, 999)} · sixth street · fixed limit 20/40",
                         seats=tuple(seats), pot=rng.randrange(40, 5_000), wilds=wilds)
 

@@ -27,6 +27,7 @@ from bot.render.pictures import (
 
 TWOS = WildRank(Rank.TWO, Card.parse("5h"), Card.parse("2d"))
 JACKS = WildRank(Rank.JACK, Card.parse("5c"), Card.parse("Js"))
+FIVES = WildRank(Rank.FIVE)          # the game's own wild rank (Sex in the Middle East)
 
 
 def cs(text: str) -> tuple[Card, ...]:
@@ -40,7 +41,7 @@ def eight_seats() -> TablePicture:
         SeatPicture(n, 1_000 + 111 * i, cs(u), 2 if u else 0, dealer=i == 0, to_act=i == 3, bet=40 * (i % 2))
         for i, (n, u) in enumerate(zip(names, ups, strict=True))
     )
-    return TablePicture("Hand #41 · sixth street", seats, 1_265, (TWOS, JACKS))
+    return TablePicture("Hand #41 · sixth street", seats, 1_265, (FIVES, TWOS, JACKS))
 
 
 def decode(png: bytes) -> Image.Image:
@@ -87,11 +88,11 @@ def test_every_seat_count_draws_inside_the_picture_without_overlap(n: int) -> No
 
 
 def test_hand_and_showdown_pictures_decode_and_grow_one_row_per_hand() -> None:
-    hand = HandPicture("Hand #2 · fifth street", cs("Jh 2c Kc Kh 4s"), cs("Kc Kh 4s"), (TWOS, JACKS))
+    hand = HandPicture("Hand #2 · fifth street", cs("Jh 2c Kc Kh 4s"), cs("Kc Kh 4s"), (FIVES, TWOS, JACKS))
     assert decode(P.hand_png(hand)).width == P.PICTURE_WIDTH
     hands = (ShownHand("Eve", cs("Jh 2c Kc Kh 4s 6c Ks"), 90), ShownHand("Ann", cs("Ad Ah Qc 9d Jd 3c 9h")),
              ShownHand("Gus", cs("7d 7s Ac Tc 8s 2h 3s")))
-    heights = [decode(P.showdown_png(ShowdownPicture("Showdown", hands[:k], (TWOS, JACKS)))).height
+    heights = [decode(P.showdown_png(ShowdownPicture("Showdown", hands[:k], (FIVES, TWOS, JACKS)))).height
                for k in (1, 2, 3)]
     assert heights[0] > 0 and heights[2] - heights[1] == heights[1] - heights[0] > 150
     for k in (1, 3):
@@ -146,7 +147,7 @@ def test_wild_cards_get_a_gold_face_and_others_do_not() -> None:
     assert count(img, gold, boxes[6]) > 300
     assert count(img, gold, boxes[3]) == 0
     # Without the twos, Gus's 2♥ is a plain card.
-    plain = P.render_table(replace(pic, wilds=(JACKS,)))
+    plain = P.render_table(replace(pic, wilds=(FIVES, JACKS)))
     assert count(plain, gold, boxes[6]) == 0
 
 
@@ -234,7 +235,8 @@ def test_alt_text_is_cut_to_discords_limit() -> None:
 
 def test_hand_alt_marks_down_cards_and_the_best_five_with_what_wilds_stand_for() -> None:
     # J♥ and 2♣ are wild (jacks and twos): with K♣ K♥ they make four kings, six kicker.
-    pic = HandPicture("Hand #41 · sixth street", cs("Jh 2c Kc Kh 4s 6c"), cs("Kc Kh 4s 6c"), (TWOS, JACKS))
+    pic = HandPicture("Hand #41 · sixth street", cs("Jh 2c Kc Kh 4s 6c"), cs("Kc Kh 4s 6c"),
+                      (FIVES, TWOS, JACKS))
     alt = P.hand_alt(pic)
     assert "J♥ (down) 2♣ (down) K♣ K♥ 4♠ 6♣" in alt
     assert "Four of a kind, kings" in alt
@@ -245,7 +247,7 @@ def test_hand_alt_marks_down_cards_and_the_best_five_with_what_wilds_stand_for()
 
 
 def test_hand_picture_frames_the_best_five_and_tags_down_cards() -> None:
-    pic = HandPicture("Hand #41", cs("Jh 2c Kc Kh 4s 6c"), cs("Kc Kh 4s 6c"), (TWOS, JACKS))
+    pic = HandPicture("Hand #41", cs("Jh 2c Kc Kh 4s 6c"), cs("Kc Kh 4s 6c"), (FIVES, TWOS, JACKS))
     img = P.render_hand(pic)
     framed = count(img, S._BEST, tol=20)
     early = P.render_hand(replace(pic, cards=pic.cards[:4], up=cs("Kc Kh")))  # 4 cards: no best five yet
@@ -260,7 +262,7 @@ def test_showdown_five_of_a_kind_and_the_winner() -> None:
     pic = ShowdownPicture(
         "Hand #41 · showdown",
         (ShownHand("Eve", cs("Jh 2c Kc Kh 4s 6c Ks"), 1_265), ShownHand("Ann", cs("Ad Ah Qc 9d Jd 3c 9h"))),
-        (TWOS, JACKS),
+        (FIVES, TWOS, JACKS),
     )
     alt = P.showdown_alt(pic)
     eve, ann = alt.split("Eve: ", 1)[1].split("Ann: ")
@@ -275,7 +277,7 @@ def test_showdown_five_of_a_kind_and_the_winner() -> None:
 def test_many_wild_ranks_still_fit_and_the_alt_text_keeps_every_origin() -> None:
     five = Card.parse("5s")
     ranks = [Rank.TWO, Rank.JACK, Rank.SEVEN, Rank.QUEEN, Rank.KING, Rank.THREE]
-    wilds = tuple(WildRank(r, five, Card(r, Suit.HEARTS)) for r in ranks)
+    wilds = (FIVES, *(WildRank(r, five, Card(r, Suit.HEARTS)) for r in ranks))
     pic = replace(eight_seats(), wilds=wilds, community=Card.parse("9c"))
     assert decode(P.table_png(pic)).size == P.TABLE_SIZE
     alt = P.table_alt(pic)

@@ -58,7 +58,15 @@ def run(args: argparse.Namespace) -> int:
             if not record.phh:
                 raise ValueError(f"hand {args.hand} has no stored history")
             return FULL_WARNING + record.phh
-        return viewer_history(record, args.member)
+        if args.member is not None and all(p.member_id != args.member for p in record.players):
+            raise ValueError(f"member {args.member} was not dealt into hand {args.hand}")
+        # The names the players sat down under, kept with their table.
+        settings = (await store.get_table(record.table_id)).settings
+        found = settings.get("names") if isinstance(settings, dict) else None
+        names: dict[int, str] = {}
+        if isinstance(found, dict):
+            names = {int(k): str(v) for k, v in found.items() if str(k).isdigit()}
+        return viewer_history(record, args.member, names)
 
     try:
         text = read_database(database_path(args.db), read)

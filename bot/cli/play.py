@@ -76,14 +76,14 @@ def run(args: argparse.Namespace) -> int:
     humans = [] if args.auto else names_for(args.seats, args.name)
     bots = args.bots if args.bots is not None else (4 if args.auto else (0 if args.seats else 3))
     problems: list[str] = []
-    if args.auto and bots < 2:
+    if bots < 0:
+        problems.append("--bots cannot be negative")
+    elif args.auto and bots < 2:
         problems.append("--auto needs at least 2 computer players")
-    if len(humans) + bots < 2:
+    elif len(humans) + bots < 2:
         problems.append("a game needs at least 2 players")
     if len(humans) + bots > 8:
         problems.append(f"at most 8 players fit at a table (asked for {len(humans) + bots})")
-    if bots < 0:
-        problems.append("--bots cannot be negative")
     if len({h.lower() for h in humans}) != len(humans):
         problems.append("each player needs a different name")
     if args.hands < 1:
@@ -103,12 +103,20 @@ def run(args: argparse.Namespace) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
     db = Path(args.db) if args.db else (None if args.auto else database_path(None))
+    if db is not None and str(db) != ":memory:" and db.exists() and not db.is_file():
+        print(f"wildstud play: cannot open {db}: it is not a database file", file=sys.stderr)
+        return 2
     color = {"always": True, "never": False}.get(args.color, wants_color(sys.stdout))
     config = PlayConfig(db=db, humans=humans, bots=bots, auto=args.auto, hands=args.hands, seed=args.seed,
                         stakes=args.stakes.lower() if args.stakes else None, color=color,
                         tty=sys.stdout.isatty(), game=game)
+    import sqlite3
+
     try:
         return asyncio.run(play(config, sys.stdin, sys.stdout))
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:   # a damaged or foreign file at --db
+        print(f"wildstud play: cannot open {db}: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("\nStopped. Your chips are saved; run wildstud play again to continue.", file=sys.stdout)
         return 130

@@ -387,7 +387,9 @@ class TerminalGame:
                     await self.show_chips()
                 else:
                     table = service.snapshot(self.key)
-                    self.say("This hand is dealt under:\n" + rulings_text(table.rulings))
+                    playing = GAMES.get(service.games(self.key).hand_game or "")
+                    applies = playing.rulings if playing is not None else None
+                    self.say("This hand is dealt under:\n" + rulings_text(table.rulings, applies))
                 continue
             if word.split()[:1] == ["void"]:
                 if await self.void(line.strip()[4:], name):

@@ -16,7 +16,7 @@ every option, so a second face-up five always resolves the first follow).
 >>> [r.char for r in state.wild_ranks]
 ['5', '2']
 >>> str(state.events[0])
-'5♥ (seat 2, third street) → 2♦ (seat 3): twos are wild'
+'5♥ (p2, third street) → 2♦ (p3): twos are wild'
 """
 
 from __future__ import annotations
@@ -52,10 +52,11 @@ class WildEvent:
     replaces: Rank | None = None
 
     def __str__(self) -> str:
-        five_at = "community" if self.five_seat is None else f"seat {self.five_seat + 1}"
+        # Players by their hand-history labels (p1 is the first seat dealt), not table seat numbers.
+        five_at = "community" if self.five_seat is None else f"p{self.five_seat + 1}"
         follow_at = {"indicator": "indicator card", "announced": "face down, announced"}.get(self.how)
         if follow_at is None:
-            follow_at = "community" if self.follow_seat is None else f"seat {self.follow_seat + 1}"
+            follow_at = "community" if self.follow_seat is None else f"p{self.follow_seat + 1}"
         ended = "" if self.replaces is None else f", {self.replaces.plural} no longer wild"
         return (f"{self.five} ({five_at}, {STREET_NAMES[self.street]}) → {self.follow_card} ({follow_at}): "
                 f"{self.rank.plural} are wild{ended}")

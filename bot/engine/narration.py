@@ -106,9 +106,9 @@ class Narrator(EventVisitor, Generic[L]):
     ``flush`` do the two halves (a deal block may then span several ``feed`` calls).
     """
 
-    def __init__(self, names: Sequence[str]) -> None:
+    def __init__(self, names: Sequence[str], wild_ranks: Iterable[Rank] = (Rank.FIVE,)) -> None:
         self.names = list(names)
-        self.wild: set[Rank] = {Rank.FIVE}
+        self.wild: set[Rank] = set(wild_ranks)     # the game's wild ranks for everyone, at the start
         self.held: list[list[Card]] = [[] for _ in names]
         self.up: list[list[Card]] = [[] for _ in names]
         self.folded: set[int] = set()
@@ -199,7 +199,7 @@ class Narrator(EventVisitor, Generic[L]):
         self._cards.append(deal)
 
     def visit_wild_rank_added(self, event: WildRankAdded) -> None:
-        self.wild.update(event.wild_ranks)
+        self.wild = set(event.wild_ranks)          # every rank wild now (a follower may be replaced)
 
     def visit_action_taken(self, event: ActionTaken) -> None:
         action = event.action

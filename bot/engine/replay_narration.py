@@ -6,8 +6,9 @@ street grouped by seat, down cards too (a history is public), amounts as plain n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
+from bot.engine.cards import Rank
 from bot.engine.events import (
     ActionTaken,
     BettingClosed,
@@ -56,6 +57,8 @@ def narrate(report: ReplayReport) -> list[str]:
     except ValueError:
         stakes_text = "invalid stakes"
     lines.append(f"{history.variant}: {stakes_text}; {n} players")
+    if hand is not None and hand.game.name != "sex-in-the-middle-east":
+        lines.append(f"game: {hand.game.describe()}")
     if hand is not None:
         changed = hand.rulings.changed_from_default()
         lines.append("rulings: " + (", ".join(f"{k} = {v}" for k, v in changed.items()) if changed
@@ -67,7 +70,7 @@ def narrate(report: ReplayReport) -> list[str]:
         return lines
 
     events = hand.events
-    narrator = _Narrator(who, [who(s) for s in range(n)])
+    narrator = _Narrator(who, [who(s) for s in range(n)], hand.game.wilds.ranks)
     first = report.spans[0][1] if report.spans else len(events)
     narrator.feed(events[:first])
     for _index, start, end in report.spans:
@@ -99,8 +102,10 @@ class _Narrator(Narrator[str]):
     """The replay's voice of the one narrator: deals of one street grouped by seat, down cards too
     (a history is public), amounts as plain numbers."""
 
-    def __init__(self, who: Callable[[int | None], str], names: Sequence[str]) -> None:
-        super().__init__(names)
+    def __init__(
+        self, who: Callable[[int | None], str], names: Sequence[str], wild_ranks: Iterable[Rank]
+    ) -> None:
+        super().__init__(names, wild_ranks)
         self.who = who
 
     def antes_lines(self, antes: Sequence[Action]) -> list[str]:

@@ -35,6 +35,7 @@ def _c(text: str) -> tuple[Card, ...]:
 
 TWOS = WildRank(Rank.TWO, Card.parse("5h"), Card.parse("2d"))
 JACKS = WildRank(Rank.JACK, Card.parse("5c"), Card.parse("Js"))
+FIVES = WildRank(Rank.FIVE)          # the game's own wild rank (Sex in the Middle East)
 
 THIRD_STREET = TablePicture(
     title="Hand #3 · third street · fixed limit 20/40",
@@ -45,7 +46,7 @@ THIRD_STREET = TablePicture(
         SeatPicture("Dot", 500, _c("9s"), 2),
     ),
     pot=30,
-    wilds=(TWOS,),
+    wilds=(FIVES, TWOS),
 )
 
 EIGHT_SEATS = TablePicture(
@@ -61,14 +62,14 @@ EIGHT_SEATS = TablePicture(
         SeatPicture("Hal", 75, (), 0, note="sitting out"),
     ),
     pot=1_265,
-    wilds=(TWOS, JACKS),
+    wilds=(FIVES, TWOS, JACKS),
 )
 
 DM = HandPicture(
     title="Hand #41 · sixth street · your cards",
     cards=_c("Jh 2c Kc Kh 4s 6c"),
     up=_c("Kc Kh 4s 6c"),
-    wilds=(TWOS, JACKS),
+    wilds=(FIVES, TWOS, JACKS),
 )
 
 SHOWDOWN = ShowdownPicture(
@@ -78,7 +79,7 @@ SHOWDOWN = ShowdownPicture(
         ShownHand("Ann", _c("Ad Ah Qc 9d Jd 5c 9h")),
         ShownHand("Gus", _c("7d 7s Ac Tc 8s 2h 3s")),
     ),
-    wilds=(TWOS, JACKS),
+    wilds=(FIVES, TWOS, JACKS),
 )
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.engine.cards import Card
+from bot.engine.cards import Card, Rank
 from bot.engine.evaluator import HandValue
 from bot.engine.events import (
     ActionTaken,
@@ -118,8 +118,14 @@ class TableNarrator(EventNarrator[Line]):
     every event once, in order: ``narrator.lines(hand.events_since(i))``.
     """
 
-    def __init__(self, names: Sequence[str], *, showing_hand: str = "wild-aware") -> None:
-        super().__init__(names)
+    def __init__(
+        self,
+        names: Sequence[str],
+        *,
+        showing_hand: str = "wild-aware",
+        wild_ranks: Iterable[Rank] = (Rank.FIVE,),
+    ) -> None:
+        super().__init__(names, wild_ranks)
         self.showing_hand = showing_hand
         self._shown: set[Card] = set()
 

@@ -44,6 +44,7 @@ from bot.engine.cards import FULL_DECK, Card, Rank, Suit
 from bot.engine.evaluator import HandValue, evaluate
 from bot.engine.follow import WildEvent
 from bot.engine.showing import showing_value
+from bot.render.cards import rank_list
 from bot.render.sprites import (
     _BEST,
     _BG,
@@ -88,9 +89,10 @@ ALT_TEXT_LIMIT = 1024
 
 @dataclass(frozen=True, slots=True)
 class WildRank:
-    """A rank made wild by the follow rule: ``five`` (dealt face up) armed it and ``card`` set it.
-
-    Fives are always wild and need no entry (a ``WildRank(Rank.FIVE)`` is ignored).
+    """A wild rank. Made wild by a follow: ``five`` (the face-up trigger card: a five, or a queen in
+    Follow the Queen) armed it and ``card`` set it. Without both it is one of the game's fixed wild
+    ranks (fives in Sex in the Middle East, twos in Deuces Wild...); a game without wild cards has
+    no entry at all.
     """
 
     rank: Rank
@@ -169,12 +171,24 @@ class ShowdownPicture:
 
 
 def wild_ranks_of(wilds: Iterable[WildRank]) -> frozenset[Rank]:
-    """Every wild rank: fives and each rank in ``wilds``."""
-    return frozenset({Rank.FIVE, *(w.rank for w in wilds)})
+    """Every wild rank in ``wilds`` (a game's fixed wild ranks come as entries without origins)."""
+    return frozenset(w.rank for w in wilds)
+
+
+def _fixed_wilds(wilds: Iterable[WildRank]) -> list[Rank]:
+    """The ranks wild without an origin (the game's own: fives, queens, threes and nines...)."""
+    return list(dict.fromkeys(w.rank for w in wilds if not (w.five and w.card)))
+
+
+def _fixed_title(wilds: Sequence[WildRank]) -> str:
+    fixed = _fixed_wilds(wilds)
+    if fixed:
+        return "Wild: " + rank_list(fixed)
+    return "Wild:" if any(w.five and w.card for w in wilds) else "No wild cards"
 
 
 def _extra_wilds(wilds: Iterable[WildRank]) -> list[WildRank]:
-    seen: set[Rank] = {Rank.FIVE}
+    seen: set[Rank] = set(_fixed_wilds(wilds))
     out: list[WildRank] = []
     for w in wilds:
         if w.rank not in seen:
@@ -299,7 +313,7 @@ def _wild_rows(canvas: Image.Image, wilds: Sequence[WildRank], x: int, y: int, w
     card that set it, two to a row when there are several. When even that does not fit in
     ``rows`` rows, the ranks are listed as words (the alt text and the log keep the origins).
     Returns the y below the list."""
-    _text(canvas, (x + width / 2, y), "Wild: fives", 24, _TEXT, bold=True, anchor="m")
+    _text(canvas, (x + width / 2, y), _fixed_title(wilds), 24, _TEXT, bold=True, anchor="m")
     y += 32
     extra = _extra_wilds(wilds)
     per_row = 1 if len(extra) <= 1 else 2
@@ -370,11 +384,12 @@ def _palette() -> Image.Image:
     )
     twos = WildRank(Rank.TWO, Card(Rank.FIVE, Suit.HEARTS), Card(Rank.TWO, Suit.DIAMONDS))
     jacks = WildRank(Rank.JACK, Card(Rank.FIVE, Suit.CLUBS), Card(Rank.JACK, Suit.SPADES))
-    table = render_table(TablePicture("Sample 0123456789", seats, 1_234, (twos, jacks), deck[50]))
+    wilds = (WildRank(Rank.FIVE), twos, jacks)
+    table = render_table(TablePicture("Sample 0123456789", seats, 1_234, wilds, deck[50]))
     own = (deck[12], deck[1], deck[44], deck[45], deck[30], deck[41], deck[51])
-    hand = render_hand(HandPicture("Sample", own, own[2:6], (twos, jacks)))
+    hand = render_hand(HandPicture("Sample", own, own[2:6], wilds))
     hands = (ShownHand("A", own, 10), ShownHand("B", tuple(deck[:7])))
-    shown = render_showdown(ShowdownPicture("Sample", hands, (twos, jacks)))
+    shown = render_showdown(ShowdownPicture("Sample", hands, wilds))
     sheet = Image.new("RGB", (TABLE_SIZE[0], table.height + hand.height + shown.height), _BG)
     sheet.paste(table, (0, 0))
     sheet.paste(hand, (0, table.height))
@@ -400,13 +415,13 @@ def table_png(pic: TablePicture) -> bytes:
 
 
 def _wild_alt(wilds: Sequence[WildRank]) -> str:
-    parts = ["fives"]
+    parts = [r.plural for r in _fixed_wilds(wilds)]
     for w in _extra_wilds(wilds):
         if w.five and w.card:
             parts.append(f"{w.rank.plural} ({w.five} then {w.card})")
         else:
             parts.append(w.rank.plural)
-    return "Wild: " + ", ".join(parts) + "."
+    return ("Wild: " + ", ".join(parts) + ".") if parts else "No wild cards."
 
 
 def _cards_alt(cards: Iterable[Card], wild: frozenset[Rank]) -> str:
@@ -514,10 +529,10 @@ def _header(canvas: Image.Image, title: str, lines: Sequence[str], width: int) -
 
 
 def _wild_line(wilds: Sequence[WildRank]) -> str:
-    parts = ["fives"]
+    parts = [r.plural for r in _fixed_wilds(wilds)]
     for w in _extra_wilds(wilds):
         parts.append(f"{w.rank.plural} ({w.five}→{w.card})" if w.five and w.card else w.rank.plural)
-    return "Wild: " + ", ".join(parts)
+    return ("Wild: " + ", ".join(parts)) if parts else "No wild cards"
 
 
 def render_hand(pic: HandPicture) -> Image.Image:

@@ -8,6 +8,9 @@ that player only.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
+from bot.engine.cards import Rank
 from bot.engine.follow import WildEvent
 from bot.render.cards import street_name
 from bot.render.pictures import HandPicture, SeatPicture, TablePicture, WildRank, wilds_from_events
@@ -51,9 +54,18 @@ def table_picture(snapshot: TableSnapshot) -> TablePicture | None:
         for seat in seats
     )
     title = table_view(snapshot).title
-    wilds = wilds_from_events(snapshot.wild_events) if in_hand else ()
+    wilds = picture_wilds(snapshot.wild_ranks, snapshot.wild_events) if in_hand else ()
     return TablePicture(title, pictures, snapshot.pot if in_hand else 0, wilds,
                         snapshot.community if in_hand else None)
+
+
+def picture_wilds(wild_ranks: Sequence[Rank], events: Iterable[WildEvent]) -> tuple[WildRank, ...]:
+    """The wild ranks in force as picture entries: the game's fixed ranks first (no origin), then
+    each rank a follow made wild and still wild, with the cards that made it (a follower replaced
+    in Follow the Queen is gone)."""
+    made = {ev.rank: ev for ev in events if ev.rank in wild_ranks}      # the latest event per rank
+    fixed = tuple(WildRank(rank) for rank in wild_ranks if rank not in made)
+    return fixed + wilds_from_events(made[r] for r in wild_ranks if r in made)
 
 
 def hand_picture(
@@ -64,9 +76,6 @@ def hand_picture(
     ``events`` when known). For that player only."""
     down = notice.down_cards
     cards = tuple(down[:2]) + tuple(notice.up_cards) + tuple(down[2:])
-    known = {ev.rank for ev in events}
-    wilds: tuple[WildRank, ...] = wilds_from_events(events) + tuple(
-        WildRank(rank) for rank in notice.wild_ranks if rank not in known
-    )
+    wilds = picture_wilds(notice.wild_ranks, events)
     title = f"Hand #{hand_no} · {street_name(notice.street)} · {notice.name}"
     return HandPicture(title, cards, tuple(notice.up_cards), wilds, notice.community_card, wild_in_flush)

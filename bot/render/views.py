@@ -171,6 +171,7 @@ class TableSnapshot:
     void_reason: str | None = None
     names: tuple[tuple[int, str], ...] = ()
     wild_events: tuple[WildEvent, ...] = ()
+    wild_ranks: tuple[Rank, ...] = ()
     log: str = "summary"
 
     def seat_of(self, member: int) -> SeatSnapshot | None:

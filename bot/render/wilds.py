@@ -42,11 +42,23 @@ def wild_line(event: WildEvent, names: Sequence[str]) -> str:
     return f"{event.five} ({five_at}) → {event.follow_card} ({follow_at}): {event.rank.plural} are wild"
 
 
-def wild_list(wild_ranks: Sequence[Rank], events: Iterable[WildEvent], names: Sequence[str]) -> list[str]:
-    """Every wild rank in the order it became wild: fives first, then each follow with its origin."""
-    lines = ["fives are wild"]
-    lines.extend(wild_line(ev, names) for ev in events)
-    return lines
+def wild_list(
+    wild_ranks: Sequence[Rank], events: Iterable[WildEvent], names: Sequence[str], *, per_player: bool = False
+) -> list[str]:
+    """The wild ranks in force, in the order they became wild: the game's fixed ranks first (fives
+    in Sex in the Middle East), then each follow still in force with its origin (a follower replaced
+    in Follow the Queen is gone). ``per_player``: low-hole-wild's own wild for each player.
+
+    >>> wild_list((), (), [])
+    ['no wild cards']
+    """
+    made = {ev.rank: ev for ev in events if ev.rank in wild_ranks}      # the latest event per rank
+    fixed = [r for r in wild_ranks if r not in made]
+    lines = [f"{rank_list(fixed)} are wild"] if fixed else []
+    lines.extend(wild_line(made[r], names) for r in wild_ranks if r in made)
+    if per_player:
+        lines.append("each player's lowest down card is wild, for that player only")
+    return lines or ["no wild cards"]
 
 
 def wild_summary(wild_ranks: Sequence[Rank]) -> str:

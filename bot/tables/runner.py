@@ -127,7 +127,7 @@ class HandRunner:
             names=names,
             stakes=table.stakes,
             rulings=rulings,
-            narrator=Narrator(names, showing_hand=rulings.showing_hand),
+            narrator=Narrator(names, showing_hand=rulings.showing_hand, wild_ranks=engine.game.wilds.ranks),
             game=chosen,
             actions=[encode_seats(tuple(order))],
         )
@@ -622,7 +622,7 @@ def _rebuild(table: Table, record: HandRecord) -> tuple[LiveHand, int]:
         names=names,
         stakes=stakes,
         rulings=rulings,
-        narrator=Narrator(names, showing_hand=rulings.showing_hand),
+        narrator=Narrator(names, showing_hand=rulings.showing_hand, wild_ranks=engine.game.wilds.ranks),
         game=game,
         actions=list(record.actions),
     )

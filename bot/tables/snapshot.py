@@ -114,9 +114,11 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
         phase=Phase.OVER if over or engine.is_over else Phase.IN_HAND,
         hand_no=live.hand_no, stakes=live.stakes, rulings=live.rulings, seats=tuple(out),
         hand_id=live.hand_id, street=engine.street, pot=engine.pot_total,
-        wilds=tuple(wild_list(engine.wild_ranks, engine.wild_events, live.names)),
+        wilds=tuple(wild_list(engine.wild_ranks, engine.wild_events, live.names,
+                              per_player=engine.game.wilds.per_player)),
         community=engine.community_card, prompt=None if over else hand_prompt(table),
         wild_events=tuple(engine.wild_events),
+        wild_ranks=tuple(engine.wild_ranks),
         **common,  # type: ignore[arg-type]
     )
 

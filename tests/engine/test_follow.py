@@ -99,8 +99,8 @@ def test_example_1_rules_sheet() -> None:
     passive(hand)
     assert hand.result is not None and hand.result.wild_ranks == ranks("5 2 J")
     assert [str(e) for e in hand.wild_events] == [
-        "5♥ (seat 2, third street) → 2♦ (seat 3): twos are wild",
-        "5♠ (seat 1, fifth street) → J♥ (seat 2): jacks are wild",
+        "5♥ (p2, third street) → 2♦ (p3): twos are wild",
+        "5♠ (p1, fifth street) → J♥ (p2): jacks are wild",
     ]
 
 

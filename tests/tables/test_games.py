@@ -345,3 +345,21 @@ async def test_baseball_decisions_are_refused_at_tables_with_the_reason(store: S
             await h.service.set_ruling(h.key, 101, name, value)
     assert h.service.table(h.key).pending_rulings is None
     assert "four_card_face" in await h.service.set_ruling(h.key, 101, "four_card_face", "up")
+
+
+@pytest.mark.parametrize(("game", "first"), [
+    ("seven-card-stud", "no wild cards"), ("deuces-wild", "twos are wild"),
+    ("follow-the-queen", "queens are wild"), ("baseball", "threes and nines are wild"),
+    (SITME, "fives are wild"),
+])
+async def test_the_wild_list_names_the_games_own_wild_ranks(
+    store: Store, db_path: Path, game: str, first: str
+) -> None:
+    # A newcomer saw "fives are wild" above plain stud: the wild list now comes from the game.
+    h = Harness(store, db_path)
+    await open_table(h, game=game)
+    await h.service.deal(h.key, 101)
+    snap = h.service.snapshot(h.key)
+    assert snap.wilds[0] == first
+    assert set(snap.wild_ranks) == set(h.service.table(h.key).hand.engine.wild_ranks)  # type: ignore[union-attr]
+    await h.passive()
