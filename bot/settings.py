@@ -10,6 +10,8 @@ variable            default                                  meaning
 ``DISCORD_TOKEN``   (none)                                   the bot token (needed by ``run`` only)
 ``DEV_GUILD_ID``    (none)                                   a guild to copy slash commands to
 ``DATABASE_PATH``   ``./data/wildstud.sqlite3``              the SQLite file (relative to the cwd)
+``DATABASE_URL``    (none)                                   ``postgresql://...`` (or ``sqlite:PATH``);
+                                                             wins over ``DATABASE_PATH`` when set
 ``LOG_LEVEL``       ``INFO``                                 logging level name
 ==================  =======================================  ======================================
 
@@ -40,6 +42,12 @@ class Settings:
     dev_guild_id: int | None
     database_path: Path
     log_level: str
+    database_url: str | None = None
+
+    @property
+    def database(self) -> str | Path:
+        """The database the store opens: ``DATABASE_URL`` if set, else ``DATABASE_PATH``."""
+        return self.database_url if self.database_url is not None else self.database_path
 
 
 def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Settings:
@@ -60,6 +68,7 @@ def load_settings(environ: Mapping[str, str] | None = None, *, dotenv: bool = Tr
         dev_guild_id=int(guild) if guild else None,
         database_path=Path((env.get("DATABASE_PATH") or "").strip() or DEFAULT_DATABASE_PATH),
         log_level=level,
+        database_url=(env.get("DATABASE_URL") or "").strip() or None,
     )
 
 

@@ -332,12 +332,12 @@ class EconomyStore(StoreBase):
             raise StoreError("The leaderboard needs at least one row.")
         async with self._transaction(write=False) as tx:
             rows = await tx.all(
-                "SELECT b.member_id, b.chips, COALESCE(("
+                "SELECT member_id, chips, in_play FROM (SELECT b.member_id, b.chips, COALESCE(("
                 "  SELECT SUM(s.stack) FROM seats s JOIN tables t ON t.id = s.table_id"
                 "  WHERE t.guild_id = b.guild_id AND s.member_id = b.member_id AND t.status = 'open'"
                 "), 0) AS in_play"
-                " FROM balances b WHERE b.guild_id = ?"
-                " ORDER BY b.chips + in_play DESC, b.member_id LIMIT ?",
+                " FROM balances b WHERE b.guild_id = ?) AS board"
+                " ORDER BY chips + in_play DESC, member_id LIMIT ?",
                 (guild_id, limit),
             )
         return [LeaderboardRow(member_id=r[0], balance=r[1], in_play=r[2]) for r in rows]

@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 from pathlib import Path
 from types import TracebackType
 
-import aiosqlite
-
 from bot.store.audit import AuditStore
+from bot.store.backend import (
+    BUSY_TIMEOUT_MS,
+    POOL_SIZE,
+    Backend,
+    PostgresBackend,
+    SqliteBackend,
+    check_target,
+)
 from bot.store.base import Clock, utc_now
 from bot.store.economy import EconomyStore
 from bot.store.hands import HandStore
-from bot.store.migrations import migrate
 from bot.store.tables import TableStore
 
-BUSY_TIMEOUT_MS = 5000
-"""How long a write waits for another process's write lock before failing (milliseconds)."""
+__all__ = ["BUSY_TIMEOUT_MS", "Store"]
 
 
 class Store(EconomyStore, TableStore, HandStore, AuditStore):
@@ -25,12 +28,17 @@ class Store(EconomyStore, TableStore, HandStore, AuditStore):
 
     Open it once per process and close it on shutdown::
 
-        async with await Store.open(settings.database_path) as store:
+        async with await Store.open(settings.database) as store:
             await store.transfer(guild_id, alice, bob, 100, key=str(interaction.id))
 
-    Every method is a coroutine that runs in its own transaction (``BEGIN IMMEDIATE`` for writes)
-    under one lock, so concurrent callers never see each other's half-done work. A refused request
-    raises :class:`bot.store.StoreError` and changes nothing.
+    The database is an embedded SQLite file (the default) or a PostgreSQL server
+    (``postgresql://...``); the API is the same. Every method is a coroutine that runs in its
+    own transaction, so concurrent callers never see each other's half-done work: on SQLite the
+    process's transactions take turns under one lock (``BEGIN IMMEDIATE`` for writes); on
+    PostgreSQL they run side by side at ``SERIALIZABLE`` isolation and a method aborted by a
+    conflict is retried whole (row locks were not chosen: serializable transactions protect every
+    read-then-write, including ones added later; see :mod:`bot.store.backend`). A refused
+    request raises :class:`bot.store.StoreError` and changes nothing.
     """
 
     @classmethod
@@ -40,38 +48,34 @@ class Store(EconomyStore, TableStore, HandStore, AuditStore):
         *,
         clock: Clock | None = None,
         upto_version: int | None = None,
+        pool_size: int | None = None,
     ) -> Store:
-        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+        """Open (creating if needed) the database and bring its schema up to date.
 
-        ``path`` defaults to the ``DATABASE_PATH`` setting (``./data/wildstud.sqlite3``); its
-        folder is created if missing. Sets WAL, ``synchronous=FULL``, foreign keys and a busy
-        timeout, then applies pending migrations (:mod:`bot.store.migrations`). ``clock`` supplies
-        the time of every record (default: now, UTC). ``upto_version`` stops migrating at an older
-        schema; it exists to build old databases in tests, and the store's methods expect the
-        latest schema. Raises :class:`bot.store.SchemaTooNew` for a database from a newer Wildstud.
+        ``path`` is a SQLite file path, ``sqlite:PATH`` or a ``postgresql://`` URL; it defaults to
+        the ``DATABASE_URL`` setting, else ``DATABASE_PATH`` (``./data/wildstud.sqlite3``).
+        SQLite: the file's folder is created if missing; WAL, ``synchronous=FULL``, foreign keys
+        and a busy timeout are set. PostgreSQL: a pool of ``pool_size`` connections (default
+        :data:`bot.store.backend.POOL_SIZE`); the database must exist (the schema is created in
+        it). Then pending migrations are applied (:mod:`bot.store.migrations`,
+        :mod:`bot.store.pg_migrations`). ``clock`` supplies the time of every record (default:
+        now, UTC). ``upto_version`` stops migrating at an older schema; it exists to build old
+        databases in tests, and the store's methods expect the latest schema.
+
+        Raises :class:`bot.store.StoreError` for a setting with an unknown scheme (nothing is
+        created), :class:`bot.store.SchemaTooNew` for a database from a newer Wildstud.
         """
-        if sqlite3.sqlite_version_info < (3, 37, 0):  # STRICT tables
-            raise RuntimeError(
-                f"Wildstud needs SQLite 3.37 or newer; this Python has {sqlite3.sqlite_version}"
-            )
         if path is None:
             from bot.settings import load_settings
 
-            path = load_settings().database_path
-        file = Path(path)
-        if str(file) != ":memory:":
-            file.parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(file, isolation_level=None)
-        try:
-            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
-            await db.execute("PRAGMA journal_mode = WAL")  # outside any transaction; persists in the file
-            await db.execute("PRAGMA synchronous = FULL")
-            await db.execute("PRAGMA foreign_keys = ON")
-            await migrate(db, upto_version)
-        except BaseException:
-            await db.close()
-            raise
-        return cls(db, file, clock or utc_now)
+            path = load_settings().database
+        kind, target = check_target(os.fspath(path) if not isinstance(path, Path) else path)
+        backend: Backend
+        if kind == "postgresql":
+            backend = await PostgresBackend.connect(target, upto_version, pool_size=pool_size or POOL_SIZE)
+        else:
+            backend = await SqliteBackend.connect(Path(target), upto_version)
+        return cls(backend, clock or utc_now)
 
     async def __aenter__(self) -> Store:
         return self
