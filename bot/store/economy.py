@@ -187,12 +187,16 @@ class EconomyStore(StoreBase):
             if amount > available:
                 raise _insufficient(available, amount, "give")
             await self._ensure_member(tx, guild_id, recipient_id)
+            # The two balances in ascending member order, in every transfer: two transfers between
+            # the same members in opposite directions then lock the rows in the same order and
+            # cannot deadlock on PostgreSQL (where they run side by side).
             balances: dict[int, int] = {}
+            for member, delta in sorted(((sender_id, -amount), (recipient_id, amount))):
+                balances[member] = await self._move_balance(tx, guild_id, member, delta)
             for member, other, delta in (
                 (sender_id, recipient_id, -amount),
                 (recipient_id, sender_id, amount),
             ):
-                balances[member] = await self._move_balance(tx, guild_id, member, delta)
                 await self._append_ledger(
                     tx,
                     guild_id,
