@@ -87,7 +87,10 @@ class WildstudBot(commands.Bot):
             **options,
         )
         self.settings = settings if settings is not None else load_settings()
-        self.database_path = Path(database_path) if database_path is not None else self.settings.database_path
+        # A SQLite path or a postgresql:// URL (never wrapped in Path: that would mangle a URL).
+        self.database_path: str | Path = (
+            database_path if database_path is not None else self.settings.database
+        )
         self.clock = clock
         self.rng = rng
         self.table_options = table_options
@@ -135,7 +138,7 @@ class WildstudBot(commands.Bot):
         self._presenter.service = self._service
         tables = await self._service.start()
         await self._presenter.flush_all()
-        log.info("store %s open; %d table(s) restored", self.database_path, len(tables))
+        log.info("store %s open; %d table(s) restored", self._store.target, len(tables))
         if self.settings.dev_guild_id is not None:
             await self._sync_dev_guild(self.settings.dev_guild_id)
 

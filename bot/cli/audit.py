@@ -1,4 +1,4 @@
-"""``wildstud audit [--db PATH]``: check that no chip was created or lost.
+"""``wildstud audit [--db PATH|URL]``: check that no chip was created or lost.
 
 For every guild: the ledger sums to the balances, the chips in play match buy-ins, cash-outs and
 settled hand results (each hand summing to zero), unfinished hands' seats still hold their
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sqlite3
 import sys
-from pathlib import Path
 from typing import Any
+
+from bot.cli.database import DB_HELP
 
 
 def register(subparsers: Any) -> None:
@@ -28,23 +28,23 @@ def register(subparsers: Any) -> None:
             "Exit status 1 on any discrepancy."
         ),
     )
-    parser.add_argument(
-        "--db",
-        metavar="PATH",
-        type=Path,
-        help="SQLite database (default: $DATABASE_PATH or ./data/wildstud.sqlite3)",
-    )
+    parser.add_argument("--db", metavar="PATH|URL", help=DB_HELP)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Audit the database and print the result; returns the exit status."""
-    from bot.settings import load_settings
+    from bot.cli.database import database_errors, database_target, missing_database
     from bot.store import AuditReport, SchemaTooNew, Store
 
-    path: Path = args.db if args.db is not None else load_settings().database_path
-    if not path.is_file():
-        print(f"audit: no database at {path}", file=sys.stderr)
+    try:
+        path = database_target(args.db)
+    except ValueError as error:
+        print(f"audit: {error}", file=sys.stderr)
+        return 2
+    missing = missing_database(path)
+    if missing is not None:
+        print(f"audit: {missing}", file=sys.stderr)
         return 2
 
     async def audit() -> AuditReport:
@@ -53,10 +53,10 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         report = asyncio.run(audit())
-    except (SchemaTooNew, OSError) as error:
+    except SchemaTooNew as error:
         print(f"audit: {error}", file=sys.stderr)
         return 2
-    except sqlite3.DatabaseError as error:  # not a SQLite file, or another program's database
+    except database_errors() as error:  # not a SQLite file, another program's database, no server
         print(f"audit: cannot open {path}: {error}", file=sys.stderr)
         return 2
     for problem in report.problems:

@@ -1,4 +1,4 @@
-"""``wildstud ledger --guild ID [--member ID] [--db PATH] [--csv]``: print or export a guild's ledger.
+"""``wildstud ledger --guild ID [--member ID] [--db PATH|URL] [--csv]``: print or export a guild's ledger.
 
 Oldest first. Without ``--csv`` it prints aligned columns; with ``--csv`` it writes CSV (with a
 header row) to standard output, for a spreadsheet. ``delta`` moves the member's balance and
@@ -10,10 +10,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import csv
-import sqlite3
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from bot.cli.database import DB_HELP
 
 if TYPE_CHECKING:
     from bot.store import LedgerEntry
@@ -43,12 +43,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--guild", type=int, required=True, metavar="ID", help="the guild (server) id")
     parser.add_argument("--member", type=int, metavar="ID", help="only this member's rows")
-    parser.add_argument(
-        "--db",
-        metavar="PATH",
-        type=Path,
-        help="SQLite database (default: $DATABASE_PATH or ./data/wildstud.sqlite3)",
-    )
+    parser.add_argument("--db", metavar="PATH|URL", help=DB_HELP)
     parser.add_argument("--csv", action="store_true", help="write CSV to standard output")
     parser.set_defaults(func=run)
 
@@ -75,12 +70,17 @@ def _row(entry: LedgerEntry) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Print the ledger; returns the exit status (2 if the database or guild id is unusable)."""
-    from bot.settings import load_settings
+    from bot.cli.database import database_errors, database_target, missing_database
     from bot.store import SchemaTooNew, Store, StoreError
 
-    path: Path = args.db if args.db is not None else load_settings().database_path
-    if not path.is_file():
-        print(f"ledger: no database at {path}", file=sys.stderr)
+    try:
+        path = database_target(args.db)
+    except ValueError as error:
+        print(f"ledger: {error}", file=sys.stderr)
+        return 2
+    missing = missing_database(path)
+    if missing is not None:
+        print(f"ledger: {missing}", file=sys.stderr)
         return 2
 
     async def read() -> list[LedgerEntry]:
@@ -89,10 +89,10 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         entries = asyncio.run(read())
-    except (StoreError, SchemaTooNew, OSError) as error:
+    except (StoreError, SchemaTooNew) as error:
         print(f"ledger: {error}", file=sys.stderr)
         return 2
-    except sqlite3.DatabaseError as error:  # not a SQLite file, or another program's database
+    except database_errors() as error:  # not a SQLite file, another program's database, no server
         print(f"ledger: cannot open {path}: {error}", file=sys.stderr)
         return 2
     rows = [_row(entry) for entry in entries]

@@ -3,7 +3,7 @@
 Two forms::
 
     wildstud verify COMMITMENT SALT DECK...      # the three values a table reveals after a hand
-    wildstud verify --hand ID [--db PATH]        # a finished hand stored in the local database
+    wildstud verify --hand ID [--db PATH|URL]    # a finished hand stored in the database
 
 The commitment is SHA-256 of the deck order (card codes run together, top card first) followed by
 ``:`` and the salt (see ``bot.tables.fairness``). Exit status 0 when it matches, 1 when it does not,
@@ -17,6 +17,8 @@ import argparse
 import re
 import sys
 from typing import Any
+
+from bot.cli.database import DB_HELP
 
 
 def register(subparsers: Any) -> None:
@@ -35,9 +37,7 @@ def register(subparsers: Any) -> None:
         "deck", nargs="*", help="the revealed deck order, top card first (e.g. 7c2dQc... or 7c 2d Qc ...)"
     )
     parser.add_argument("--hand", type=int, metavar="ID", help="verify a stored hand instead (needs --db)")
-    parser.add_argument(
-        "--db", metavar="PATH", help="SQLite database (default: $DATABASE_PATH, then wildstud.sqlite3)"
-    )
+    parser.add_argument("--db", metavar="PATH|URL", help=DB_HELP)
     parser.set_defaults(func=run)
 
 
@@ -47,19 +47,27 @@ def run(args: argparse.Namespace) -> int:
     from bot.tables.fairness import parse_deck
 
     if args.hand is not None:
-        from bot.cli.play import database_path
+        from bot.cli.database import database_errors, database_target, missing_database
         from bot.tables.stored import load_revealed_deck
 
-        path = database_path(args.db)
-        if str(path) != ":memory:" and not path.exists():
-            # Only check: opening a missing file would create an empty database there.
-            print(f"wildstud verify: no database at {path} (give the one the table plays on with --db)",
+        try:
+            path = database_target(args.db)
+        except ValueError as exc:
+            print(f"wildstud verify: {exc}", file=sys.stderr)
+            return 2
+        missing = missing_database(path)
+        if missing is not None:
+            # Only check: opening a missing database would create an empty one there.
+            print(f"wildstud verify: {missing} (give the one the table plays on with --db)",
                   file=sys.stderr)
             return 2
         try:
             found = load_revealed_deck(path, args.hand)
         except (LookupError, ValueError) as exc:
             print(f"wildstud verify: {exc}", file=sys.stderr)
+            return 2
+        except database_errors() as exc:
+            print(f"wildstud verify: cannot open {path}: {exc}", file=sys.stderr)
             return 2
         expected, salt, deck_text = found
     else:
