@@ -10,6 +10,8 @@ released step, add a new one.
 2. Daily claim: the guild's daily amount and cooldown, each member's last claim.
 3. Hands: hands (deck, commitment, stakes and rulings dealt under, status, PHH), the players dealt
    in with their starting and final stacks, the append-only action log; ledger rows may name a hand.
+4. Table leases: which process drives each table (owner, expiry), for several bot processes on one
+   database (see :mod:`bot.store.leases`).
 
 >>> LATEST == len(MIGRATIONS)
 True
@@ -160,7 +162,15 @@ CREATE INDEX ledger_by_hand ON ledger (hand_id) WHERE hand_id IS NOT NULL;
 CREATE INDEX ledger_by_time ON ledger (guild_id, created);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1_CORE, _V2_DAILY, _V3_HANDS)
+_V4_LEASES = """
+CREATE TABLE table_leases (
+    table_id INTEGER PRIMARY KEY REFERENCES tables (id),
+    owner    TEXT NOT NULL,
+    expires  TEXT NOT NULL
+) STRICT;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1_CORE, _V2_DAILY, _V3_HANDS, _V4_LEASES)
 """The migration scripts; ``MIGRATIONS[n - 1]`` upgrades version ``n - 1`` to ``n``."""
 
 LATEST: int = len(MIGRATIONS)

@@ -168,7 +168,15 @@ CREATE INDEX ledger_by_hand ON ledger (hand_id) WHERE hand_id IS NOT NULL;
 CREATE INDEX ledger_by_time ON ledger (guild_id, created);
 """
 
-PG_MIGRATIONS: tuple[str, ...] = (_V1_CORE, _V2_DAILY, _V3_HANDS)
+_V4_LEASES = """
+CREATE TABLE table_leases (
+    table_id BIGINT PRIMARY KEY REFERENCES tables (id),
+    owner    TEXT NOT NULL,
+    expires  TEXT NOT NULL
+);
+"""
+
+PG_MIGRATIONS: tuple[str, ...] = (_V1_CORE, _V2_DAILY, _V3_HANDS, _V4_LEASES)
 """The PostgreSQL migration scripts, step for step the twins of ``bot.store.migrations.MIGRATIONS``."""
 
 _LOCK_KEY = 0x57494C44  # "WILD": the advisory lock serialising migrations across processes

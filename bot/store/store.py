@@ -18,12 +18,13 @@ from bot.store.backend import (
 from bot.store.base import Clock, utc_now
 from bot.store.economy import EconomyStore
 from bot.store.hands import HandStore
+from bot.store.leases import LeaseStore
 from bot.store.tables import TableStore
 
 __all__ = ["BUSY_TIMEOUT_MS", "Store"]
 
 
-class Store(EconomyStore, TableStore, HandStore, AuditStore):
+class Store(EconomyStore, TableStore, HandStore, AuditStore, LeaseStore):
     """Wildstud's persistent state: chips, ledger, tables, seats, hands (the only code speaking SQL).
 
     Open it once per process and close it on shutdown::
