@@ -87,7 +87,7 @@ async def _run(token: str) -> int:
     import discord
 
     from bot.cli.database import database_errors
-    from bot.discord_bot import WildstudBot
+    from bot.discord_bot import make_bot
     from bot.store import SchemaTooNew, StoreError
     from bot.store.backend import redact
 
@@ -96,7 +96,7 @@ async def _run(token: str) -> int:
     unusable: tuple[type[BaseException], ...] = (
         sqlite3.Error, SchemaTooNew, StoreError, *(e for e in database_errors() if e is not OSError)
     )
-    async with WildstudBot() as bot:
+    async with make_bot() as bot:
         try:
             await bot.start(token)
         except unusable as error:

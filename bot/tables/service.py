@@ -59,6 +59,7 @@ from bot.tables.clock import Clock, LoopClock
 from bot.tables.codec import decode_action, decode_seats, encode_action, encode_seats
 from bot.tables.errors import NoTable, NotDealer, StaleAction, TableError
 from bot.tables.fairness import DealCommitment
+from bot.tables.leases import TableLeases
 from bot.tables.notices import (
     ActionOption,
     NoticeKind,
@@ -115,8 +116,11 @@ class TableService:
         clock: Clock | None = None,
         rng: random.Random | None = None,
         default_options: TableOptions | None = None,
+        leases: TableLeases | None = None,
     ) -> None:
         self.store = store
+        self.leases = leases
+        """With several processes on one database: the tables this one may drive (else None)."""
         self.presenter = presenter
         self.clock: Clock = clock if clock is not None else LoopClock()
         self.rng: random.Random = rng if rng is not None else secrets.SystemRandom()
@@ -135,22 +139,48 @@ class TableService:
         asked to leave during the last hand are cashed out and an automatic deal is scheduled again
         (``TableOptions.auto_deal_after``). Returns the keys of the tables loaded.
         """
+        await self.adopt()
+        return list(self._tables)
+
+    async def adopt(self) -> list[TableKey]:
+        """Load the open tables not loaded yet, as :meth:`start` describes; with ``leases``, only
+        those of this process's shards whose lease it holds or can take. Returns their keys."""
+        new: list[Table] = []
         for record in await self.store.open_tables():
             key = TableKey(record.guild_id, record.channel_id)
-            if key not in self._tables:
-                self._tables[key] = await self._load_table(record)
-        by_id = {t.table_id: t for t in self._tables.values()}
+            if key in self._tables:
+                continue
+            if self.leases is not None and not (
+                self.leases.serves(record.guild_id) and await self.leases.claim(record.id)
+            ):
+                continue
+            loaded = await self._load_table(record)
+            self._tables[key] = loaded
+            new.append(loaded)
+        by_id = {t.table_id: t for t in new}
         for hand in await self.store.list_unfinished_hands():
             table = by_id.get(hand.table_id)
             if table is None:
                 continue
             async with table.lock:
                 await self._resume(table, hand)
-        for table in self._tables.values():
+        for table in new:
             async with table.lock:
                 await self._finish_leaving(table)
                 self._maybe_schedule_auto_deal(table)     # a table that deals by itself goes on
-        return list(self._tables)
+        return [t.key for t in new]
+
+    async def drop(self, table_id: int) -> None:
+        """Stop driving a table whose lease another process took: cancel its timers and forget it
+        (after any operation holding its lock has finished)."""
+        for key, table in list(self._tables.items()):
+            if table.table_id == table_id:
+                async with table.lock:
+                    table.cancel_timers()
+                    if table.auto_deal is not None:
+                        table.auto_deal.cancel()
+                        table.auto_deal = None
+                    self._tables.pop(key, None)
 
     async def close(self) -> None:
         """Cancel every timer (call before closing the store)."""
@@ -168,6 +198,11 @@ class TableService:
         """The table at ``key`` (read it; change it only through the service). Raises ``NoTable``."""
         table = self._tables.get(key)
         if table is None:
+            if self.leases is not None and self.leases.elsewhere:
+                raise NoTable(
+                    "There is no table here that this Wildstud process deals. If one is open, another"
+                    " process is dealing it (a restart in progress?): try again in a moment."
+                )
             raise NoTable("There is no table in this channel. The dealer can open one with /table create.")
         return table
 
@@ -247,6 +282,8 @@ class TableService:
             except StoreError as exc:
                 raise TableError(exc.reason) from None
             table = Table(key, record.id, dealer, stakes, rulings, options, max_seats=max_seats)
+            if self.leases is not None:
+                await self.leases.claim(record.id)  # a new table: nobody else holds it
             self._tables[key] = table
         await self._post(table, NoticeKind.INFO, f"Table open: {stakes_line(stakes)}.")
         return table
