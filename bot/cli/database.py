@@ -39,18 +39,10 @@ def missing_database(target: str | Path) -> str | None:
         return f"no database at {target}"
 
     from bot.store.backend import redact
-
-    async def has_schema() -> bool:
-        import asyncpg
-
-        conn = await asyncpg.connect(target)
-        try:
-            return bool(await conn.fetchval("SELECT to_regclass('wildstud_schema') IS NOT NULL"))
-        finally:
-            await conn.close()
+    from bot.store.pg_migrations import holds_wildstud
 
     try:
-        found = asyncio.run(has_schema())
+        found = asyncio.run(holds_wildstud(target))
     except ImportError:
         return "PostgreSQL needs the asyncpg package: pip install 'wildstud[postgres]'"
     except Exception as error:  # the server's or the network's reason, whatever it is

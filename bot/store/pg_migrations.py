@@ -228,3 +228,15 @@ async def migrate(
                 version,
             )
     return await schema_version(conn)
+
+
+async def holds_wildstud(url: str) -> bool:
+    """Whether the PostgreSQL database at ``url`` has Wildstud's schema (one connection; creates
+    nothing). Raises the driver's error when the server or database cannot be reached."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        return await schema_version(conn) > 0
+    finally:
+        await conn.close()

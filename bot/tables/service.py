@@ -157,6 +157,8 @@ class TableService:
             loaded = await self._load_table(record)
             self._tables[key] = loaded
             new.append(loaded)
+        if not new:
+            return []
         by_id = {t.table_id: t for t in new}
         for hand in await self.store.list_unfinished_hands():
             table = by_id.get(hand.table_id)
