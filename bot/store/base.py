@@ -176,15 +176,16 @@ class StoreBase:
         await self._backend.close()
 
     @asynccontextmanager
-    async def _transaction(self, *, write: bool = True) -> AsyncIterator[Tx]:
+    async def _transaction(self, *, write: bool = True, locking: bool = False) -> AsyncIterator[Tx]:
         """Run the body in one transaction; commit on success, roll back on error.
 
         A :class:`StoreError` raised by the body therefore changes nothing. On SQLite the
         transactions of a process take turns under one lock; on PostgreSQL writes are
-        ``SERIALIZABLE`` (see :mod:`bot.store.backend`).
+        ``SERIALIZABLE``, or, with ``locking``, ``READ COMMITTED`` with the rows the body reads
+        locked by ``tx.lock`` (hot paths only; see :mod:`bot.store.backend`).
         """
         now = self._clock()
-        async with self._backend.transaction(now, format_time(now), write=write) as tx:
+        async with self._backend.transaction(now, format_time(now), write=write, locking=locking) as tx:
             yield tx
 
     # -- members and the ledger -------------------------------------------------------------

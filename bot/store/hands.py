@@ -155,11 +155,18 @@ class HandStore(StoreBase):
         for action in actions:
             if not isinstance(action, str) or not action or len(action) > _MAX_ACTION_LENGTH:
                 raise StoreError(f"An action is a non-empty text of at most {_MAX_ACTION_LENGTH} characters.")
-        async with self._transaction() as tx:
-            status = await tx.value("SELECT status FROM hands WHERE id = ?", (hand_id,))
-            if status is None:
+        async with self._transaction(locking=True) as tx:
+            # Appends to this hand take turns from here on; one statement reads the status and the
+            # count (every action pays for each round trip to the database).
+            await tx.lock("hands", "id", hand_id)
+            row = await tx.one(
+                "SELECT status, (SELECT COUNT(*) FROM hand_actions WHERE hand_id = ?)"
+                " FROM hands WHERE id = ?",
+                (hand_id, hand_id),
+            )
+            if row is None:
                 raise StoreError("There is no such hand.")
-            count = await tx.value("SELECT COUNT(*) FROM hand_actions WHERE hand_id = ?", (hand_id,))
+            status, count = row[0], int(row[1])
             added = 0
             for seq, action in enumerate(actions, start=first_seq):
                 if seq <= count:
