@@ -7,7 +7,11 @@ Start-up (``setup_hook``, which runs once, after login and before any gateway ev
    posted before a restart still reach them;
 2. open the store (``DATABASE_PATH``), build the Discord presenter and the table service;
 3. restore every open table and resume its unfinished hand (replayed from the stored deck and
-   action log; the player to act is prompted again and the timers re-armed);
+   action log; the player to act is prompted again and the timers re-armed). With ``SHARD_COUNT``
+   or a PostgreSQL database, several processes may share the database: only the tables of this
+   process's shards whose lease it can take (``bot.tables.leases``), and a keeper task renews the
+   leases and takes over tables whose lease lapsed; ``make_bot`` builds an ``AutoShardedBot``
+   when ``SHARD_COUNT`` is set;
 4. with ``DEV_GUILD_ID`` set, copy the global commands to that guild and sync it (guild commands
    update at once; global ones are only synced by ``wildstud sync`` or the owner's
    ``@Wildstud sync``, never on every start: Discord rate-limits command registration).

@@ -1,7 +1,9 @@
 """``wildstud run`` (also ``wildstud`` and ``python -m bot`` with no arguments): start the Discord bot.
 
 Settings come from the environment and a ``.env`` file (``bot.settings``): ``DISCORD_TOKEN``
-(required), ``DATABASE_URL`` or ``DATABASE_PATH``, ``DEV_GUILD_ID``, ``LOG_LEVEL``. Without a token
+(required), ``DATABASE_URL`` or ``DATABASE_PATH``, ``DEV_GUILD_ID``, ``LOG_LEVEL``; with
+``SHARD_COUNT`` (and ``SHARD_IDS``) the bot runs as an ``AutoShardedBot`` over those shards (README:
+"Running at scale"). Without a token
 the command exits with status 2 and says how to get one; ``wildstud play`` works without Discord.
 The token is never printed or logged. Exit status 0 after a clean stop (Ctrl-C), 1 when Discord
 refuses the token or the bot cannot start.
@@ -32,8 +34,9 @@ def register(subparsers: Any) -> None:
         "run",
         help="start the Discord bot (the default command; needs DISCORD_TOKEN)",
         description=(
-            "Start the Discord bot. Reads DISCORD_TOKEN, DATABASE_PATH, DEV_GUILD_ID and LOG_LEVEL from the "
-            "environment or a .env file. Register the slash commands once with `wildstud sync`."
+            "Start the Discord bot. Reads DISCORD_TOKEN, DATABASE_URL or DATABASE_PATH, DEV_GUILD_ID, "
+            "LOG_LEVEL, SHARD_COUNT and SHARD_IDS from the environment or a .env file. Register the slash "
+            "commands once with `wildstud sync`."
         ),
     )
     parser.set_defaults(func=run)
