@@ -137,6 +137,8 @@ async def run_backend(
         "deal_p50_ms": round(statistics.median(deals) * 1000, 2) if deals else None,
         "deal_p99_ms": round(percentile(deals, 0.99) * 1000, 2),
         "tables_stopped": len(errors),
+        "conflict_retries": store._backend.retries,
+        "retried": dict(store._backend.retried.most_common(6)),
         "audit_ok": report.ok,
     }
 

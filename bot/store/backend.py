@@ -17,13 +17,17 @@ The store's parts write one SQL text, with ``?`` placeholders, and run it throug
   in progress", "was this idempotency key used") can never be decided on a stale read. Reads run
   at ``REPEATABLE READ READ ONLY``: one consistent snapshot, never aborted.
 
-  One hot path is the exception: storing a hand's actions (``append_actions``, every click) runs
-  at ``READ COMMITTED`` and locks the hand's row first (:meth:`Tx.lock`, ``SELECT ... FOR
-  UPDATE``), so concurrent appends to one hand take turns and appends to different hands never
-  conflict. Under ``SERIALIZABLE`` they did: PostgreSQL's predicate locks on B-tree pages are
-  page-sized, so appends to neighbouring hands aborted each other (measured: 5,741 retries for
-  4,000 appends, 20 hands at once). A method may use this mode only if it locks every row whose
-  reading decides what it writes.
+  The two hot paths are the exception: storing a hand's actions (``append_actions``, every
+  click) and dealing (``create_hand``) run at ``READ COMMITTED`` and lock what they read first
+  (:meth:`Tx.lock`, ``SELECT ... FOR UPDATE``: the hand's row; the table's row and each dealt
+  seat's row), so concurrent calls for one hand or table take turns and calls for different
+  ones never conflict. Under ``SERIALIZABLE`` they did: PostgreSQL's predicate locks on B-tree
+  pages are page-sized, so appends to neighbouring hands aborted each other (measured: 5,741
+  retries for 4,000 appends, 20 hands at once) and so did deals at neighbouring tables. A method
+  may use this mode only if it locks every row whose reading decides what it writes, and
+  rewrites (unchanged) any row a serializable method might change on a decision it read before
+  (a serializable transaction retries when a row it changes was rewritten meanwhile; a lock
+  alone does not make it).
 
 PostgreSQL translation (:func:`to_postgres`): ``?`` becomes ``$1, $2, ...`` (not inside quotes);
 an ``INSERT`` into a table with an ``id`` column gets ``RETURNING id`` so :meth:`Tx.run` can
@@ -41,6 +45,8 @@ import functools
 import random
 import re
 import sqlite3
+import sys
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from datetime import datetime
@@ -218,9 +224,13 @@ class Backend:
     """``"sqlite"`` or ``"postgresql"``."""
     retryable: tuple[type[BaseException], ...] = ()
     """Exceptions after which a whole store method is run again (none for SQLite)."""
+    retries = 0
+    """How many times a store method was run again after a conflict (for logs and benchmarks)."""
 
     def __init__(self, target: str) -> None:
         self.target = target
+        self.retried: Counter[str] = Counter()
+        """Retries by method name and conflict (``"create_hand: SerializationError"``)."""
 
     @property
     def closed(self) -> bool:
@@ -438,6 +448,9 @@ def retrying(method: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
             except retryable:
                 if attempt == MAX_TRIES:
                     raise
+                assert backend is not None
+                backend.retries += 1
+                backend.retried[f"{method.__name__}: {type(sys.exc_info()[1]).__name__}"] += 1
                 await asyncio.sleep(random.uniform(0, 0.002 * attempt))
         raise AssertionError("unreachable")
 

@@ -89,28 +89,41 @@ class HandStore(StoreBase):
         salt = check_text(salt, "deck salt", limit=200)
         stakes_text = None if stakes is None else dump_json(stakes, "stakes")
         rulings_text = None if rulings is None else dump_json(rulings, "rulings")
-        async with self._transaction() as tx:
+        # A hot path (every deal), so it locks what it reads rather than run serializable: the
+        # table's row (deals at one table take turns), and each dealt seat's row, rewritten
+        # unchanged so that a serializable top-up or cash-out of that seat running meanwhile must
+        # retry and then sees the hand (a lock alone would not make it). See bot.store.backend.
+        async with self._transaction(locking=True) as tx:
+            await tx.lock("tables", "id", table_id)
             row = await tx.one("SELECT status, stakes, rulings FROM tables WHERE id = ?", (table_id,))
             if row is None:
                 raise StoreError("There is no such table.")
             if row[0] != "open":
                 raise StoreError("That table is closed.")
-            if await tx.value(
-                "SELECT 1 FROM hands WHERE table_id = ? AND status = 'in_progress'", (table_id,)
-            ):
+            # The newest hand is the only one that can be in progress (a hand starts only when none
+            # is): one read of the table's own index entries, not of the index of every hand in
+            # progress, which PostgreSQL's serializable transactions would see as a conflict with
+            # every other table's deal.
+            last = await tx.one(
+                "SELECT hand_no, status FROM hands WHERE table_id = ? ORDER BY hand_no DESC LIMIT 1",
+                (table_id,),
+            )
+            if last is not None and last[1] == "in_progress":
                 raise StoreError("A hand is already in progress at this table.")
             stacks: dict[int, int] = {}
             for seat_no, member_id in sorted(players.items()):
+                held, _ = await tx.run(
+                    "UPDATE seats SET stack = stack WHERE table_id = ? AND seat_no = ? AND member_id = ?",
+                    (table_id, seat_no, member_id),
+                )
                 stack = await tx.value(
                     "SELECT stack FROM seats WHERE table_id = ? AND seat_no = ? AND member_id = ?",
                     (table_id, seat_no, member_id),
                 )
-                if stack is None:
+                if held != 1 or stack is None:
                     raise StoreError(f"Seat {seat_no} is not held by that member.")
                 stacks[seat_no] = stack
-            hand_no = await tx.value(
-                "SELECT COALESCE(MAX(hand_no), 0) + 1 FROM hands WHERE table_id = ?", (table_id,)
-            )
+            hand_no = 1 if last is None else int(last[0]) + 1
             _, hand_id = await tx.run(
                 "INSERT INTO hands (table_id, hand_no, deck, commitment, salt, stakes, rulings, started)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

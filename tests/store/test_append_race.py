@@ -56,3 +56,44 @@ async def test_two_different_actions_racing_for_one_turn_store_one(store: Store)
     assert len((await store.get_hand(hand)).actions) == 10
     with pytest.raises(ActionConflict):
         await store.append_action(hand, 1, "p9 nonsense")
+
+
+async def test_a_deal_racing_a_cash_out_or_top_up_of_its_players_stays_consistent(
+    db_path: Path | str, clock
+) -> None:
+    """Two connections (as two processes): one deals, the other moves a dealt seat at once. Either
+    the hand starts with the seat intact and the move is refused, or the move lands first (a
+    cash-out: the deal is refused; a top-up: the deal deals the new stack); the audit stays green."""
+    from bot.store import StoreError
+
+    async with await Store.open(db_path, clock=clock) as one, await Store.open(db_path, clock=clock) as two:
+        for member in (21, 22):
+            await one.grant(G, member, 10_000, reason="bankroll")
+        for round_ in range(16):
+            table = await one.create_table(G, 8500 + round_, 1)
+            for member in (21, 22):
+                await one.buy_in(G, table.id, member, 100, key=f"{round_}-{member}")
+            move = (
+                two.cash_out(G, table.id, 22)
+                if round_ % 2
+                else two.top_up(G, table.id, 22, 10, max_buy_in=500)
+            )
+            deal, moved = await asyncio.gather(
+                one.create_hand(table.id, players={1: 21, 2: 22}, deck="Ah", commitment="c", salt="s"),
+                move,
+                return_exceptions=True,
+            )
+            dealt, went = not isinstance(deal, BaseException), not isinstance(moved, BaseException)
+            for result in (deal, moved):
+                assert not isinstance(result, BaseException) or isinstance(result, StoreError), result
+            if round_ % 2:  # a cash-out and a deal of that seat cannot both happen
+                assert dealt != went, (deal, moved)
+            else:  # a top-up lands before the deal (which deals the new stack) or is refused
+                assert dealt, deal
+            if dealt:
+                hand = await one.get_hand(int(deal))  # type: ignore[arg-type]
+                seat = await one.seat_of(table.id, 22)
+                assert seat is not None and hand.players[1].starting_stack == seat.stack
+                await one.void_hand(hand.id, "test")
+            report = await one.audit()
+            assert report.ok, report.all_problems()
