@@ -45,7 +45,6 @@ import functools
 import random
 import re
 import sqlite3
-import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -445,12 +444,12 @@ def retrying(method: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
         for attempt in range(1, MAX_TRIES + 1):
             try:
                 return await method(*args, **kwargs)
-            except retryable:
+            except retryable as conflict:
                 if attempt == MAX_TRIES:
                     raise
                 assert backend is not None
                 backend.retries += 1
-                backend.retried[f"{method.__name__}: {type(sys.exc_info()[1]).__name__}"] += 1
+                backend.retried[f"{method.__name__}: {type(conflict).__name__}"] += 1
                 await asyncio.sleep(random.uniform(0, 0.002 * attempt))
         raise AssertionError("unreachable")
 
