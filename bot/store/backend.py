@@ -215,6 +215,11 @@ class Tx:
         ``locking`` transaction (see :meth:`Backend.transaction`). SQLite: nothing to do, since
         ``BEGIN IMMEDIATE`` already holds the whole database's write lock."""
 
+    async def rewrite(self, table: str, where: dict[str, Any]) -> None:
+        """Rewrite the matching rows unchanged (PostgreSQL), so that a serializable transaction
+        changing them meanwhile must retry; a lock alone would not make it. SQLite: nothing to do
+        (its transactions never overlap)."""
+
 
 class Backend:
     """A database the store runs transactions on (see the module docstring)."""
@@ -353,6 +358,13 @@ class PostgresTx(Tx):
 
     async def lock(self, table: str, column: str, value: Any) -> None:
         await self._conn.execute(f'SELECT 1 FROM "{table}" WHERE "{column}" = $1 FOR UPDATE', value)
+
+    async def rewrite(self, table: str, where: dict[str, Any]) -> None:
+        column = next(iter(where))
+        conditions = " AND ".join(f'"{c}" = ${i}' for i, c in enumerate(where, start=1))
+        await self._conn.execute(
+            f'UPDATE "{table}" SET "{column}" = "{column}" WHERE {conditions}', *where.values()
+        )
 
     async def run(self, sql: str, params: Iterable[Any] = ()) -> tuple[int, int | None]:
         query, returns_id = to_postgres(sql, self._id_tables)

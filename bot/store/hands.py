@@ -112,15 +112,12 @@ class HandStore(StoreBase):
                 raise StoreError("A hand is already in progress at this table.")
             stacks: dict[int, int] = {}
             for seat_no, member_id in sorted(players.items()):
-                held, _ = await tx.run(
-                    "UPDATE seats SET stack = stack WHERE table_id = ? AND seat_no = ? AND member_id = ?",
-                    (table_id, seat_no, member_id),
-                )
+                await tx.rewrite("seats", {"table_id": table_id, "seat_no": seat_no, "member_id": member_id})
                 stack = await tx.value(
                     "SELECT stack FROM seats WHERE table_id = ? AND seat_no = ? AND member_id = ?",
                     (table_id, seat_no, member_id),
                 )
-                if held != 1 or stack is None:
+                if stack is None:
                     raise StoreError(f"Seat {seat_no} is not held by that member.")
                 stacks[seat_no] = stack
             hand_no = 1 if last is None else int(last[0]) + 1
