@@ -116,7 +116,9 @@ async def quiet(fake: FakeDiscord, guild: FakeGuild) -> None:
     )
 
 
-async def open_table(fake: FakeDiscord, dealer: FakeMember, channel: FakeChannel, players: list[FakeMember]) -> None:
+async def open_table(
+    fake: FakeDiscord, dealer: FakeMember, channel: FakeChannel, players: list[FakeMember]
+) -> None:
     """``/table create`` and every player's Join, waiting for each answer: the bot is another process,
     so its follow-up messages arrive after the click returns."""
     res = await fake.slash(dealer, "table create", {}, channel=channel)
@@ -128,7 +130,7 @@ async def open_table(fake: FakeDiscord, dealer: FakeMember, channel: FakeChannel
     for player in players:
         lobby = fake.find_message(channel, with_button="Join")
         click = await fake.click(player, lobby, label="Join")
-        await fake.wait_for(lambda c=click: "You sit in seat" in c.text, 10.0, what="a seat")  # type: ignore[misc]
+        await fake.wait_for(lambda c=click: "You sit in seat" in c.text, 10.0, what="a seat")
 
 
 def lease_owner(url: str, table_id: int) -> str:
@@ -164,7 +166,7 @@ async def act(fake: FakeDiscord, guild: FakeGuild, times: int | None = None, *, 
         clicks += 1
         assert clicks < 100
         await fake.wait_for(
-            lambda seen=before: hand_over(fake, poker, hand_no) or _to_act(fake, guild) not in (None, seen),  # type: ignore[misc]
+            lambda seen=before: hand_over(fake, poker, hand_no) or _to_act(fake, guild) not in (None, seen),
             10.0, what="the bot's next turn",
         )
 
