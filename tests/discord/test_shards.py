@@ -32,7 +32,15 @@ from tests.discord.helpers import (
     label_starting,
     prompted_member,
 )
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeMessage, GuildSpec
+from tests.fakediscord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeInteraction,
+    FakeMember,
+    FakeMessage,
+    GuildSpec,
+)
 from tests.postgres import RawDb
 
 CHILD = Path(__file__).with_name("shard_child.py")
@@ -116,6 +124,18 @@ async def quiet(fake: FakeDiscord, guild: FakeGuild) -> None:
     )
 
 
+async def _answered(fake: FakeDiscord, click: FakeInteraction, text: str) -> None:
+    await fake.wait_for(lambda: text in click.text, 10.0, what=repr(text))
+
+
+async def _moved_on(fake: FakeDiscord, guild: FakeGuild, hand_no: int, before: str) -> None:
+    """Wait until hand ``hand_no`` is over or the table message offers the next turn."""
+    await fake.wait_for(
+        lambda: hand_over(fake, guild.channel("poker"), hand_no) or _to_act(fake, guild) not in (None, before),
+        10.0, what="the bot's next turn",
+    )
+
+
 async def open_table(
     fake: FakeDiscord, dealer: FakeMember, channel: FakeChannel, players: list[FakeMember]
 ) -> None:
@@ -130,7 +150,7 @@ async def open_table(
     for player in players:
         lobby = fake.find_message(channel, with_button="Join")
         click = await fake.click(player, lobby, label="Join")
-        await fake.wait_for(lambda c=click: "You sit in seat" in c.text, 10.0, what="a seat")
+        await _answered(fake, click, "You sit in seat")
 
 
 def lease_owner(url: str, table_id: int) -> str:
@@ -165,10 +185,7 @@ async def act(fake: FakeDiscord, guild: FakeGuild, times: int | None = None, *, 
         assert not res.rejected and res.response_type in (6, 7), (res.response_type, res.text)
         clicks += 1
         assert clicks < 100
-        await fake.wait_for(
-            lambda seen=before: hand_over(fake, poker, hand_no) or _to_act(fake, guild) not in (None, seen),
-            10.0, what="the bot's next turn",
-        )
+        await _moved_on(fake, guild, hand_no, before)
 
 
 async def test_sharded_processes_own_their_tables_and_survive_a_sigkill(
