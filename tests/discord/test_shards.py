@@ -131,7 +131,8 @@ async def _answered(fake: FakeDiscord, click: FakeInteraction, text: str) -> Non
 async def _moved_on(fake: FakeDiscord, guild: FakeGuild, hand_no: int, before: str) -> None:
     """Wait until hand ``hand_no`` is over or the table message offers the next turn."""
     await fake.wait_for(
-        lambda: hand_over(fake, guild.channel("poker"), hand_no) or _to_act(fake, guild) not in (None, before),
+        lambda: hand_over(fake, guild.channel("poker"), hand_no)
+        or _to_act(fake, guild) not in (None, before),
         10.0, what="the bot's next turn",
     )
 
