@@ -50,17 +50,13 @@ from bot.tables.service import TableService
 
 TARGET_TABLES = 2000
 TARGET_P99_MS = 20.0
-PASSIVE = ("check", "call", "bring_in")
+PASSIVE = ("check", "call", "bring_in", "show")
 
 
 class NullPresenter:
     """Discards every notice (the front end is not what is measured)."""
 
-    async def post(self, table: Any, notice: Any) -> None: ...
-    async def private(self, table: Any, notice: Any) -> None: ...
-    async def prompt(self, table: Any, notice: Any) -> None: ...
-    async def reply(self, table: Any, notice: Any) -> None: ...
-    async def showdown(self, table: Any, notice: Any) -> None: ...
+    async def update(self, table: Any, update: Any) -> None: ...
 
 
 def percentile(values: list[float], share: float) -> float:
