@@ -152,6 +152,35 @@ def test_audit_ledger_and_verify_work_on_postgres(
     assert f"OK: the deck matches commitment {digest}" in capsys.readouterr().out
     assert main(["verify", "--hand", str(ids["live"]), "--db", url]) == 2  # still being played
     assert "still being played" in capsys.readouterr().err
+    assert main(["history", "--hand", str(fair), "--full", "--db", url]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("phh")  # the stored history, after the warning
+
+    async def write_through_a_readonly_store() -> None:
+        async with await Store.open_readonly(url) as store:
+            assert (await store.audit()).ok
+            await store.grant(G, ALICE, 5, reason="a write", by=ALICE, key="ro")
+
+    with RawDb(url) as db:
+        before = db.execute("SELECT COUNT(*) FROM ledger")
+    import asyncpg
+
+    with pytest.raises(asyncpg.ReadOnlySQLTransactionError):  # the read-only commands' sessions
+        asyncio.run(write_through_a_readonly_store())
+    with RawDb(url) as db:
+        assert db.execute("SELECT COUNT(*) FROM ledger") == before
+
+
+def test_backup_refuses_a_postgresql_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "backup.sqlite3"
+    assert main(["backup", str(target), "--db", "postgresql://bot:s3cret@db.invalid/wildstud"]) == 2
+    err = capsys.readouterr().err
+    assert "pg_dump" in err and "s3cret" not in err and "postgresql://bot:***@" in err
+    monkeypatch.setenv("DATABASE_URL", "postgres://bot@db.invalid/wildstud")
+    assert main(["backup", str(target)]) == 2
+    assert "SQLite" in capsys.readouterr().err
+    assert not target.exists()
 
 
 def test_database_commands_refuse_an_empty_postgres_database_and_unknown_schemes(
