@@ -3,7 +3,7 @@
 Layers (dependencies point inwards):
 
 * :mod:`bot.engine` -- pure, deterministic game engine (no I/O, no asyncio, no discord).
-* :mod:`bot.store` -- the only code that speaks SQL (aiosqlite).
+* :mod:`bot.store` -- the only code that speaks SQL (aiosqlite, or asyncpg for PostgreSQL).
 * :mod:`bot.tables` -- the table service shared by the Discord cogs and the terminal.
 * :mod:`bot.render` -- engine state as text, shared by every front end.
 """

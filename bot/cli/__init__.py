@@ -13,7 +13,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-# Sub-commands, in the order ``wildstud --help`` lists them. ``run`` is the default.
+# Sub-command modules, in the order ``wildstud --help`` lists them (``migrate_db`` registers
+# ``migrate-db``). ``run`` is the default.
 COMMANDS: tuple[str, ...] = (
     "run",
     "play",
@@ -26,6 +27,7 @@ COMMANDS: tuple[str, ...] = (
     "simulate",
     "verify",
     "history",
+    "migrate_db",
 )
 
 

@@ -1,10 +1,11 @@
-"""``wildstud audit [--db PATH]``: check that no chip was created or lost.
+"""``wildstud audit [--db PATH|URL]``: check that no chip was created or lost.
 
 For every guild: the ledger sums to the balances, the chips in play match buy-ins, cash-outs and
 settled hand results (each hand summing to zero), unfinished hands' seats still hold their
 starting stacks, and no balance is negative (see :mod:`bot.store.audit`). Prints ``OK`` lines, or
 each discrepancy; exit status 0 when consistent, 1 on any discrepancy, 2 when the database cannot
-be opened or is damaged (SQLite's quick_check). The file is opened read-only: nothing is written.
+be opened or is damaged (SQLite's quick_check). The database is opened read-only: nothing is
+written.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from bot.cli.database import DB_HELP
 
 if TYPE_CHECKING:
     from bot.store import AuditReport, Store
@@ -30,21 +32,19 @@ def register(subparsers: Any) -> None:
             "Exit status 1 on any discrepancy."
         ),
     )
-    parser.add_argument(
-        "--db",
-        metavar="PATH",
-        type=Path,
-        help="SQLite database (default: $DATABASE_PATH or ./data/wildstud.sqlite3)",
-    )
+    parser.add_argument("--db", metavar="PATH|URL", help=DB_HELP)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Audit the database and print the result; returns the exit status."""
-    from bot.cli.database import Unreadable, read_database
-    from bot.settings import load_settings
+    from bot.cli.database import Unreadable, database_target, read_database
 
-    path: Path = args.db if args.db is not None else load_settings().database_path
+    try:
+        target = database_target(args.db)
+    except ValueError as error:
+        print(f"audit: {error}", file=sys.stderr)
+        return 2
 
     async def audit(store: Store) -> AuditReport:
         damage = await store.damage()            # the audit is run on a database one suspects
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         return await store.audit()
 
     try:
-        report = read_database(path, audit)
+        report = read_database(target, audit)
     except Unreadable as error:
         print(f"audit: {error}", file=sys.stderr)
         return 2

@@ -6,8 +6,9 @@ would miss -- and restarts by itself when the bot writes mid-copy. The source is
 and must be a Wildstud database (see :meth:`bot.store.Store.open_readonly`). The copy is written
 to a temporary file beside ``PATH``, checked with ``PRAGMA quick_check``, switched to a single
 self-contained file (rollback journal) and only then renamed to ``PATH``; an existing ``PATH`` is
-never overwritten. To restore: stop the bot, move the backup to the database path (removing any
-``-wal``/``-shm`` files left beside the old one), start the bot.
+never overwritten. SQLite only: a PostgreSQL ``--db`` (or ``DATABASE_URL``) is refused, since
+``pg_dump`` is PostgreSQL's own tool for this. To restore: stop the bot, move the backup to the
+database path (removing any ``-wal``/``-shm`` files left beside the old one), start the bot.
 
 Exit status 0 on success, 2 when the source cannot be read or ``PATH`` cannot be written.
 """
@@ -40,19 +41,27 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--db",
         metavar="PATH",
-        type=Path,
-        help="SQLite database to copy (default: $DATABASE_PATH or ./data/wildstud.sqlite3)",
+        help="SQLite database to copy (default: $DATABASE_URL, else $DATABASE_PATH, "
+        "else ./data/wildstud.sqlite3); a PostgreSQL database is refused: back it up with pg_dump",
     )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Back up the database; returns the exit status."""
-    from bot.cli.database import Unreadable, read_database
-    from bot.settings import load_settings
+    from bot.cli.database import Unreadable, database_target, read_database, shown
     from bot.store import Store
 
-    source: Path = args.db if args.db is not None else load_settings().database_path
+    try:
+        found = database_target(args.db)
+    except ValueError as error:
+        print(f"backup: {error}", file=sys.stderr)
+        return 2
+    if not isinstance(found, Path):
+        print(f"backup: {shown(found)} is a PostgreSQL database; wildstud backup copies only a SQLite "
+              "file (back PostgreSQL up with pg_dump)", file=sys.stderr)
+        return 2
+    source: Path = found
     target: Path = args.path
     if target.exists() or target.is_symlink():
         print(f"backup: {target} already exists; a backup never overwrites a file (choose a new name)",

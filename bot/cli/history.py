@@ -1,4 +1,4 @@
-"""``wildstud history --hand ID [--member ID | --full] [--db PATH]``: a finished hand's PHH history.
+"""``wildstud history --hand ID [--member ID | --full] [--db PATH|URL]``: a finished hand's PHH history.
 
 Without options it prints the hand as a spectator saw it: every up card and every hand shown at
 showdown, ``??`` (PHH's unknown card) for every other down card. ``--member ID`` prints it as that
@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 import sys
 from typing import Any
+
+from bot.cli.database import DB_HELP
 
 FULL_WARNING = "# --full: this history includes every player's down cards, folded and mucked hands too.\n"
 
@@ -32,9 +34,7 @@ def register(subparsers: Any) -> None:
     who.add_argument("--member", type=int, metavar="ID", help="as this member saw it")
     who.add_argument("--full", action="store_true",
                      help="the complete history: includes every player's down cards")
-    parser.add_argument(
-        "--db", metavar="PATH", help="SQLite database (default: $DATABASE_PATH, then wildstud.sqlite3)"
-    )
+    parser.add_argument("--db", metavar="PATH|URL", help=DB_HELP)
     parser.set_defaults(func=run)
 
 
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         return viewer_history(record, args.member, names)
 
     try:
-        text = read_database(database_path(args.db), read)
+        text = read_database(database_path(args.db), read)  # ValueError: an unknown --db scheme
     except (Unreadable, LookupError, ValueError) as exc:
         print(f"wildstud history: {exc}", file=sys.stderr)
         return 2

@@ -1,4 +1,4 @@
-"""``wildstud ledger --guild ID [--member ID] [--db PATH] [--csv]``: print or export a guild's ledger.
+"""``wildstud ledger --guild ID [--member ID] [--db PATH|URL] [--csv]``: print or export a guild's ledger.
 
 Oldest first. Without ``--csv`` it prints aligned columns, with each member's name (as they sat
 down at the guild's tables) after the member id; with ``--csv`` it writes CSV (with a header row,
@@ -13,8 +13,9 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from bot.cli.database import DB_HELP
 
 if TYPE_CHECKING:
     from bot.store import LedgerEntry, Store
@@ -46,12 +47,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--guild", type=int, required=True, metavar="ID", help="the guild (server) id")
     parser.add_argument("--member", type=int, metavar="ID", help="only this member's rows")
-    parser.add_argument(
-        "--db",
-        metavar="PATH",
-        type=Path,
-        help="SQLite database (default: $DATABASE_PATH or ./data/wildstud.sqlite3)",
-    )
+    parser.add_argument("--db", metavar="PATH|URL", help=DB_HELP)
     parser.add_argument("--csv", action="store_true", help="write CSV to standard output")
     parser.set_defaults(func=run)
 
@@ -79,11 +75,14 @@ def _row(entry: LedgerEntry, games: dict[int, str]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Print the ledger; returns the exit status (2 if the database or guild id is unusable)."""
-    from bot.cli.database import Unreadable, read_database
-    from bot.settings import load_settings
+    from bot.cli.database import Unreadable, database_target, read_database
     from bot.store import StoreError
 
-    path: Path = args.db if args.db is not None else load_settings().database_path
+    try:
+        target = database_target(args.db)
+    except ValueError as error:
+        print(f"ledger: {error}", file=sys.stderr)
+        return 2
 
     async def read(store: Store) -> tuple[list[LedgerEntry], dict[int, str], dict[int, str]]:
         entries = await store.guild_ledger(args.guild, member_id=args.member)
@@ -97,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         return entries, names, await store.hand_games(args.guild)
 
     try:
-        entries, names, games = read_database(path, read)
+        entries, names, games = read_database(target, read)
     except (Unreadable, StoreError) as error:
         print(f"ledger: {error}", file=sys.stderr)
         return 2

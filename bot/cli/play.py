@@ -8,9 +8,10 @@ Examples::
     wildstud play --seats Ann Bob Cy            # three people at one keyboard (hot seat)
     wildstud play --game seven-card-stud        # another game (or dealers-choice)
 
-Chips are kept in the SQLite file ``--db`` (default ``$DATABASE_PATH``, else
-``./data/wildstud.sqlite3``); ``--auto`` uses a throwaway in-memory database unless ``--db`` is
-given. Ctrl-C, ``q`` or end of input leaves cleanly; the next run resumes an unfinished hand.
+Chips are kept in the database ``--db`` (a SQLite file or a ``postgresql://`` URL; default
+``$DATABASE_URL``, else ``$DATABASE_PATH``, else ``./data/wildstud.sqlite3``); ``--auto`` uses a
+throwaway in-memory database unless ``--db`` is given. Ctrl-C, ``q`` or end of input leaves
+cleanly; the next run resumes an unfinished hand.
 """
 
 from __future__ import annotations
@@ -20,14 +21,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bot.cli.database import DB_HELP
 
-def database_path(explicit: str | None) -> Path:
-    """``--db`` if given, else the ``DATABASE_PATH`` setting (``./data/wildstud.sqlite3``)."""
-    if explicit:
-        return Path(explicit)
-    from bot.settings import load_settings
 
-    return load_settings().database_path
+def database_path(explicit: str | None) -> str | Path:
+    """``--db`` if given, else the ``DATABASE_URL`` / ``DATABASE_PATH`` setting: a SQLite ``Path``
+    or a PostgreSQL URL. Raises ``ValueError`` for an unknown scheme."""
+    from bot.cli.database import database_target
+
+    return database_target(explicit or None)
 
 
 def register(subparsers: Any) -> None:
@@ -57,7 +59,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--game", metavar="NAME",
                         help="the game: sex-in-the-middle-east (default), seven-card-stud, ... or "
                              "dealers-choice (each dealer picks)")
-    parser.add_argument("--db", metavar="PATH", help="SQLite database (default: $DATABASE_PATH)")
+    parser.add_argument("--db", metavar="PATH|URL", help=DB_HELP)
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour output (default: only on a terminal, and not if NO_COLOR is set)")
     parser.set_defaults(func=run)
@@ -96,14 +98,19 @@ def run(args: argparse.Namespace) -> int:
             game = check_game_setting(args.game)
         except TableError as exc:
             problems.append(f"--game: {exc.reason}")
+    db: str | Path | None = None
+    if args.db or not args.auto:
+        try:
+            db = database_path(args.db)
+        except ValueError as error:
+            problems.append(str(error))
     if problems:
         for problem in problems:
             print(f"wildstud play: {problem}", file=sys.stderr)
         return 2
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
-    db = Path(args.db) if args.db else (None if args.auto else database_path(None))
-    if db is not None and str(db) != ":memory:" and db.exists() and not db.is_file():
+    if isinstance(db, Path) and str(db) != ":memory:" and db.exists() and not db.is_file():
         print(f"wildstud play: cannot open {db}: it is not a database file", file=sys.stderr)
         return 2
     color = {"always": True, "never": False}.get(args.color, wants_color(sys.stdout))

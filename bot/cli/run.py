@@ -1,10 +1,12 @@
 """``wildstud run`` (also ``wildstud`` and ``python -m bot`` with no arguments): start the Discord bot.
 
 Settings come from the environment and a ``.env`` file (``bot.settings``): ``DISCORD_TOKEN``
-(required), ``DATABASE_PATH``, ``DEV_GUILD_ID``, ``LOG_LEVEL``. Without a token the command exits
-with status 2 and says how to get one; ``wildstud play`` works without Discord. The token is never
-printed or logged. Exit status 0 after a clean stop (Ctrl-C), 1 when Discord refuses the token or
-the bot cannot start.
+(required), ``DATABASE_URL`` or ``DATABASE_PATH``, ``DEV_GUILD_ID``, ``LOG_LEVEL``; with
+``SHARD_COUNT`` (and ``SHARD_IDS``) the bot runs as an ``AutoShardedBot`` over those shards (README:
+"Running at scale"). Without a token
+the command exits with status 2 and says how to get one; ``wildstud play`` works without Discord.
+The token is never printed or logged. Exit status 0 after a clean stop (Ctrl-C), 1 when Discord
+refuses the token or the bot cannot start.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ def register(subparsers: Any) -> None:
         "run",
         help="start the Discord bot (the default command; needs DISCORD_TOKEN)",
         description=(
-            "Start the Discord bot. Reads DISCORD_TOKEN, DATABASE_PATH, DEV_GUILD_ID and LOG_LEVEL from the "
-            "environment or a .env file. Register the slash commands once with `wildstud sync`."
+            "Start the Discord bot. Reads DISCORD_TOKEN, DATABASE_URL or DATABASE_PATH, DEV_GUILD_ID, "
+            "LOG_LEVEL, SHARD_COUNT and SHARD_IDS from the environment or a .env file. Register the slash "
+            "commands once with `wildstud sync`."
         ),
     )
     parser.set_defaults(func=run)
@@ -86,15 +89,25 @@ async def _run(token: str) -> int:
 
     import discord
 
-    from bot.discord.client import WildstudBot
-    from bot.store import SchemaTooNew
+    from bot.cli.database import database_errors
+    from bot.discord.client import make_bot
+    from bot.store import SchemaTooNew, StoreError
+    from bot.store.backend import redact
 
     log = logging.getLogger("bot.cli.run")
-    async with WildstudBot() as bot:
+    # OSError is left to the clause below: Discord or the database server out of reach.
+    unusable: tuple[type[BaseException], ...] = (
+        sqlite3.Error, SchemaTooNew, StoreError, *(e for e in database_errors() if e is not OSError)
+    )
+    async with make_bot() as bot:
         try:
             await bot.start(token)
-        except (sqlite3.Error, SchemaTooNew) as error:
-            log.error("Could not open the database %s: %s (check DATABASE_PATH)", bot.database_path, error)
+        except unusable as error:
+            log.error(
+                "Could not open the database %s: %s (check DATABASE_URL / DATABASE_PATH)",
+                redact(str(bot.database_path)),
+                error,
+            )
             return 1
         except OSError as error:
             log.error("Could not reach Discord or the database: %s", error)

@@ -4,7 +4,7 @@ Three forms::
 
     wildstud verify COMMITMENT --leaves LEAVES [--open OPENING...]   # per-card (new hands)
     wildstud verify COMMITMENT SALT DECK...                         # whole deck (older hands)
-    wildstud verify --hand ID [--member ID] [--db PATH]             # a hand in the local database
+    wildstud verify --hand ID [--member ID] [--db PATH|URL]         # a hand in the database
 
 Per-card (every new hand; see ``bot.tables.fairness``): the 52 published leaves must hash to the
 commitment announced before the deal, and each opening ``POSITION:CARD:SALT`` must hash to its leaf.
@@ -23,6 +23,8 @@ import argparse
 import re
 import sys
 from typing import Any
+
+from bot.cli.database import DB_HELP
 
 
 def register(subparsers: Any) -> None:
@@ -48,9 +50,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--hand", type=int, metavar="ID", help="verify a stored hand instead (needs --db)")
     parser.add_argument("--member", type=int, metavar="ID",
                         help="with --hand: also open this member's own down cards")
-    parser.add_argument(
-        "--db", metavar="PATH", help="SQLite database (default: $DATABASE_PATH, then wildstud.sqlite3)"
-    )
+    parser.add_argument("--db", metavar="PATH|URL", help=DB_HELP)
     parser.set_defaults(func=run)
 
 
@@ -132,8 +132,8 @@ def _stored(args: argparse.Namespace) -> int:
     from bot.cli.play import database_path
     from bot.tables.reveal import stored_reveal
 
-    path = database_path(args.db)
     try:
+        path = database_path(args.db)
         reveal = read_database(path, lambda store: stored_reveal(store, args.hand, args.member))
     except (Unreadable, LookupError, ValueError) as exc:
         return _fail(str(exc))

@@ -73,7 +73,8 @@ def human_id(name: str) -> int:
 class PlayConfig:
     """What ``wildstud play`` was asked to do (see the module docstring)."""
 
-    db: Path | None
+    db: str | Path | None
+    """A SQLite path or a ``postgresql://`` URL; None: a throwaway in-memory database."""
     humans: list[str] = field(default_factory=list)
     bots: int = 3
     auto: bool = False

@@ -7,7 +7,11 @@ Start-up (``setup_hook``, which runs once, after login and before any gateway ev
    posted before a restart still reach them;
 2. open the store (``DATABASE_PATH``), build the Discord presenter and the table service;
 3. restore every open table and resume its unfinished hand (replayed from the stored deck and
-   action log; the player to act is prompted again and the timers re-armed);
+   action log; the player to act is prompted again and the timers re-armed). With ``SHARD_COUNT``
+   or a PostgreSQL database, several processes may share the database: only the tables of this
+   process's shards whose lease it can take (``bot.tables.leases``), and a keeper task renews the
+   leases and takes over tables whose lease lapsed; ``make_bot`` builds an ``AutoShardedBot``
+   when ``SHARD_COUNT`` is set;
 4. with ``DEV_GUILD_ID`` set, copy the global commands to that guild and sync it (guild commands
    update at once; global ones are only synced by ``wildstud sync`` or the owner's
    ``@Wildstud sync``, never on every start: Discord rate-limits command registration).
@@ -22,6 +26,8 @@ reason (``bot.discord.ui.errors.answer_error``); buttons and modals do the same 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import random
 from collections.abc import Iterator
@@ -40,6 +46,7 @@ from bot.discord.ui.lobby import DealButton, JoinButton
 from bot.settings import Settings, load_settings
 from bot.store import Store
 from bot.tables.clock import Clock
+from bot.tables.leases import TableLeases
 from bot.tables.options import TableOptions
 from bot.tables.service import TableService
 
@@ -91,7 +98,10 @@ class WildstudBot(commands.Bot):
             **options,
         )
         self.settings = settings if settings is not None else load_settings()
-        self.database_path = Path(database_path) if database_path is not None else self.settings.database_path
+        # A SQLite path or a postgresql:// URL (never wrapped in Path: that would mangle a URL).
+        self.database_path: str | Path = (
+            database_path if database_path is not None else self.settings.database
+        )
         self.clock = clock
         self.rng = rng
         self.table_options = table_options
@@ -99,6 +109,9 @@ class WildstudBot(commands.Bot):
         self._store: Store | None = None
         self._service: TableService | None = None
         self._presenter: DiscordPresenter | None = None
+        self.leases: TableLeases | None = None
+        """This process's table leases (with ``SHARD_COUNT`` or PostgreSQL; else None)."""
+        self._lease_keeper: asyncio.Task[None] | None = None
         self.names: dict[int, str] = {}
         """Display names of members seen in interactions, by member id (for leaderboards)."""
         self.add_command(sync_command)
@@ -133,11 +146,29 @@ class WildstudBot(commands.Bot):
             return
         self._store = await Store.open(self.database_path)
         self._presenter = DiscordPresenter(self, self._store)
+        if self.settings.shard_count is not None or self._store.backend == "postgresql":
+            # Several processes may share this database: each table is driven by its lease holder.
+            self.leases = TableLeases(
+                self._store,
+                shard_count=self.settings.shard_count,
+                shard_ids=self.settings.shard_ids,
+                seconds=self.settings.lease_seconds,
+            )
         self._service = TableService(
-            self._store, self._presenter, clock=self.clock, rng=self.rng, default_options=self.table_options
+            self._store, self._presenter, clock=self.clock, rng=self.rng, default_options=self.table_options,
+            leases=self.leases,
         )
         tables = await self._service.start()
-        log.info("store %s open; %d table(s) restored", self.database_path, len(tables))
+        log.info("store %s open; %d table(s) restored", self._store.target, len(tables))
+        if self.leases is not None:
+            log.info(
+                "table leases as %s (shards %s of %s); %d table(s) held by other processes",
+                self.leases.owner, self.settings.shard_ids, self.settings.shard_count,
+                len(self.leases.elsewhere),
+            )
+            self._lease_keeper = asyncio.create_task(
+                self.leases.run(self._service), name="wildstud: table leases"
+            )
         if self.settings.dev_guild_id is not None:
             await self._sync_dev_guild(self.settings.dev_guild_id)
 
@@ -162,8 +193,18 @@ class WildstudBot(commands.Bot):
         try:
             await super().close()
         finally:
+            if self._lease_keeper is not None:
+                self._lease_keeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._lease_keeper
+                self._lease_keeper = None
             if self._service is not None:
                 await self._service.close()
+            if self.leases is not None and self._store is not None and not self._store.closed:
+                try:
+                    await self.leases.release()  # a successor takes the tables at once
+                except Exception as error:  # they lapse on their own after TABLE_LEASE_SECONDS
+                    log.warning("could not release the table leases: %s", error)
             if self._store is not None:
                 store, self._store = self._store, None
                 await store.close()
@@ -222,6 +263,21 @@ async def answer_outdated_click(interaction: discord.Interaction[Any]) -> None:
             item = await cls.from_custom_id(interaction, discord.ui.Button(custom_id=custom_id), match)
             await item.callback(interaction)
             return
+
+
+class ShardedWildstudBot(WildstudBot, commands.AutoShardedBot):
+    """:class:`WildstudBot` as an ``AutoShardedBot`` over ``SHARD_IDS`` of ``SHARD_COUNT`` shards
+    (pass ``shard_count`` and ``shard_ids`` as keyword arguments; see :func:`make_bot`)."""
+
+
+def make_bot(settings: Settings | None = None, **options: Any) -> WildstudBot:
+    """The bot the settings ask for: a :class:`ShardedWildstudBot` over ``SHARD_IDS`` when
+    ``SHARD_COUNT`` is set, else a plain (unsharded) :class:`WildstudBot`."""
+    settings = settings if settings is not None else load_settings()
+    if settings.shard_count is None:
+        return WildstudBot(settings, **options)
+    shard_ids = list(settings.shard_ids or range(settings.shard_count))
+    return ShardedWildstudBot(settings, shard_count=settings.shard_count, shard_ids=shard_ids, **options)
 
 
 @commands.command(name="sync")

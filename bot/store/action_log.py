@@ -18,6 +18,7 @@ the table service voids such an unfinished hand on start-up, as it always did.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,7 +31,6 @@ from bot.engine.hand import StudHand
 from bot.engine.phh import parse_seats_entry
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import TableStakes
-from bot.store.base import load_json
 
 _DEMO_DECK = tuple(c.code for c in FULL_DECK)
 
@@ -69,6 +69,14 @@ def convert_log(
     return out
 
 
+def _object(text: str) -> dict[str, Any]:
+    # The stored stakes or rulings (a JSON object). Not bot.store.base.load_json: the backend
+    # imports the migrations, which import this module, and the base imports the backend.
+    value = json.loads(text)
+    assert isinstance(value, dict)
+    return value
+
+
 async def migrate_action_log(db: aiosqlite.Connection) -> None:
     """Rewrite every hand's log, inside migration 4's transaction (which lifts the append-only
     trigger around it)."""
@@ -87,8 +95,8 @@ async def migrate_action_log(db: aiosqlite.Connection) -> None:
         ) as cursor:
             starting = {int(seat): int(stack) for seat, stack in await cursor.fetchall()}
         try:
-            new = convert_log(old, deck=str(deck).split(), stakes=load_json(stakes),
-                              rulings=load_json(rulings), starting=starting)
+            new = convert_log(old, deck=str(deck).split(), stakes=_object(stakes),
+                              rulings=_object(rulings), starting=starting)
         except (ValueError, IllegalAction, KeyError, IndexError):
             continue  # left as it was: see the module docstring
         if new != old:

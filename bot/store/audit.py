@@ -75,7 +75,7 @@ class AuditStore(StoreBase):
             "  WHEN 'cash_out' THEN delta >= 0 AND delta + stack_delta = 0"
             "  WHEN 'hand' THEN delta = 0"
             "  WHEN 'void' THEN delta = 0 AND stack_delta = 0"
-            "  ELSE 0 END ORDER BY id"
+            "  ELSE FALSE END ORDER BY id"
         ):
             problems[guild].append(
                 f"ledger row {row_id} ({kind}) of member {member} moves {delta:+,} in the balance and"

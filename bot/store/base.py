@@ -1,24 +1,23 @@
-"""The connection, its lock and transactions, and helpers shared by the store's parts.
+"""Transactions and the helpers shared by the store's parts.
 
-One aiosqlite connection serves the whole process. aiosqlite serialises statements but not
-transactions, so every transaction (reads included, so they never see another coroutine's half
-written transaction) runs under one :class:`asyncio.Lock`. Writes use ``BEGIN IMMEDIATE``, which
-takes SQLite's write lock up front; reads use a deferred ``BEGIN`` for a consistent snapshot.
+The database itself (SQLite or PostgreSQL, the lock or the pool, the SQL dialect) is the
+backend's business: see :mod:`bot.store.backend`. The parts write one SQL text for both.
 """
 
 from __future__ import annotations
 
-import asyncio
+import inspect
 import json
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
+from bot.store.backend import Backend, SqliteBackend, retrying
+from bot.store.backend import Row as Row
+from bot.store.backend import Tx as Tx
 from bot.store.errors import StoreError
 from bot.store.records import JSONObject, LedgerEntry
 
@@ -30,8 +29,6 @@ MAX_AMOUNT = 10**12
 
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 _MAX_ID = 2**63 - 1
-
-Row = tuple[Any, ...]
 
 LEDGER_COLUMNS = (
     "id, guild_id, member_id, delta, stack_delta, kind, reason, op_key, counterparty_id, actor_id, "
@@ -145,86 +142,51 @@ def ledger_entry(row: Row) -> LedgerEntry:
     )
 
 
-class Tx:
-    """One open transaction: run statements, read rows; ``now`` is the transaction's timestamp."""
-
-    def __init__(self, db: aiosqlite.Connection, now: datetime) -> None:
-        self._db = db
-        self.now_dt = now
-        self.now = format_time(now)
-
-    async def all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
-        """Every row of a query, as tuples."""
-        rows = await self._db.execute_fetchall(sql, tuple(params))
-        return [tuple(row) for row in rows]
-
-    async def one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
-        """The first row of a query, or None (for queries that return at most a few rows)."""
-        rows = await self._db.execute_fetchall(sql, tuple(params))
-        for row in rows:
-            return tuple(row)
-        return None
-
-    async def value(self, sql: str, params: Iterable[Any] = ()) -> Any:
-        """The first column of the first row (None when there is no row)."""
-        row = await self.one(sql, params)
-        return None if row is None else row[0]
-
-    async def run(self, sql: str, params: Iterable[Any] = ()) -> tuple[int, int | None]:
-        """Execute a statement; returns ``(rowcount, lastrowid)``.
-
-        One round trip to the connection's thread: the cursor is left to the garbage collector
-        rather than closed with a second round trip (it holds no rows).
-        """
-        cursor = await self._db.execute(sql, tuple(params))
-        return cursor.rowcount, cursor.lastrowid
-
-
 class StoreBase:
-    """The connection, lock, clock and the helpers every part of the store uses."""
+    """The backend, clock and the helpers every part of the store uses.
 
-    def __init__(self, db: aiosqlite.Connection, path: Path, clock: Clock) -> None:
-        self._db: aiosqlite.Connection | None = db
-        self._lock = asyncio.Lock()
+    Every public coroutine method a part defines is wrapped in :func:`~bot.store.backend.retrying`
+    (by ``__init_subclass__``), so a method added later is retried on a PostgreSQL serialization
+    conflict without anyone remembering to: each public method must therefore be one transaction.
+    """
+
+    def __init__(self, backend: Backend, clock: Clock) -> None:
+        self._backend = backend
         self._clock = clock
-        self.path = path
+        self.backend = backend.kind
+        """``"sqlite"`` or ``"postgresql"``."""
+        self.target = backend.target
+        """The database: the SQLite file's path, or the PostgreSQL URL without its password."""
+        self.path: Path | None = backend.path if isinstance(backend, SqliteBackend) else None
+        """The SQLite file (None on PostgreSQL)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, member in list(vars(cls).items()):
+            if not name.startswith("_") and inspect.iscoroutinefunction(member):
+                setattr(cls, name, retrying(member))
 
     @property
     def closed(self) -> bool:
         """True once :meth:`close` has run."""
-        return self._db is None
+        return self._backend.closed
 
     async def close(self) -> None:
-        """Close the connection (waits for a transaction in progress). Idempotent.
-
-        An open aiosqlite 0.22 connection keeps its non-daemon thread, and so the process, alive.
-        """
-        async with self._lock:
-            if self._db is not None:
-                db, self._db = self._db, None
-                await db.close()
+        """Close the connection or pool (waits for a transaction in progress). Idempotent."""
+        await self._backend.close()
 
     @asynccontextmanager
-    async def _transaction(self, *, write: bool = True) -> AsyncIterator[Tx]:
-        """Run the body in one transaction under the lock; commit on success, roll back on error.
+    async def _transaction(self, *, write: bool = True, locking: bool = False) -> AsyncIterator[Tx]:
+        """Run the body in one transaction; commit on success, roll back on error.
 
-        A :class:`StoreError` raised by the body therefore changes nothing.
+        A :class:`StoreError` raised by the body therefore changes nothing. On SQLite the
+        transactions of a process take turns under one lock; on PostgreSQL writes are
+        ``SERIALIZABLE``, or, with ``locking``, ``READ COMMITTED`` with the rows the body reads
+        locked by ``tx.lock`` (hot paths only; see :mod:`bot.store.backend`).
         """
-        async with self._lock:
-            db = self._db
-            if db is None:
-                raise RuntimeError("the store is closed")
-            try:
-                await db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-                yield Tx(db, self._clock())
-                await db.execute("COMMIT")
-            except BaseException:
-                # Also on cancellation: a cancelled caller's statement (even its BEGIN or COMMIT)
-                # may still be queued on the connection's thread. aiosqlite runs calls in order,
-                # and sqlite3's rollback() does nothing outside a transaction, so this always
-                # leaves the connection with no transaction open before the lock is released.
-                await db.rollback()
-                raise
+        now = self._clock()
+        async with self._backend.transaction(now, format_time(now), write=write, locking=locking) as tx:
+            yield tx
 
     # -- members and the ledger -------------------------------------------------------------
 

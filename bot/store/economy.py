@@ -187,12 +187,16 @@ class EconomyStore(StoreBase):
             if amount > available:
                 raise _insufficient(available, amount, "give")
             await self._ensure_member(tx, guild_id, recipient_id)
+            # The two balances in ascending member order, in every transfer: two transfers between
+            # the same members in opposite directions then lock the rows in the same order and
+            # cannot deadlock on PostgreSQL (where they run side by side).
             balances: dict[int, int] = {}
+            for member, delta in sorted(((sender_id, -amount), (recipient_id, amount))):
+                balances[member] = await self._move_balance(tx, guild_id, member, delta)
             for member, other, delta in (
                 (sender_id, recipient_id, -amount),
                 (recipient_id, sender_id, amount),
             ):
-                balances[member] = await self._move_balance(tx, guild_id, member, delta)
                 await self._append_ledger(
                     tx,
                     guild_id,
@@ -332,12 +336,12 @@ class EconomyStore(StoreBase):
             raise StoreError("The leaderboard needs at least one row.")
         async with self._transaction(write=False) as tx:
             rows = await tx.all(
-                "SELECT b.member_id, b.chips, COALESCE(("
+                "SELECT member_id, chips, in_play FROM (SELECT b.member_id, b.chips, COALESCE(("
                 "  SELECT SUM(s.stack) FROM seats s JOIN tables t ON t.id = s.table_id"
                 "  WHERE t.guild_id = b.guild_id AND s.member_id = b.member_id AND t.status = 'open'"
                 "), 0) AS in_play"
-                " FROM balances b WHERE b.guild_id = ?"
-                " ORDER BY b.chips + in_play DESC, b.member_id LIMIT ?",
+                " FROM balances b WHERE b.guild_id = ?) AS board"
+                " ORDER BY chips + in_play DESC, member_id LIMIT ?",
                 (guild_id, limit),
             )
         return [LeaderboardRow(member_id=r[0], balance=r[1], in_play=r[2]) for r in rows]

@@ -100,18 +100,30 @@ class HandStore(StoreBase):
         stakes_text = None if stakes is None else dump_json(stakes, "stakes")
         rulings_text = None if rulings is None else dump_json(rulings, "rulings")
         game = check_text(game, "game", limit=64)
-        async with self._transaction() as tx:
+        # A hot path (every deal), so it locks what it reads rather than run serializable: the
+        # table's row (deals at one table take turns), and each dealt seat's row, rewritten
+        # unchanged so that a serializable top-up or cash-out of that seat running meanwhile must
+        # retry and then sees the hand (a lock alone would not make it). See bot.store.backend.
+        async with self._transaction(locking=True) as tx:
+            await tx.lock("tables", "id", table_id)
             row = await tx.one("SELECT status, stakes, rulings FROM tables WHERE id = ?", (table_id,))
             if row is None:
                 raise StoreError("There is no such table.")
             if row[0] != "open":
                 raise StoreError("That table is closed.")
-            if await tx.value(
-                "SELECT 1 FROM hands WHERE table_id = ? AND status = 'in_progress'", (table_id,)
-            ):
+            # The newest hand is the only one that can be in progress (a hand starts only when none
+            # is): one read of the table's own index entries, not of the index of every hand in
+            # progress, which PostgreSQL's serializable transactions would see as a conflict with
+            # every other table's deal.
+            last = await tx.one(
+                "SELECT hand_no, status FROM hands WHERE table_id = ? ORDER BY hand_no DESC LIMIT 1",
+                (table_id,),
+            )
+            if last is not None and last[1] == "in_progress":
                 raise StoreError("A hand is already in progress at this table.")
             stacks: dict[int, int] = {}
             for seat_no, member_id in sorted(players.items()):
+                await tx.rewrite("seats", {"table_id": table_id, "seat_no": seat_no, "member_id": member_id})
                 stack = await tx.value(
                     "SELECT stack FROM seats WHERE table_id = ? AND seat_no = ? AND member_id = ?",
                     (table_id, seat_no, member_id),
@@ -119,9 +131,7 @@ class HandStore(StoreBase):
                 if stack is None:
                     raise StoreError(f"Seat {seat_no} is not held by that member.")
                 stacks[seat_no] = stack
-            hand_no = await tx.value(
-                "SELECT COALESCE(MAX(hand_no), 0) + 1 FROM hands WHERE table_id = ?", (table_id,)
-            )
+            hand_no = 1 if last is None else int(last[0]) + 1
             _, hand_id = await tx.run(
                 "INSERT INTO hands"
                 " (table_id, hand_no, deck, commitment, salt, stakes, rulings, started, game)"
@@ -168,11 +178,18 @@ class HandStore(StoreBase):
         for action in actions:
             if not isinstance(action, str) or not action or len(action) > _MAX_ACTION_LENGTH:
                 raise StoreError(f"An action is a non-empty text of at most {_MAX_ACTION_LENGTH} characters.")
-        async with self._transaction() as tx:
-            status = await tx.value("SELECT status FROM hands WHERE id = ?", (hand_id,))
-            if status is None:
+        async with self._transaction(locking=True) as tx:
+            # Appends to this hand take turns from here on; one statement reads the status and the
+            # count (every action pays for each round trip to the database).
+            await tx.lock("hands", "id", hand_id)
+            row = await tx.one(
+                "SELECT status, (SELECT COUNT(*) FROM hand_actions WHERE hand_id = ?)"
+                " FROM hands WHERE id = ?",
+                (hand_id, hand_id),
+            )
+            if row is None:
                 raise StoreError("There is no such hand.")
-            count = await tx.value("SELECT COUNT(*) FROM hand_actions WHERE hand_id = ?", (hand_id,))
+            status, count = row[0], int(row[1])
             added = 0
             for seq, action in enumerate(actions, start=first_seq):
                 if seq <= count:

@@ -1,8 +1,8 @@
 """What the Discord layer keeps in the store: the id of each table's table message (so a restart
 finds it again without reading channel history), and finding one hand of a table by its number.
 
-One row per table in ``table_messages`` (migration 4): the message and the hand it shows (none:
-the between-hands lobby). Display preferences in ``display_prefs`` (migration 5): the guild's
+One row per table in ``table_messages`` (migration 5): the message and the hand it shows (none:
+the between-hands lobby). Display preferences in ``display_prefs`` (migration 6): the guild's
 ``look`` (``pictures`` or ``text``, kept with member 0) and each member's ``dm`` (``every-street``
 or ``down-cards``); a preference never set reads as None (the caller's default).
 """

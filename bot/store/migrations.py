@@ -19,6 +19,8 @@ released step, add a new one.
    (``dm``) (``bot.store.messages``).
 7. Games (issue 12): every hand records the game it was dealt as (``hands.game``); hands dealt
    before were all Sex in the Middle East.
+8. Table leases: which process drives each table (owner, expiry), for several bot processes on one
+   database (see :mod:`bot.store.leases`).
 
 >>> LATEST == len(MIGRATIONS)
 True
@@ -172,7 +174,6 @@ CREATE INDEX ledger_by_time ON ledger (guild_id, created);
 """
 
 
-
 async def _v4_phh_action_log(db: aiosqlite.Connection) -> None:
     trigger = next(s for s in split_statements(_V3_HANDS) if "TRIGGER hand_actions_no_update" in s)
     await db.execute("DROP TRIGGER hand_actions_no_update")
@@ -203,11 +204,26 @@ _V7_HAND_GAME = """
 ALTER TABLE hands ADD COLUMN game TEXT NOT NULL DEFAULT 'sex-in-the-middle-east';
 """
 
+_V8_LEASES = """
+CREATE TABLE table_leases (
+    table_id INTEGER PRIMARY KEY REFERENCES tables (id),
+    owner    TEXT NOT NULL,
+    expires  TEXT NOT NULL
+) STRICT;
+"""
+
 Step = str | Callable[[aiosqlite.Connection], Awaitable[None]]
 """An SQL script, or (for data that SQL cannot convert) a coroutine run in the step's transaction."""
 
 MIGRATIONS: tuple[Step, ...] = (
-    _V1_CORE, _V2_DAILY, _V3_HANDS, _v4_phh_action_log, _V5_TABLE_MESSAGES, _V6_DISPLAY_PREFS, _V7_HAND_GAME
+    _V1_CORE,
+    _V2_DAILY,
+    _V3_HANDS,
+    _v4_phh_action_log,
+    _V5_TABLE_MESSAGES,
+    _V6_DISPLAY_PREFS,
+    _V7_HAND_GAME,
+    _V8_LEASES,
 )
 """The migration steps; ``MIGRATIONS[n - 1]`` upgrades version ``n - 1`` to ``n``."""
 

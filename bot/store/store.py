@@ -10,16 +10,24 @@ from types import TracebackType
 import aiosqlite
 
 from bot.store.audit import AuditStore
+from bot.store.backend import (
+    BUSY_TIMEOUT_MS,
+    POOL_SIZE,
+    Backend,
+    PostgresBackend,
+    SqliteBackend,
+    check_target,
+)
 from bot.store.base import Clock, utc_now
 from bot.store.economy import EconomyStore
 from bot.store.errors import NotWildstudDatabase, SchemaTooNew
 from bot.store.hands import HandStore
+from bot.store.leases import LeaseStore
 from bot.store.messages import MessageStore
-from bot.store.migrations import LATEST, migrate, schema_version
+from bot.store.migrations import LATEST, schema_version
 from bot.store.tables import TableStore
 
-BUSY_TIMEOUT_MS = 5000
-"""How long a write waits for another process's write lock before failing (milliseconds)."""
+__all__ = ["BUSY_TIMEOUT_MS", "Store"]
 
 _WILDSTUD_TABLES = frozenset(
     {"guild_settings", "balances", "ledger", "tables", "seats", "hands", "hand_actions"}
@@ -36,17 +44,22 @@ def _readonly_uri(file: Path) -> str:
     return f"{file.resolve().as_uri()}?mode=ro"
 
 
-class Store(EconomyStore, TableStore, MessageStore, HandStore, AuditStore):
+class Store(EconomyStore, TableStore, MessageStore, HandStore, AuditStore, LeaseStore):
     """Wildstud's persistent state: chips, ledger, tables, seats, hands (the only code speaking SQL).
 
     Open it once per process and close it on shutdown::
 
-        async with await Store.open(settings.database_path) as store:
+        async with await Store.open(settings.database) as store:
             await store.transfer(guild_id, alice, bob, 100, key=str(interaction.id))
 
-    Every method is a coroutine that runs in its own transaction (``BEGIN IMMEDIATE`` for writes)
-    under one lock, so concurrent callers never see each other's half-done work. A refused request
-    raises :class:`bot.store.StoreError` and changes nothing.
+    The database is an embedded SQLite file (the default) or a PostgreSQL server
+    (``postgresql://...``); the API is the same. Every method is a coroutine that runs in its
+    own transaction, so concurrent callers never see each other's half-done work: on SQLite the
+    process's transactions take turns under one lock (``BEGIN IMMEDIATE`` for writes); on
+    PostgreSQL they run side by side at ``SERIALIZABLE`` isolation and a method aborted by a
+    conflict is retried whole (row locks were not chosen: serializable transactions protect every
+    read-then-write, including ones added later; see :mod:`bot.store.backend`). A refused
+    request raises :class:`bot.store.StoreError` and changes nothing.
     """
 
     @classmethod
@@ -56,54 +69,58 @@ class Store(EconomyStore, TableStore, MessageStore, HandStore, AuditStore):
         *,
         clock: Clock | None = None,
         upto_version: int | None = None,
+        pool_size: int | None = None,
     ) -> Store:
-        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+        """Open (creating if needed) the database and bring its schema up to date.
 
-        ``path`` defaults to the ``DATABASE_PATH`` setting (``./data/wildstud.sqlite3``); its
-        folder is created if missing. Sets WAL, ``synchronous=FULL``, foreign keys and a busy
-        timeout, then applies pending migrations (:mod:`bot.store.migrations`). ``clock`` supplies
-        the time of every record (default: now, UTC). ``upto_version`` stops migrating at an older
-        schema; it exists to build old databases in tests, and the store's methods expect the
-        latest schema. Raises :class:`bot.store.SchemaTooNew` for a database from a newer Wildstud.
+        ``path`` is a SQLite file path, ``sqlite:PATH`` or a ``postgresql://`` URL; it defaults to
+        the ``DATABASE_URL`` setting, else ``DATABASE_PATH`` (``./data/wildstud.sqlite3``).
+        SQLite: the file's folder is created if missing; WAL, ``synchronous=FULL``, foreign keys
+        and a busy timeout are set. PostgreSQL: a pool of ``pool_size`` connections (default
+        :data:`bot.store.backend.POOL_SIZE`); the database must exist (the schema is created in
+        it). Then pending migrations are applied (:mod:`bot.store.migrations`,
+        :mod:`bot.store.pg_migrations`). ``clock`` supplies the time of every record (default:
+        now, UTC). ``upto_version`` stops migrating at an older schema; it exists to build old
+        databases in tests, and the store's methods expect the latest schema.
+
+        Raises :class:`bot.store.StoreError` for a setting with an unknown scheme (nothing is
+        created), :class:`bot.store.SchemaTooNew` for a database from a newer Wildstud.
         """
-        if sqlite3.sqlite_version_info < (3, 37, 0):  # STRICT tables
-            raise RuntimeError(
-                f"Wildstud needs SQLite 3.37 or newer; this Python has {sqlite3.sqlite_version}"
-            )
         if path is None:
             from bot.settings import load_settings
 
-            path = load_settings().database_path
-        file = Path(path)
-        if str(file) != ":memory:":
-            file.parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(file, isolation_level=None)
-        try:
-            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
-            await db.execute("PRAGMA journal_mode = WAL")  # outside any transaction; persists in the file
-            await db.execute("PRAGMA synchronous = FULL")
-            await db.execute("PRAGMA foreign_keys = ON")
-            await migrate(db, upto_version)
-        except BaseException:
-            await db.close()
-            raise
-        return cls(db, file, clock or utc_now)
+            path = load_settings().database
+        kind, target = check_target(os.fspath(path) if not isinstance(path, Path) else path)
+        backend: Backend
+        if kind == "postgresql":
+            backend = await PostgresBackend.connect(target, upto_version, pool_size=pool_size or POOL_SIZE)
+        else:
+            backend = await SqliteBackend.connect(Path(target), upto_version)
+        return cls(backend, clock or utc_now)
 
     @classmethod
     async def open_readonly(cls, path: str | os.PathLike[str], *, clock: Clock | None = None) -> Store:
-        """Open an existing Wildstud database at ``path`` for reading only (SQLite's ``mode=ro``).
+        """Open an existing Wildstud database at ``path`` for reading only.
 
-        Unlike :meth:`open` it creates no file or folder, sets no persistent pragma (no WAL switch)
-        and runs no migration, so the file's bytes stay as they were (for a WAL database SQLite may
+        ``path`` is a SQLite file path, ``sqlite:PATH`` or a ``postgresql://`` URL. PostgreSQL: a
+        pool of read-only sessions (``default_transaction_read_only``) on a database already at
+        the latest schema; nothing is migrated (an older one raises
+        :class:`bot.store.NotWildstudDatabase`, like a file). SQLite (``mode=ro``): unlike
+        :meth:`open` it creates no file or folder, sets no persistent pragma (no WAL switch) and
+        runs no migration, so the file's bytes stay as they were (for a WAL database SQLite may
         leave its empty ``-wal``/``-shm`` side files, which the next writer reuses); any write
         through the store fails with ``sqlite3.OperationalError``.
 
         Raises :class:`bot.store.NotWildstudDatabase` (a one-line reason) for a missing path, a
         directory or device, a file that is not SQLite, another program's SQLite file or an older
-        schema; :class:`bot.store.SchemaTooNew` for a newer one. A damaged file may still raise
-        ``sqlite3.DatabaseError`` (or ``UnicodeDecodeError`` for damaged text) while rows are read.
+        schema; :class:`bot.store.SchemaTooNew` for a newer one; :class:`bot.store.StoreError`
+        for an unknown scheme. A damaged file may still raise ``sqlite3.DatabaseError`` (or
+        ``UnicodeDecodeError`` for damaged text) while rows are read.
         """
-        file = Path(path)
+        kind, target = check_target(os.fspath(path) if not isinstance(path, Path) else path)
+        if kind == "postgresql":
+            return cls(await PostgresBackend.connect_readonly(target), clock or utc_now)
+        file = Path(target)
         db = await aiosqlite.connect(_readonly_uri(file), uri=True, isolation_level=None)
         try:
             await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
@@ -131,11 +148,14 @@ class Store(EconomyStore, TableStore, MessageStore, HandStore, AuditStore):
         except BaseException:
             await db.close()
             raise
-        return cls(db, file, clock or utc_now)
+        return cls(SqliteBackend(db, file), clock or utc_now)
 
     async def damage(self) -> list[str]:
         """SQLite's ``PRAGMA quick_check`` findings (damaged pages, broken indexes); empty when the file
-        is sound. It reads every page, so it costs a full scan of the file."""
+        is sound. It reads every page, so it costs a full scan of the file. PostgreSQL: always
+        empty (the server checks its own pages; there is no such query to run)."""
+        if self.backend != "sqlite":
+            return []
         async with self._transaction(write=False) as tx:
             rows = await tx.all("PRAGMA quick_check")
         found = [str(row[0]) for row in rows]

@@ -24,12 +24,16 @@ class Registry:
     """Tables by key (see the module docstring).
 
     ``release(table)`` is awaited at the end of every ``locked`` block; it should send the table's
-    outbox as one update and never raise.
+    outbox as one update and never raise. ``no_table()`` gives the ``NoTable`` reason for a key
+    with no table (default :data:`NO_TABLE`; several processes on one database say more).
     """
 
-    def __init__(self, release: Callable[[Table], Awaitable[None]]) -> None:
+    def __init__(
+        self, release: Callable[[Table], Awaitable[None]], no_table: Callable[[], str] | None = None
+    ) -> None:
         self._tables: dict[TableKey, Table] = {}
         self._release = release
+        self._no_table = no_table or (lambda: NO_TABLE)
         self.creating = asyncio.Lock()
         """Held while a table is being opened (one table per channel)."""
 
@@ -37,7 +41,7 @@ class Registry:
         """The table at ``key``. Raises ``NoTable``."""
         table = self._tables.get(key)
         if table is None:
-            raise NoTable(NO_TABLE)
+            raise NoTable(self._no_table())
         return table
 
     def find(self, key: TableKey) -> Table | None:

@@ -57,6 +57,7 @@ from bot.tables.games import (
     setting_title,
     titles,
 )
+from bot.tables.leases import TableLeases
 from bot.tables.notices import (
     Actor,
     NoticeKind,
@@ -70,7 +71,7 @@ from bot.tables.notices import (
 )
 from bot.tables.options import TableOptions
 from bot.tables.prompting import resolve
-from bot.tables.registry import Registry
+from bot.tables.registry import NO_TABLE, Registry
 from bot.tables.repository import MAX_SEATS, Repository
 from bot.tables.robot import Situation, situation
 from bot.tables.runner import HandRunner
@@ -119,13 +120,16 @@ class TableService:
         clock: Clock | None = None,
         rng: random.Random | None = None,
         default_options: TableOptions | None = None,
+        leases: TableLeases | None = None,
     ) -> None:
         self.store = store
+        self.leases = leases
+        """With several processes on one database: the tables this one may drive (else None)."""
         self.presenter = presenter
         self.clock: Clock = clock if clock is not None else LoopClock()
         self.rng: random.Random = rng if rng is not None else secrets.SystemRandom()
         self.default_options = default_options or TableOptions()
-        self.registry = Registry(self._send_update)
+        self.registry = Registry(self._send_update, self._no_table)
         self.repository = Repository(store)
         self.seating = Seating(self.repository, self._fold_leaving, self._hand_may_start)
         self.runner = HandRunner(self.registry, self.repository, self.seating, self.clock, self.rng)
@@ -142,11 +146,25 @@ class TableService:
         (``TableOptions.auto_deal_after``). Each table's restart is one update. Returns the keys of
         the tables loaded.
         """
+        await self.adopt()
+        return self.registry.keys()
+
+    async def adopt(self) -> list[TableKey]:
+        """Load the open tables not loaded yet, as :meth:`start` describes; with ``leases``, only
+        those of this process's shards whose lease it holds or can take. Returns their keys."""
         loaded: list[Table] = []
-        for table in await self.repository.open_tables():
-            if table.key not in self.registry:
-                self.registry.add(table)
-                loaded.append(table)
+        for record in await self.store.open_tables():
+            if TableKey(record.guild_id, record.channel_id) in self.registry:
+                continue
+            if self.leases is not None and not (
+                self.leases.serves(record.guild_id) and await self.leases.claim(record.id)
+            ):
+                continue
+            table = await self.repository.load(record)
+            self.registry.add(table)
+            loaded.append(table)
+        if not loaded:
+            return []  # nothing new: no need to scan the unfinished hands
         hands: dict[int, list[HandRecord]] = {}
         for hand in await self.repository.unfinished_hands():
             hands.setdefault(hand.table_id, []).append(hand)
@@ -161,7 +179,24 @@ class TableService:
                         locked.choice = None
                 await self.seating.finish_leaving(locked)
                 self.runner.schedule_auto_deal(locked)     # a table that deals by itself goes on
-        return self.registry.keys()
+        return [table.key for table in loaded]
+
+    async def drop(self, table_id: int) -> None:
+        """Stop driving a table whose lease another process took: cancel its timers and forget it
+        (after any operation holding its lock has finished)."""
+        for table in self.registry.values():
+            if table.table_id == table_id:
+                async with table.lock:
+                    self.registry.remove(table)
+
+    def _no_table(self) -> str:
+        """Why a key has no table here: with leases held elsewhere, it may be another process's."""
+        if self.leases is not None and self.leases.elsewhere:
+            return (
+                "There is no table here that this Wildstud process deals. If one is open, another"
+                " process is dealing it (a restart in progress?): try again in a moment."
+            )
+        return NO_TABLE
 
     async def close(self) -> None:
         """Cancel every timer (call before closing the store)."""
@@ -253,6 +288,8 @@ class TableService:
             if allowed:
                 table.allowed_games = allowed
                 await self.repository.save_settings(table)
+            if self.leases is not None:
+                await self.leases.claim(table.table_id)  # a new table: nobody else holds it
             self.registry.add(table)
         async with self.registry.locked(key, table=table):
             table.post(NoticeKind.INFO, f"Table open: {stakes_line(stakes)}. "

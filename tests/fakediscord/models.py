@@ -58,6 +58,21 @@ class SnowflakeGen:
         """Return a fresh snowflake, larger than every earlier one."""
         return next(self._counter)
 
+    def skip_to_shard(self, shard_id: int, shard_count: int) -> None:
+        """Move on so the next id falls on gateway shard ``shard_id`` of ``shard_count``
+        (``(id >> 22) % shard_count``): add a guild right after to place it on that shard.
+
+        >>> gen = SnowflakeGen()
+        >>> gen.skip_to_shard(3, 4)
+        >>> (gen.next() >> 22) % 4
+        3
+        """
+        current = next(self._counter)
+        stamp = current >> 22
+        while stamp % shard_count != shard_id:
+            stamp += 1
+        self._counter = itertools.count(max(current, stamp << 22))
+
 
 @dataclass(eq=False)
 class FakeUser:

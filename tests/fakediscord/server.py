@@ -308,6 +308,15 @@ class _ErrorLogHandler(logging.Handler):
         self.sink.append(text)
 
 
+def serves(session: GatewaySession, guild_id: int | None) -> bool:
+    """Whether Discord sends ``guild_id``'s events to ``session``: every session without a shard;
+    otherwise the shard ``(guild_id >> 22) % shard_count`` (DMs go to shard 0)."""
+    if session.shard is None:
+        return True
+    shard_id, shard_count = session.shard
+    return (0 if guild_id is None else (guild_id >> 22) % shard_count) == shard_id
+
+
 def _utcnow() -> datetime.datetime:
     return discord.utils.utcnow()
 
@@ -1067,7 +1076,7 @@ class FakeDiscord:
         )
         self.interactions[iid] = inter
         self._by_token[token] = inter
-        session = self._interaction_session()
+        session = self._interaction_session(guild.id if guild is not None else None)
         await session.dispatch("INTERACTION_CREATE", payload)
         if wait:
             await self.settle(within)
@@ -1081,11 +1090,15 @@ class FakeDiscord:
                     ) from None
         return inter
 
-    def _interaction_session(self) -> GatewaySession:
+    def _interaction_session(self, guild_id: int | None = None) -> GatewaySession:
+        """The newest live session that receives ``guild_id``'s events (see :func:`serves`)."""
         live = self._live_sessions()
         if not live:
             raise RuntimeError("no bot is connected to the fake (start one with start_bot)")
-        return live[-1]
+        mine = [s for s in live if serves(s, guild_id)]
+        if not mine:
+            raise RuntimeError(f"no connected shard serves guild {guild_id}")
+        return mine[-1]
 
     async def slash(
         self,
@@ -1676,7 +1689,7 @@ class FakeDiscord:
 
     def _sessions_for(self, msg: FakeMessage) -> list[GatewaySession]:
         bit = INTENT_DIRECT_MESSAGES if msg.guild_id is None else INTENT_GUILD_MESSAGES
-        return [s for s in self._live_sessions() if s.intents & bit]
+        return [s for s in self._live_sessions() if s.intents & bit and serves(s, msg.guild_id)]
 
     async def _dispatch_message_event(
         self, name: str, msg: FakeMessage, member: FakeMember | None = None

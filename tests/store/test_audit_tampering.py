@@ -7,12 +7,12 @@ destroyed. Each case says why that is so; the audit must name the row or movemen
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from bot.store import Store
+from tests.postgres import RawDb
 
 G, ALICE, BOB, CAROL = 100, 11, 12, 13
 
@@ -70,12 +70,16 @@ async def _play(path: Path) -> None:
 
 
 @pytest.mark.parametrize("case", sorted(TAMPERING))
-async def test_audit_catches_movements_that_create_or_destroy_chips(tmp_path: Path, case: str) -> None:
-    path = tmp_path / "game.sqlite3"
+async def test_audit_catches_movements_that_create_or_destroy_chips(db_path: Path | str, case: str) -> None:
+    path = db_path
     await _play(path)
     sql, kind = TAMPERING[case]
-    with sqlite3.connect(path) as db:
-        db.executescript("DROP TRIGGER ledger_no_update; DROP TRIGGER ledger_no_delete;" + sql)
+    with RawDb(path) as db:
+        on = " ON ledger" if db.postgres else ""
+        drop = f"DROP TRIGGER ledger_no_update{on}; DROP TRIGGER ledger_no_delete{on};"
+        for statement in (drop + sql).split(";"):
+            if statement.strip():
+                db.execute(statement)
     async with await Store.open(path) as store:
         report = await store.audit()
     assert not report.ok, case

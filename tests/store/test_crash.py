@@ -8,6 +8,9 @@ at a random moment, reopens the database, audits it, and starts the next worker 
 acknowledged movement must be in the ledger exactly once, every refused or never-started one
 absent, and each run's one in-flight movement either wholly present or wholly absent.
 
+It runs on both backends (``db_path`` is a SQLite file or a PostgreSQL database): on PostgreSQL
+the killed worker's server session is rolled back by the server when its socket closes.
+
 Run with ``-s`` to see the kill points exercised (also recorded as the ``kill_points`` property).
 """
 
@@ -17,7 +20,6 @@ import asyncio
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -25,28 +27,27 @@ from collections import Counter
 from pathlib import Path
 
 from bot.store import Store
+from tests.postgres import RawDb
 
 RUNS = 60
 CHILD = Path(__file__).with_name("crash_child.py")
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def expected_members(db: sqlite3.Connection, kind: str, key: str) -> int:
+def expected_members(db: RawDb, kind: str, key: str) -> int:
     """How many ledger rows (one per member) a committed movement writes."""
     if kind == "transfer":
         return 2
     if kind in ("settle", "void"):
         hand_id = int(key.split(":")[1])
-        return int(
-            db.execute("SELECT COUNT(*) FROM hand_players WHERE hand_id = ?", (hand_id,)).fetchone()[0]
-        )
+        return int(db.execute("SELECT COUNT(*) FROM hand_players WHERE hand_id = ?", (hand_id,))[0][0])
     return 1
 
 
 class Children:
     """``crash_child.py`` running as a subprocess, forking a worker per run on request."""
 
-    def __init__(self, db: Path, log: Path) -> None:
+    def __init__(self, db: Path | str, log: Path) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.server = subprocess.Popen(
             [sys.executable, str(CHILD), str(db), str(log)],
@@ -90,13 +91,13 @@ def run_and_kill(children: Children, seed: int, log: Path, rng: random.Random) -
     return lines
 
 
-async def audit_ok(db: Path) -> None:
+async def audit_ok(db: Path | str) -> None:
     async with await Store.open(db) as store:
         report = await store.audit()
         assert report.ok, report.all_problems()
 
 
-def classify(run_lines: list[list[str]], db: sqlite3.Connection) -> str:
+def classify(run_lines: list[list[str]], db: RawDb) -> str:
     """Where this run was killed: between operations, during start-up, or inside one operation
     (before or after its commit, which the ledger tells)."""
     if not run_lines:
@@ -112,20 +113,22 @@ def classify(run_lines: list[list[str]], db: sqlite3.Connection) -> str:
     return f"{last[1]} {committed_state(last, db)}"
 
 
-def committed_state(words: list[str], db: sqlite3.Connection) -> str:
+def committed_state(words: list[str], db: RawDb) -> str:
     kind, key = words[1], words[2]
     if kind == "create":
         return "(not a chip movement)"
     if kind == "action":
         hand, seq = (int(x) for x in key.split(":"))
-        found = db.execute("SELECT 1 FROM hand_actions WHERE hand_id = ? AND seq = ?", (hand, seq)).fetchone()
+        found = db.execute("SELECT 1 FROM hand_actions WHERE hand_id = ? AND seq = ?", (hand, seq))
     else:
-        found = db.execute("SELECT 1 FROM ledger WHERE op_key = ?", (key,)).fetchone()
+        found = db.execute("SELECT 1 FROM ledger WHERE op_key = ?", (key,))
     return "committed, not yet acknowledged" if found else "begun, not committed"
 
 
-def test_sigkill_never_loses_or_doubles_a_committed_movement(tmp_path: Path, record_property) -> None:
-    db_path, log = tmp_path / "crash.sqlite3", tmp_path / "ops.log"
+def test_sigkill_never_loses_or_doubles_a_committed_movement(
+    db_path: Path | str, tmp_path: Path, record_property
+) -> None:
+    log = tmp_path / "ops.log"
     rng = random.Random(1234)
     runs: list[list[list[str]]] = []
     children = Children(db_path, log)
@@ -136,7 +139,7 @@ def test_sigkill_never_loses_or_doubles_a_committed_movement(tmp_path: Path, rec
     finally:
         children.close()
 
-    with sqlite3.connect(db_path) as db:
+    with RawDb(db_path) as db:
         rows = Counter(r[0] for r in db.execute("SELECT op_key FROM ledger WHERE op_key <> 'start'"))
         acknowledged: set[str] = set()
         kill_points: Counter[str] = Counter()
@@ -146,7 +149,7 @@ def test_sigkill_never_loses_or_doubles_a_committed_movement(tmp_path: Path, rec
                 if words[0] == "done" and words[1] == "action":
                     hand, seq = (int(x) for x in words[2].split(":"))
                     sql = "SELECT 1 FROM hand_actions WHERE hand_id = ? AND seq = ?"
-                    assert db.execute(sql, (hand, seq)).fetchone(), f"acknowledged action {words[2]} lost"
+                    assert db.execute(sql, (hand, seq)), f"acknowledged action {words[2]} lost"
                 elif words[0] == "done" and words[1] != "create":
                     key = words[2]
                     assert rows[key] == expected_members(db, words[1], key), f"{key}: {rows[key]} rows"
@@ -159,8 +162,8 @@ def test_sigkill_never_loses_or_doubles_a_committed_movement(tmp_path: Path, rec
                 assert rows[last[2]] in (0, expected_members(db, last[1], last[2])), last
                 acknowledged.add(last[2])
         assert set(rows) <= acknowledged, f"movements nobody started: {set(rows) - acknowledged}"
-        settled = db.execute("SELECT COUNT(*) FROM hands WHERE status = 'finished'").fetchone()[0]
-        voided = db.execute("SELECT COUNT(*) FROM hands WHERE status = 'voided'").fetchone()[0]
+        settled = db.execute("SELECT COUNT(*) FROM hands WHERE status = 'finished'")[0][0]
+        voided = db.execute("SELECT COUNT(*) FROM hands WHERE status = 'voided'")[0][0]
 
     summary = ", ".join(f"{name}: {n}" for name, n in sorted(kill_points.items()))
     record_property("kill_points", summary)

@@ -162,10 +162,10 @@ async def test_unfinished_hands_survive_a_restart_with_everything_to_replay(db_p
 
 
 async def test_audit_catches_a_seat_changed_behind_an_unfinished_hand(db_path: Path, store: Store) -> None:
-    import sqlite3
+    from tests.postgres import RawDb
 
     hand = await new_hand(store, await seated_table(store))
-    with sqlite3.connect(db_path) as db:  # simulate a bug: a stack moved during the hand, ledger and all
+    with RawDb(db_path) as db:  # simulate a bug: a stack moved during the hand, ledger and all
         db.execute("UPDATE seats SET stack = stack + 5 WHERE member_id = ?", (BOB,))
         db.execute(
             "INSERT INTO ledger (guild_id, member_id, delta, stack_delta, kind, reason, op_key, table_id,"

@@ -59,3 +59,32 @@ async def test_a_hand_is_found_by_its_number_beyond_the_last_200(store: Store) -
     assert last_done is not None and last_done.id == ids[-2] and last_done.status == "finished"
     assert await store.hand_by_number(table, 206) is None
     assert await store.hand_by_number((await store.create_table(G, 9002, ALICE)).id) is None
+
+
+async def test_display_prefs_are_kept_per_guild_and_member_and_replaced(store: Store) -> None:
+    # Runs on both backends: the upsert (ON CONFLICT ... DO UPDATE) and the CHECK on the name.
+    assert await store.display_pref(G, 0, "look") is None
+    await store.set_display_pref(G, 0, "look", "text")
+    await store.set_display_pref(G, ALICE, "dm", "down-cards")
+    await store.set_display_pref(G + 1, 0, "look", "pictures")
+    await store.set_display_pref(G, 0, "look", "pictures")       # replaced, not a second row
+    assert await store.display_pref(G, 0, "look") == "pictures"
+    assert await store.display_pref(G, ALICE, "dm") == "down-cards"
+    assert await store.display_pref(G, BOB, "dm") is None
+    assert await store.display_pref(G + 1, 0, "look") == "pictures"
+    for name, member in (("colour", ALICE), ("dm", -1)):
+        with pytest.raises(StoreError, match="no display preference"):
+            await store.set_display_pref(G, member, name, "x")
+    assert await store.display_pref(G, ALICE, "colour") is None
+
+
+async def test_each_hand_keeps_the_game_it_was_dealt_as(store: Store) -> None:
+    table = await two_seat_table(store)
+    first = await new_hand(store, table)                          # no game given: the default
+    await store.settle_hand(first, {1: 200, 2: 200}, "phh")
+    second = await store.create_hand(table, players={1: ALICE, 2: BOB}, deck=DECK, commitment="ab" * 32,
+                                     salt="cd" * 16, game="seven-card-stud")
+    other = await store.create_table(G + 1, 9003, ALICE)
+    assert await store.hand_games(G) == {first: "sex-in-the-middle-east", second: "seven-card-stud"}
+    assert (await store.get_hand(second)).game == "seven-card-stud"
+    assert await store.hand_games(G + 1) == {} and other.guild_id == G + 1

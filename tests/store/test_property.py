@@ -18,7 +18,14 @@ from typing import Any, TypeVar
 import pytest
 from hypothesis import event, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from bot.store import Store as RealStore
 from bot.store import StoreError
@@ -48,12 +55,17 @@ class Clock:
 
 
 class EconomyMachine(RuleBasedStateMachine):
+    @staticmethod
+    def new_database(folder: Path) -> Path | str:
+        """Where each example's store lives (a PostgreSQL database in the ``postgresql`` run)."""
+        return folder / "db.sqlite3"
+
     def __init__(self) -> None:
         super().__init__()
         self.folder = Path(tempfile.mkdtemp(prefix="wildstud-prop-"))
         self.loop = asyncio.new_event_loop()
         self.clock = Clock()
-        self.store = self.run(RealStore.open(self.folder / "db.sqlite3", clock=self.clock))
+        self.store = self.run(RealStore.open(self.new_database(self.folder), clock=self.clock))
         # The model.
         self.starting = {1: 1000, 2: 1000}
         self.balances: dict[tuple[int, int], int] = {}
@@ -326,5 +338,18 @@ class EconomyMachine(RuleBasedStateMachine):
             assert {s.member_id: [s.seat_no, s.stack] for s in seats} == t["seats"]
 
 
-EconomyMachine.TestCase.settings = settings(max_examples=12, stateful_step_count=50, deadline=None)
-TestEconomyAgainstModel = EconomyMachine.TestCase
+def test_economy_against_model(backend: str, request: pytest.FixtureRequest) -> None:
+    """The state machine on each backend (a fresh database per example)."""
+    machine: type[EconomyMachine] = EconomyMachine
+    if backend == "postgresql":
+        server = request.getfixturevalue("postgres_server")
+
+        class PostgresMachine(EconomyMachine):
+            @staticmethod
+            def new_database(folder: Path) -> Path | str:
+                return str(server.create_database())
+
+        machine = PostgresMachine
+    run_state_machine_as_test(
+        machine, settings=settings(max_examples=12, stateful_step_count=50, deadline=None)
+    )
