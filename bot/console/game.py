@@ -43,7 +43,7 @@ from bot.store import Store
 from bot.tables.games import GameSettings, PendingChoice, dealable_games, setting_title
 from bot.tables.notices import Actor, Prompt, TableKey, TableSnapshot
 from bot.tables.options import TableOptions
-from bot.tables.robot import Robot, robot_names
+from bot.tables.robot import ROBOT_POOL, Robot, robot_names
 from bot.tables.service import TableService
 
 GUILD = 1
@@ -106,7 +106,9 @@ class TerminalGame:
         names = [n.strip() for n in config.humans if n.strip()]
         self.humans: dict[int, str] = {human_id(n): n for n in names}
         robots = robot_names(config.bots, avoid=names)
-        self.robots: dict[int, str] = {ROBOT_BASE + i: name for i, name in enumerate(robots)}
+        # Each computer player keeps its number across runs (a saved table seats the same "Ada"),
+        # also when a human takes a name from the pool.
+        self.robots: dict[int, str] = {ROBOT_BASE + ROBOT_POOL.index(name): name for name in robots}
         seed = config.seed
         self.rng: random.Random | None = random.Random(seed) if seed is not None else None
         self.brains: dict[int, Robot] = {}

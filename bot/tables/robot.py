@@ -229,9 +229,12 @@ def situation(hand: StudHand, seat: int) -> Situation:
     )
 
 
+ROBOT_POOL = ("Ada", "Bix", "Cleo", "Dot", "Ezra", "Flo", "Gus", "Hal", "Ivy", "Jun")
+"""Computer players' names; a name's place here is its stable number (the same player every run)."""
+
+
 def robot_names(count: int, avoid: Sequence[str] = ()) -> list[str]:
     """``count`` distinct names for computer players, none of them in ``avoid``."""
-    pool = ["Ada", "Bix", "Cleo", "Dot", "Ezra", "Flo", "Gus", "Hal", "Ivy", "Jun"]
     taken = {a.lower() for a in avoid}
-    names = [n for n in pool if n.lower() not in taken]
+    names = [n for n in ROBOT_POOL if n.lower() not in taken]
     return names[:count]
