@@ -84,8 +84,10 @@ class HandReveal:
         return command + (f" --open {openings}" if openings else "")
 
 
-def rebuild(record: HandRecord) -> tuple[StudHand, tuple[int, ...], DealCommitment]:
-    """Replay a stored hand through the engine: ``(engine, table seat numbers in deal order, deal)``.
+def replay_stored(record: HandRecord) -> tuple[StudHand, tuple[int, ...], DealCommitment, int]:
+    """Replay a stored hand's log through the engine, as far as it goes: ``(engine, table seat
+    numbers in deal order, deal, events before its last stored action)``. The one rebuild of a
+    stored hand: a restart resumes from it (``bot.tables.runner``) and reveals read it.
 
     The hand is dealt as the game it recorded (``HandRecord.game``). Raises ``ValueError`` if the
     record is not self-consistent (no deal order, a deck that does not match its commitment, an
@@ -104,9 +106,18 @@ def rebuild(record: HandRecord) -> tuple[StudHand, tuple[int, ...], DealCommitme
     engine = StudHand([players[n].starting_stack for n in order], TableStakes.from_dict(record.stakes),
                       Rulings.from_dict(record.rulings), Deck.from_order(deck), manual_showdown=True,
                       game=record.game)
+    told = 0
     for text in record.actions[1:]:
+        told = len(engine.events)
         seat, command = decode_action(text)
         engine.apply(seat, command)
+    return engine, order, deal, told
+
+
+def rebuild(record: HandRecord) -> tuple[StudHand, tuple[int, ...], DealCommitment]:
+    """:func:`replay_stored`, with a finished hand's showdown completed: ``(engine, seat numbers in
+    deal order, deal)``. Raises ``ValueError`` as ``replay_stored`` does."""
+    engine, order, deal, _ = replay_stored(record)
     if record.status == "finished":
         # Hands settled before players could show or muck stored no show lines: their showdown
         # turned every live hand over (SPEC §9), so it is finished that way here.

@@ -21,19 +21,17 @@ import random
 from collections.abc import Sequence
 from functools import partial
 
-from bot.engine.cards import Card, Deck
+from bot.engine.cards import Deck
 from bot.engine.errors import IllegalAction
 from bot.engine.events import ShowdownStarted, StreetStarted
 from bot.engine.games import DEALERS_CHOICE, GAMES, game_of
 from bot.engine.hand import StudHand
 from bot.engine.phh import export_phh
-from bot.engine.rulings import Rulings
-from bot.engine.stakes import TableStakes
 from bot.render.narrate import Line, Narrator
 from bot.render.settings import rulings_changes, stakes_change
 from bot.store.records import HandRecord
 from bot.tables.clock import Clock
-from bot.tables.codec import decode_action, decode_seats, encode_action, encode_seats
+from bot.tables.codec import encode_action, encode_seats
 from bot.tables.errors import StaleAction, TableError
 from bot.tables.fairness import DealCommitment
 from bot.tables.games import (
@@ -48,7 +46,7 @@ from bot.tables.games import (
 from bot.tables.notices import GameChoiceNotice, NoticeKind, PublicNotice, Reply, ShowdownNotice, TableKey
 from bot.tables.registry import Registry
 from bot.tables.repository import Repository
-from bot.tables.reveal import live_reveal, reveal_text
+from bot.tables.reveal import live_reveal, replay_stored, reveal_text
 from bot.tables.seating import Seating
 from bot.tables.snapshot import hand_prompt, own_cards, table_notice
 from bot.tables.state import LiveHand, SeatState, Table
@@ -590,28 +588,11 @@ def _reveal(table: Table, live: LiveHand) -> None:
 def _rebuild(table: Table, record: HandRecord) -> tuple[LiveHand, int]:
     """The hand replayed from its stored deck and actions, and how many of its events came before
     its last stored action."""
-    if not record.actions:
-        raise ValueError("the hand has no deal order")
-    order = decode_seats(record.actions[0])
+    engine, order, deal, told = replay_stored(record)
     players = {p.seat_no: p for p in record.players}
-    if sorted(order) != sorted(players):
-        raise ValueError("the deal order does not match the players")
-    deck = tuple(Card.parse(code) for code in record.deck)
-    deal = DealCommitment.from_parts(deck, record.salt)
-    if deal.digest != record.commitment:
-        raise ValueError("the stored deck does not match its commitment")
-    stakes = TableStakes.from_dict(record.stakes)
-    rulings = Rulings.from_dict(record.rulings)
-    game = game_of(record.game)
+    stakes, rulings, game = engine.stakes, engine.rulings, engine.game
     members = tuple(players[n].member_id for n in order)
     names = tuple(table.name(m) for m in members)
-    engine = StudHand([players[n].starting_stack for n in order], stakes, rulings, Deck.from_order(deck),
-                      manual_showdown=True, game=game)
-    told = 0
-    for text in record.actions[1:]:
-        told = len(engine.events)
-        seat, command = decode_action(text)
-        engine.apply(seat, command)
     live = LiveHand(
         hand_id=record.id,
         hand_no=record.hand_no,
