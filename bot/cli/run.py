@@ -2,8 +2,8 @@
 
 Settings come from the environment and a ``.env`` file (``bot.settings``): ``DISCORD_TOKEN``
 (required), ``DATABASE_URL`` or ``DATABASE_PATH``, ``DEV_GUILD_ID``, ``LOG_LEVEL``; with
-``SHARD_COUNT`` (and ``SHARD_IDS``) the bot runs as an ``AutoShardedBot`` over those shards (README:
-"Running at scale"). Without a token
+``SHARD_COUNT`` (and ``SHARD_IDS``) the bot runs as an ``AutoShardedBot`` over those shards
+(docs/operations.md, "Running at scale"). Without a token
 the command exits with status 2 and says how to get one; ``wildstud play`` works without Discord.
 The token is never printed or logged. Exit status 0 after a clean stop (Ctrl-C), 1 when Discord
 refuses the token or the bot cannot start.
@@ -23,7 +23,7 @@ wildstud run: no Discord bot token. Set DISCORD_TOKEN in the environment or in a
 
 To get a token: open https://discord.com/developers/applications, create an application (or pick
 yours), open "Bot", press "Reset Token" and copy it into .env as DISCORD_TOKEN=... (see
-.env.example and the README section "Run it on Discord"). Never share or commit the token.
+.env.example and the README section "Put it on Discord in six steps"). Never share or commit the token.
 
 No Discord at hand? `wildstud play` deals a table in this terminal, no token needed."""
 

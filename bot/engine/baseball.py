@@ -1,4 +1,4 @@
-"""Baseball's extra cards and payments (issue 12; README "baseball"), as small pure rules.
+"""Baseball's extra cards and payments (issue 12; docs/rules.md, Baseball), as small pure rules.
 
 A face-up four earns its holder one more card at once, in the deal sequence (free or bought,
 down or up: rulings ``four_card`` and ``four_card_face``). Under ``three_up =

@@ -4,7 +4,7 @@ A ``Game`` says how a hand differs from plain seven-card stud: its streets (the 
 for every game here), its wild model, Baseball's extra card and three-up payment, how each pot is
 split, and which rulings apply. ``GAMES`` maps each contract name to its game, in menu order;
 ``sex-in-the-middle-east`` is first and the default everywhere. The rules and the choice of each
-default are in the README's "Dealer's choice" section, with their sources.
+default are in docs/rules.md ("Dealer's choice"), with their sources.
 
 >>> DEFAULT_GAME.name, [g for g in GAMES][:2]
 ('sex-in-the-middle-east', ['sex-in-the-middle-east', 'seven-card-stud'])

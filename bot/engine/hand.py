@@ -348,7 +348,7 @@ class StudHand(BaseballDealing, ShowdownMixin, ActionPlanning, StreetDealing):
         return self._with_dead(split_pots(self._contrib, live).pots)
 
     def _with_dead(self, pots: tuple[Pot, ...]) -> tuple[Pot, ...]:
-        """Dead money (Baseball's payments) belongs to the main pot (README "baseball")."""
+        """Dead money (Baseball's payments) belongs to the main pot (docs/rules.md, Baseball)."""
         dead = sum(self._dead)
         if not dead:
             return pots

@@ -221,7 +221,7 @@ class ShowdownMixin:
                 best = max(keys[s] for s in contenders)
                 winners = [s for s in contenders if keys[s] == best]
                 if self.game.split != "high":
-                    # Chicago: half to the best spade down among this pot's shown hands (README).
+                    # Chicago: half to the best spade down among this pot's shown hands (docs/rules.md).
                     spade = hole_spade({s: self._down[s] for s in contenders},
                                        low=self.game.split == "low-spade",
                                        ace_low=self.rulings.low_chicago_ace == "ace-low")

@@ -39,7 +39,7 @@ RULINGS: dict[str, tuple[str, ...]] = {
     "burn_cards": ("off", "on"),
     # SPEC §6: odd chips of a split pot.
     "odd_chip": ("high-card-by-suit", "left-of-dealer"),
-    # Issue 12 games (README "Dealer's choice"); each applies only to its game (bot.engine.games).
+    # Issue 12 games (docs/rules.md, "Dealer's choice"); each applies only to its game (bot.engine.games).
     "queen_last": ("only-queens", "no-wilds", "keep-follower"),
     "queen_follows_queen": ("chain", "absorb"),
     "follower_until_replaced": ("on", "off"),

@@ -97,7 +97,7 @@ class FollowWilds(FollowTracker):
 
 class QueenTracker:
     """Follow the Queen: queens always wild; the up card after a face-up queen sets the one follower
-    rank, replacing the previous follower (issue 12; README "follow-the-queen").
+    rank, replacing the previous follower (issue 12; docs/rules.md, Follow the Queen).
 
     Rulings: ``queen_follows_queen`` (``chain``: a queen that resolves a follow re-arms it;
     ``absorb``: it ends the follow and leaves only queens), ``follower_until_replaced`` (``on``:

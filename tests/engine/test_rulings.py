@@ -21,7 +21,7 @@ SPEC_RULINGS = {
     "heads_up_uncapped": ["on", "off"],
     "burn_cards": ["off", "on"],
     "odd_chip": ["high-card-by-suit", "left-of-dealer"],
-    # Issue 12's games: queen_last and three_up as the issue fixes them, the rest as README's
+    # Issue 12's games: queen_last and three_up as the issue fixes them, the rest as docs/rules.md's
     # "Dealer's choice" section lists them.
     "queen_last": ["only-queens", "no-wilds", "keep-follower"],
     "queen_follows_queen": ["chain", "absorb"],

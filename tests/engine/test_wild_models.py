@@ -1,6 +1,6 @@
 """Independent slow references for each wild model of issue 12, checked against random hands.
 
-Each reference is written from the rules (README "Dealer's choice"), not from the engine: the
+Each reference is written from the rules (docs/rules.md, "Dealer's choice"), not from the engine: the
 wild set is computed declaratively from the face-up cards in deal order, or from a player's down
 cards, and every shown hand is re-valued by ``tests/reference_evaluator.py`` (brute force over the
 wild substitutions) with the wild set the reference says that player had.
