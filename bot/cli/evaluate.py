@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from bot.engine.cards.card import Rank, parse_cards
-from bot.engine.values.evaluator import WILD_IN_FLUSH_OPTIONS, HandValue, evaluate
+from bot.engine.values.evaluator import WILD_IN_FLUSH_OPTIONS, HandValue, evaluate, wild_in_flush_option
 
 
 def register(subparsers: Any) -> None:
@@ -153,7 +153,7 @@ def evaluate_line(line: str) -> dict[str, Any]:
         return {"error": f'"wild_in_flush" must be one of {", ".join(WILD_IN_FLUSH_OPTIONS)}'}
     try:
         ranks = frozenset(Rank.parse(str(r)) for r in wild) | (frozenset() if no_fives else {Rank.FIVE})
-        hand = evaluate(parse_cards(cards), ranks, wild_in_flush=ruling)
+        hand = evaluate(parse_cards(cards), ranks, wild_in_flush=wild_in_flush_option(ruling))
     except ValueError as exc:
         return {"error": str(exc)}
     return hand_json(hand)

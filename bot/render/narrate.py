@@ -37,7 +37,7 @@ from bot.engine.hand.events import (
 from bot.engine.log import Action, Deal
 from bot.engine.narration.narrator import Narrator as EventNarrator
 from bot.engine.values.evaluator import HandValue
-from bot.engine.values.showing import showing_value
+from bot.engine.values.showing import ShowingHand, showing_value
 from bot.engine.vocab import action_phrase
 from bot.render.cards import cards as card_text
 from bot.render.cards import chips, rank_list, street_name
@@ -122,7 +122,7 @@ class TableNarrator(EventNarrator[Line]):
         self,
         names: Sequence[str],
         *,
-        showing_hand: str = "wild-aware",
+        showing_hand: ShowingHand = "wild-aware",
         wild_ranks: Iterable[Rank] = (Rank.FIVE,),
     ) -> None:
         super().__init__(names, wild_ranks)

@@ -42,7 +42,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.cards.card import FULL_DECK, Card, Rank, Suit
 from bot.engine.games.follow import WildEvent
-from bot.engine.values.evaluator import HandValue, evaluate
+from bot.engine.values.evaluator import HandValue, WildInFlush, evaluate
 from bot.engine.values.showing import showing_value
 from bot.render.cards import rank_list
 from bot.render.sprites import (
@@ -146,7 +146,7 @@ class HandPicture:
     up: tuple[Card, ...]
     wilds: tuple[WildRank, ...] = ()
     community: Card | None = None
-    wild_in_flush: str = "any-card"
+    wild_in_flush: WildInFlush = "any-card"
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +167,7 @@ class ShowdownPicture:
     hands: tuple[ShownHand, ...]
     wilds: tuple[WildRank, ...] = ()
     community: Card | None = None
-    wild_in_flush: str = "any-card"
+    wild_in_flush: WildInFlush = "any-card"
 
 
 def wild_ranks_of(wilds: Iterable[WildRank]) -> frozenset[Rank]:
@@ -460,7 +460,7 @@ def _cap(text: str) -> str:
 
 
 def best_of(
-    cards: Sequence[Card], wild: frozenset[Rank], wild_in_flush: str
+    cards: Sequence[Card], wild: frozenset[Rank], wild_in_flush: WildInFlush
 ) -> tuple[str, HandValue | None]:
     """The best hand these cards make now: ``(description, value)``. With 5 to 7 cards the value
     gives the best five and what each wild stands for; with 1 to 4 it is ``None`` and the

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from bot.engine.cards.card import Card, Rank
-from bot.engine.values.evaluator import evaluate, stand_in
+from bot.engine.values.evaluator import WildInFlush, evaluate, stand_in
 from bot.engine.values.showing import ShowingCategory, ShowingValue, showing_value
 from bot.render.cards import cards as card_text
 from bot.render.cards import rank_list
@@ -22,7 +22,8 @@ from bot.render.narrate import dealt_cards, hand_value_text
 
 
 def best_now(
-    cards: Sequence[Card], wild_ranks: Sequence[Rank], wild_in_flush: str, board: Collection[Card] = ()
+    cards: Sequence[Card], wild_ranks: Sequence[Rank], wild_in_flush: WildInFlush,
+    board: Collection[Card] = (),
 ) -> str:
     """The best hand these cards make now, in one format from third street to seventh: the hand's
     name, the cards as they play and what each wild stands for (``Three of a kind, kings, seven
@@ -77,7 +78,7 @@ def private_text(
     up: Sequence[Card],
     community: Card | None,
     wild_ranks: Sequence[Rank],
-    wild_in_flush: str,
+    wild_in_flush: WildInFlush,
     board: Collection[Card] = (),
 ) -> str:
     """The private message: hand and street, own cards as dealt (down cards in brackets), the

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from bot.engine.cards.card import Rank
 from bot.engine.games.follow import WildEvent
+from bot.engine.values.evaluator import WildInFlush
 from bot.render.cards import street_name
 from bot.render.pictures import HandPicture, SeatPicture, TablePicture, WildRank, wilds_from_events
 from bot.render.views import Phase, PrivateNotice, SeatSnapshot, TableSnapshot, table_view
@@ -69,7 +70,8 @@ def picture_wilds(wild_ranks: Sequence[Rank], events: Iterable[WildEvent]) -> tu
 
 
 def hand_picture(
-    notice: PrivateNotice, hand_no: int, events: tuple[WildEvent, ...] = (), wild_in_flush: str = "any-card"
+    notice: PrivateNotice, hand_no: int, events: tuple[WildEvent, ...] = (),
+    wild_in_flush: WildInFlush = "any-card",
 ) -> HandPicture:
     """One player's own cards (``notice``) in the order dealt (two down cards, the up cards, then the
     seventh-street down card), down cards marked, with the wild ranks (their origins from

@@ -41,7 +41,7 @@ from bot.engine.games.baseball import Decision
 from bot.engine.games.catalogue import game_of
 from bot.engine.games.wilds import low_hole_rank
 from bot.engine.hand.hand import StudHand
-from bot.engine.values.evaluator import strength
+from bot.engine.values.evaluator import WildInFlush, strength
 from bot.engine.values.valuation import best_value, hole_spade
 
 
@@ -64,7 +64,7 @@ class Situation:
     dead: tuple[Card, ...]
     community: Card | None
     wild_ranks: tuple[Rank, ...]
-    wild_in_flush: str
+    wild_in_flush: WildInFlush
     street: int
     pot: int
     legal: LegalActions

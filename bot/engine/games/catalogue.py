@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from bot.engine.cards.card import Rank
 from bot.engine.errors import RulingError
@@ -28,9 +29,13 @@ from bot.engine.games.rulings import RULINGS, Rulings
 from bot.engine.games.streets import STREETS, Street
 from bot.engine.vocab import normalise
 
-WILD_KINDS = ("fixed", "follow", "low-hole")
-FOLLOW_MODES = ("accumulate", "replace")
-SPLITS = ("high", "high-spade", "low-spade")
+WildKind = Literal["fixed", "follow", "low-hole"]
+FollowMode = Literal["accumulate", "replace"]
+Split = Literal["high", "high-spade", "low-spade"]
+"""How each pot is split: to the best hand, or halved with the best spade dealt face down."""
+WILD_KINDS: tuple[WildKind, ...] = get_args(WildKind)
+FOLLOW_MODES: tuple[FollowMode, ...] = get_args(FollowMode)
+SPLITS: tuple[Split, ...] = get_args(Split)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,10 +48,10 @@ class WildModel:
     player's lowest down card, in that player's hand only). ``ranks`` is empty for no wild cards.
     """
 
-    kind: str
+    kind: WildKind
     ranks: frozenset[Rank] = frozenset()
     trigger: Rank | None = None
-    mode: str = "accumulate"
+    mode: FollowMode = "accumulate"
 
     def __post_init__(self) -> None:
         if self.kind not in WILD_KINDS or self.mode not in FOLLOW_MODES:
@@ -95,7 +100,7 @@ class Game:
     streets: tuple[Street, ...] = STREETS
     extra_card: Rank | None = None
     pay_rank: Rank | None = None
-    split: str = "high"
+    split: Split = "high"
     limited: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def __post_init__(self) -> None:

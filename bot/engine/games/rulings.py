@@ -19,37 +19,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Literal, get_args, get_type_hints
 
 from bot.engine.errors import RulingError
+from bot.engine.values.evaluator import WildInFlush
+from bot.engine.values.showing import ShowingHand
 from bot.engine.vocab import normalise
 
-RULINGS: dict[str, tuple[str, ...]] = {
-    # SPEC §3: which card resolves a follow, and a five that follows a five.
-    "follow_target": ("next-up-card", "next-card-void", "next-card-announced", "indicator-card"),
-    "five_follows_five": ("chain", "absorb"),
-    # SPEC §4: hand values at showdown.
-    "wild_in_flush": ("any-card", "highest-missing"),
-    "natural_wins_ties": ("off", "on"),
-    # SPEC §5: betting order and limits.
-    "showing_hand": ("wild-aware", "natural"),
-    "high_hand_tiebreak": ("position", "suit"),
-    "open_pair_double": ("natural-pair", "wild-aware", "off"),
-    "raise_cap": ("3", "4", "none"),
-    "heads_up_uncapped": ("on", "off"),
-    "burn_cards": ("off", "on"),
-    # SPEC §6: odd chips of a split pot.
-    "odd_chip": ("high-card-by-suit", "left-of-dealer"),
-    # Issue 12 games (docs/rules.md, "Dealer's choice"); each applies only to its game (games.catalogue).
-    "queen_last": ("only-queens", "no-wilds", "keep-follower"),
-    "queen_follows_queen": ("chain", "absorb"),
-    "follower_until_replaced": ("on", "off"),
-    "three_up": ("wild", "pay-the-pot-or-fold"),
-    "four_card": ("free", "bought"),
-    "four_card_face": ("down", "up"),
-    "low_hole_ace": ("high", "low"),
-    "low_chicago_ace": ("ace-high", "ace-low"),
-}
-"""Every ruling name with its options, the default first (SPEC §3-§6)."""
+FollowTarget = Literal["next-up-card", "next-card-void", "next-card-announced", "indicator-card"]
+Chain = Literal["chain", "absorb"]
+OffOn = Literal["off", "on"]
+"""A switch that is off by default."""
+OnOff = Literal["on", "off"]
+"""A switch that is on by default."""
+HighHandTiebreak = Literal["position", "suit"]
+OpenPairDouble = Literal["natural-pair", "wild-aware", "off"]
+RaiseCap = Literal["3", "4", "none"]
+OddChip = Literal["high-card-by-suit", "left-of-dealer"]
+QueenLast = Literal["only-queens", "no-wilds", "keep-follower"]
+ThreeUp = Literal["wild", "pay-the-pot-or-fold"]
+FourCard = Literal["free", "bought"]
+FourCardFace = Literal["down", "up"]
+LowHoleAce = Literal["high", "low"]
+LowChicagoAce = Literal["ace-high", "ace-low"]
 
 RULING_HELP: dict[str, str] = {
     "follow_target": "which card after a face-up five sets the new wild rank",
@@ -77,31 +69,32 @@ RULING_HELP: dict[str, str] = {
 
 @dataclass(frozen=True, slots=True)
 class Rulings:
-    """The rulings a hand is dealt under; every field is one option string of ``RULINGS``.
+    """The rulings a hand is dealt under; every field is one option of its ``Literal`` type (the
+    option strings are contracts: histories, commands and docs spell them so).
 
     Build with keywords (``Rulings(raise_cap="4")``), from a mapping (``from_dict``) or by changing
     one ruling (``with_ruling``). Invalid values raise ``RulingError`` listing the valid options.
     """
 
-    follow_target: str = "next-up-card"
-    five_follows_five: str = "chain"
-    wild_in_flush: str = "any-card"
-    natural_wins_ties: str = "off"
-    showing_hand: str = "wild-aware"
-    high_hand_tiebreak: str = "position"
-    open_pair_double: str = "natural-pair"
-    raise_cap: str = "3"
-    heads_up_uncapped: str = "on"
-    burn_cards: str = "off"
-    odd_chip: str = "high-card-by-suit"
-    queen_last: str = "only-queens"
-    queen_follows_queen: str = "chain"
-    follower_until_replaced: str = "on"
-    three_up: str = "wild"
-    four_card: str = "free"
-    four_card_face: str = "down"
-    low_hole_ace: str = "high"
-    low_chicago_ace: str = "ace-high"
+    follow_target: FollowTarget = "next-up-card"
+    five_follows_five: Chain = "chain"
+    wild_in_flush: WildInFlush = "any-card"
+    natural_wins_ties: OffOn = "off"
+    showing_hand: ShowingHand = "wild-aware"
+    high_hand_tiebreak: HighHandTiebreak = "position"
+    open_pair_double: OpenPairDouble = "natural-pair"
+    raise_cap: RaiseCap = "3"
+    heads_up_uncapped: OnOff = "on"
+    burn_cards: OffOn = "off"
+    odd_chip: OddChip = "high-card-by-suit"
+    queen_last: QueenLast = "only-queens"
+    queen_follows_queen: Chain = "chain"
+    follower_until_replaced: OnOff = "on"
+    three_up: ThreeUp = "wild"
+    four_card: FourCard = "free"
+    four_card_face: FourCardFace = "down"
+    low_hole_ace: LowHoleAce = "high"
+    low_chicago_ace: LowChicagoAce = "ace-high"
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -139,7 +132,7 @@ class Rulings:
 
         Raises ``RulingError`` for an unknown name or option.
         """
-        values: dict[str, str] = {}
+        values: dict[str, Any] = {}
         for name, value in data.items():
             key, option = cls.parse_ruling(name, str(value))
             values[key] = option
@@ -152,7 +145,8 @@ class Rulings:
     def with_ruling(self, name: str, value: str) -> Rulings:
         """A copy with one ruling changed (name and value parsed as in ``parse_ruling``)."""
         key, option = self.parse_ruling(name, value)
-        return replace(self, **{key: option})
+        changed: dict[str, Any] = {key: option}
+        return replace(self, **changed)
 
     def changed_from_default(self) -> dict[str, str]:
         """Only the rulings whose option differs from the default, ``{name: option}``."""
@@ -163,6 +157,11 @@ class Rulings:
         """Raises allowed after the bet in fixed limit (``None`` = no cap)."""
         return None if self.raise_cap == "none" else int(self.raise_cap)
 
+
+RULINGS: dict[str, tuple[str, ...]] = {
+    name: get_args(hint) for name, hint in get_type_hints(Rulings).items()
+}
+"""Every ruling name with its options, the default first (SPEC §3-§6; issue 12's games last)."""
 
 DEFAULT_RULINGS = Rulings()
 """The defaults of SPEC.md (bold in its tables)."""

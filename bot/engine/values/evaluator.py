@@ -69,21 +69,25 @@ from bot.engine.values.evaluator_tables import (
     _TWO_PAIR,
     WILD_IN_FLUSH_OPTIONS,
     Category,
+    WildInFlush,
     _decode,
     _fill_nonflush,
     _flush_table,
     _straight_window,
     build_tables,
+    wild_in_flush_option,
 )
 
 __all__ = [
     "WILD_IN_FLUSH_OPTIONS",
     "Category",
     "HandValue",
+    "WildInFlush",
     "build_tables",
     "category_of",
     "evaluate",
     "strength",
+    "wild_in_flush_option",
 ]
 
 def category_of(value: int) -> Category:
@@ -173,7 +177,8 @@ def _as_cards(cards: Sequence[Any]) -> list[Card]:
     return out
 
 
-def strength(cards: Sequence[Card], wild_ranks: Collection[Rank], *, wild_in_flush: str = "any-card") -> int:
+def strength(cards: Sequence[Card], wild_ranks: Collection[Rank], *,
+             wild_in_flush: WildInFlush = "any-card") -> int:
     """The strength of the best five-card hand of 5 to 7 ``cards``: an int, higher wins, equal
     splits (SPEC §4). Same rules and errors as ``evaluate``, without building a ``HandValue``.
 
@@ -427,7 +432,7 @@ class HandValue:
     _strength: int
     _cards: tuple[Card, ...]
     _naturals: int
-    _wild_in_flush: str
+    _wild_in_flush: WildInFlush
     _detail: tuple[tuple[Card, ...], Mapping[Card, Card], int]
 
 
@@ -564,7 +569,7 @@ class HandValue:
 
 
 def evaluate(
-    cards: Sequence[Card], wild_ranks: Collection[Rank], *, wild_in_flush: str = "any-card"
+    cards: Sequence[Card], wild_ranks: Collection[Rank], *, wild_in_flush: WildInFlush = "any-card"
 ) -> HandValue:
     """Evaluate 5 to 7 cards with the given wild ranks (SPEC §4; the caller includes fives).
 

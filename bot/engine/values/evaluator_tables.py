@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args
 
 from bot.engine.cards.card import Rank
 
-WILD_IN_FLUSH_OPTIONS: Final = ("any-card", "highest-missing")
+WildInFlush = Literal["any-card", "highest-missing"]
+"""What a wild card plays as in a flush (the ``wild_in_flush`` ruling, SPEC §4)."""
+
+WILD_IN_FLUSH_OPTIONS: Final[tuple[WildInFlush, ...]] = get_args(WildInFlush)
 """The values of the ``wild_in_flush`` ruling (SPEC §4), default first."""
 
 
@@ -164,7 +167,7 @@ def _nonflush_value(counts: Sequence[int], wilds: int) -> int:
     return _encode(_HIGH_CARD, *kickers((), k, 5))
 
 
-def _flush_value(mask: int, wilds: int, wild_in_flush: str) -> int:
+def _flush_value(mask: int, wilds: int, wild_in_flush: WildInFlush) -> int:
     """Best straight flush or flush from one suit's natural ranks (``mask``: bit ``r - 2`` for
     rank ``r``) plus ``wilds``, or 0 when there are fewer than five cards for that suit.
 
@@ -231,7 +234,19 @@ def _fill_nonflush(key: int) -> int:
     return value
 
 
-def _flush_table(wild_in_flush: str) -> list[list[int]]:
+def wild_in_flush_option(text: str) -> WildInFlush:
+    """``text`` as a ``wild_in_flush`` option; ``ValueError`` naming the options otherwise.
+
+    >>> wild_in_flush_option("highest-missing")
+    'highest-missing'
+    """
+    for option in WILD_IN_FLUSH_OPTIONS:
+        if option == text:
+            return option
+    raise ValueError(f"unknown wild_in_flush ruling {text!r}: use {' or '.join(WILD_IN_FLUSH_OPTIONS)}")
+
+
+def _flush_table(wild_in_flush: WildInFlush) -> list[list[int]]:
     """The flush table for one ruling, generated on first use."""
     table = _FLUSH_TABLES.get(wild_in_flush)
     if table is None:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal, get_args
 
 from bot.engine.cards.card import Card, Rank
 
@@ -44,7 +44,10 @@ __all__ = [
     "showing_value",
 ]
 
-SHOWING_HAND_OPTIONS: Final = ("wild-aware", "natural")
+ShowingHand = Literal["wild-aware", "natural"]
+"""Whether wild up cards count in a showing hand (the ``showing_hand`` ruling, SPEC §5)."""
+
+SHOWING_HAND_OPTIONS: Final[tuple[ShowingHand, ...]] = get_args(ShowingHand)
 """The values of the ``showing_hand`` ruling (SPEC §5), default first."""
 
 
@@ -96,7 +99,7 @@ class ShowingValue:
         return self.describe()
 
 
-def _check_ruling(showing_hand: str) -> None:
+def _check_ruling(showing_hand: ShowingHand) -> None:
     if showing_hand not in SHOWING_HAND_OPTIONS:
         raise ValueError(
             f"unknown showing_hand ruling {showing_hand!r}: use {' or '.join(SHOWING_HAND_OPTIONS)}"
@@ -116,7 +119,7 @@ def _wild_set(wild_ranks: Collection[Rank]) -> frozenset[Rank]:
 
 
 def showing_value(
-    up_cards: Sequence[Card], wild_ranks: Collection[Rank], *, showing_hand: str = "wild-aware"
+    up_cards: Sequence[Card], wild_ranks: Collection[Rank], *, showing_hand: ShowingHand = "wild-aware"
 ) -> ShowingValue:
     """Rank 1 to 4 up cards (SPEC §5) under the ``showing_hand`` ruling.
 
@@ -179,7 +182,7 @@ def _value_of_counts(counts: dict[Rank, int]) -> ShowingValue:
 
 
 def door_card_key(
-    card: Card, wild_ranks: Collection[Rank], *, showing_hand: str = "wild-aware"
+    card: Card, wild_ranks: Collection[Rank], *, showing_hand: ShowingHand = "wild-aware"
 ) -> tuple[int, int, int]:
     """Sort key for the bring-in (SPEC §5): the door card with the LOWEST key brings in.
 
@@ -201,7 +204,7 @@ def door_card_key(
 
 
 def bring_in_index(
-    door_cards: Sequence[Card], wild_ranks: Collection[Rank], *, showing_hand: str = "wild-aware"
+    door_cards: Sequence[Card], wild_ranks: Collection[Rank], *, showing_hand: ShowingHand = "wild-aware"
 ) -> int:
     """The position in ``door_cards`` of the card that brings in (lowest ``door_card_key``).
 

@@ -19,12 +19,12 @@ from collections.abc import Collection, Mapping, Sequence
 from itertools import combinations
 
 from bot.engine.cards.card import Card, Rank, Suit
-from bot.engine.values.evaluator import HandValue, evaluate, strength
-from bot.engine.values.showing import ShowingValue, showing_value
+from bot.engine.values.evaluator import HandValue, WildInFlush, evaluate, strength
+from bot.engine.values.showing import ShowingHand, ShowingValue, showing_value
 
 
 def best_value(cards: Sequence[Card], wild_ranks: Collection[Rank], *,
-               wild_in_flush: str = "any-card") -> HandValue:
+               wild_in_flush: WildInFlush = "any-card") -> HandValue:
     """``evaluate`` for 5 or more cards (``ValueError`` as ``evaluate`` for fewer than 5)."""
     if len(cards) <= 7:
         return evaluate(cards, wild_ranks, wild_in_flush=wild_in_flush)
@@ -34,7 +34,7 @@ def best_value(cards: Sequence[Card], wild_ranks: Collection[Rank], *,
 
 
 def best_showing(up_cards: Sequence[Card], wild_ranks: Collection[Rank], *,
-                 showing_hand: str = "wild-aware") -> ShowingValue:
+                 showing_hand: ShowingHand = "wild-aware") -> ShowingValue:
     """``showing_value`` for 1 or more up cards."""
     if len(up_cards) <= 4:
         return showing_value(up_cards, wild_ranks, showing_hand=showing_hand)
