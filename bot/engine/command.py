@@ -49,10 +49,22 @@ class Kind(StrEnum):
     MUCK = "muck"
     TIMEOUT = "timeout"
     """The seat's timer ran out (SPEC §7); the engine decides what that does. Not a player's action."""
+    PAY = "pay"
+    """A decision: match the pot (Baseball's face-up three); ``amount`` is the price, not a total."""
+    BUY = "buy"
+    """A decision: buy the extra card (Baseball's face-up four) for ``amount`` chips."""
+    DECLINE = "decline"
+    """A decision: no extra card, no chips."""
 
 
 AMOUNT_KINDS = frozenset({Kind.COMPLETE, Kind.BET, Kind.RAISE, Kind.WAGER})
 """Kinds that carry an amount (the street total); ``complete`` may leave it out."""
+
+PRICE_KINDS = frozenset({Kind.PAY, Kind.BUY})
+"""Decisions that carry a price (chips paid, not a street total); the hand fills it in."""
+
+DECISION_KINDS = frozenset({Kind.PAY, Kind.BUY, Kind.DECLINE})
+"""The answers to a decision (fold answers a pay-or-fold too)."""
 
 PLAYER_KINDS = frozenset(Kind) - {Kind.TIMEOUT, Kind.WAGER}
 """What a player may ask for by name (``wager`` is PHH's, ``timeout`` the timer's)."""
@@ -61,7 +73,8 @@ TIMED_OUT = "timed out"
 """The PHH commentary of an action the timer took."""
 
 _PHH_RE = re.compile(
-    r"^p([1-9][0-9]*) (f|cc|pb|cbr [1-9][0-9]*|sm|sm -|sm [2-9TJQKA][cdhs](?:[2-9TJQKA][cdhs])*)$"
+    r"^p([1-9][0-9]*) (f|cc|pb|cbr [1-9][0-9]*|sm|sm -|sm [2-9TJQKA][cdhs](?:[2-9TJQKA][cdhs])*"
+    r"|_pay [1-9][0-9]*|_buy [1-9][0-9]*|_decline)$"
 )
 _LEGACY_RE = re.compile(r"^p([1-9][0-9]*) ([a-z_]+)(?: ([0-9]+))?$")
 
@@ -82,7 +95,7 @@ class Command:
             raise ValueError(f"not a command kind: {self.kind!r}")
         amount = self.amount
         if amount is not None:
-            if self.kind not in AMOUNT_KINDS:
+            if self.kind not in AMOUNT_KINDS and self.kind not in PRICE_KINDS:
                 raise ValueError(f"{vocab.verb(self.kind)} takes no amount")
             if not isinstance(amount, int) or isinstance(amount, bool):
                 raise ValueError(f"the amount must be a whole number of chips, not {amount!r}")
@@ -97,7 +110,7 @@ class Command:
         if key is None:
             raise ValueError(f"unknown action {name!r}")
         kind = Kind(key)
-        return cls(kind, amount if kind in AMOUNT_KINDS else None)
+        return cls(kind, amount if kind in AMOUNT_KINDS or kind in PRICE_KINDS else None)
 
     @classmethod
     def parse(cls, text: str) -> Command:
@@ -134,7 +147,8 @@ class Command:
     @classmethod
     def from_phh(cls, text: str) -> tuple[int, Command]:
         """``(engine seat, command)`` of one PHH player action (``p2 cbr 40``, ``p1 cc``, ``p3 f``,
-        ``p1 pb``, ``p2 sm`` (muck), ``p2 sm -`` or ``p2 sm CARDS`` (show)); the commentary
+        ``p1 pb``, ``p2 sm`` (muck), ``p2 sm -`` or ``p2 sm CARDS`` (show), and Wildstud's decisions
+        ``p1 _pay 45``, ``p1 _buy 20``, ``p1 _decline``); the commentary
         ``# timed out`` sets ``timed_out``. ``cbr`` reads as ``wager`` and ``cc`` as
         ``check_or_call``: PHH does not say which of them it was. ``ValueError`` otherwise."""
         body, sep, comment = text.partition("#")
@@ -145,10 +159,11 @@ class Command:
         verb, _, arg = match.group(2).partition(" ")
         timed_out = bool(sep) and comment.strip() == TIMED_OUT
         kind = {"f": Kind.FOLD, "cc": Kind.CHECK_OR_CALL, "pb": Kind.BRING_IN,
-                "cbr": Kind.WAGER}.get(verb)
+                "cbr": Kind.WAGER, "_pay": Kind.PAY, "_buy": Kind.BUY, "_decline": Kind.DECLINE}.get(verb)
         if kind is None:
             kind = Kind.SHOW if arg else Kind.MUCK
-        return seat, cls(kind, int(arg) if verb == "cbr" else None, timed_out)
+        priced = verb in ("cbr", "_pay", "_buy")
+        return seat, cls(kind, int(arg) if priced else None, timed_out)
 
     # ------------------------------------------------------------------ spellings
     @property
@@ -157,7 +172,7 @@ class Command:
         ``complete`` without its amount need the hand to say what they are)."""
         if self.kind in (Kind.ALL_IN, Kind.TIMEOUT):
             return False
-        if self.kind in AMOUNT_KINDS:
+        if self.kind in AMOUNT_KINDS or self.kind in PRICE_KINDS:
             return self.amount is not None and self.amount > 0
         return True
 
@@ -185,6 +200,10 @@ class Command:
             verb = "sm -"
         elif kind is Kind.MUCK:
             verb = "sm"
+        elif kind is Kind.DECLINE:
+            verb = "_decline"
+        elif kind in PRICE_KINDS:
+            verb = f"_{kind.value} {self.amount}"
         else:
             verb = f"cbr {self.amount}"
         text = f"p{seat + 1} {verb}"

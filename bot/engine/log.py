@@ -7,11 +7,12 @@ hand makes dozens); ``LogEntry`` is either. Tell them apart with ``isinstance``.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple, get_args
 
 from bot.engine.cards.card import Card
 
-DEAL_KINDS = ("hole", "community", "burn", "indicator")
+DealKind = Literal["hole", "community", "burn", "indicator"]
+DEAL_KINDS: tuple[DealKind, ...] = get_args(DealKind)
 """``hole``: a card to a seat (up or down); ``community``: the shared seventh-street card in a
 shortage; ``burn``: a burned card (never seen); ``indicator``: a card turned face up in the centre to
 set a follow's rank (``follow_target = indicator-card``)."""
@@ -34,7 +35,7 @@ class Deal(NamedTuple):
     seat: int | None
     card: Card
     face_up: bool
-    kind: str = "hole"
+    kind: DealKind = "hole"
 
 
 class Action(NamedTuple):

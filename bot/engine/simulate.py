@@ -76,8 +76,8 @@ class RandomPlayer:
         rng = self.rng
         decision = hand.decision
         if decision is not None:                 # Baseball: buy / pay, or not
-            hand.act(seat, ("buy" if decision.kind == "buy" else "pay") if rng.random() < 0.7
-                     else ("decline" if decision.kind == "buy" else "fold"))
+            yes, no = decision.choices
+            hand.apply(seat, yes if rng.random() < 0.7 else no)
             return
         legal = hand.legal_actions(seat)
         r = rng.random()

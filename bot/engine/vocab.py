@@ -38,6 +38,7 @@ ALIASES: dict[str, str] = {
     "b": "bet", "bet": "bet", "r": "raise", "raise": "raise",
     "a": "all_in", "allin": "all_in", "all_in": "all_in", "shove": "all_in", "jam": "all_in",
     "show": "show", "muck": "muck",
+    "pay": "pay", "buy": "buy", "decline": "decline",
 }
 """What a player may type for each action (the terminal's short forms included) -> its name."""
 
@@ -58,6 +59,7 @@ _IMPERATIVE = {
     "fold": "fold", "check": "check", "call": "call", "check_or_call": "check or call",
     "bring_in": "bring in", "complete": "complete to", "bet": "bet", "raise": "raise to",
     "all_in": "go all-in for", "show": "show", "muck": "muck", "timeout": "time out",
+    "pay": "pay", "buy": "buy the card for", "decline": "decline the card",
 }
 
 _BARE = {"check_or_call": "check or call", "bring_in": "bring in", "all_in": "go all-in",
@@ -66,9 +68,10 @@ _BARE = {"check_or_call": "check or call", "bring_in": "bring in", "all_in": "go
 _BUTTON_HEADS = {
     "fold": "Fold", "check": "Check", "call": "Call", "bring_in": "Bring-in", "complete": "Complete to",
     "bet": "Bet", "raise": "Raise to", "all_in": "All-in", "show": "Show", "muck": "Muck",
+    "pay": "Pay", "buy": "Buy card", "decline": "Decline",
 }
 
-_NO_AMOUNT = ("fold", "check", "show", "muck")
+_NO_AMOUNT = ("fold", "check", "show", "muck", "decline")
 
 
 def normalise(name: str) -> str:

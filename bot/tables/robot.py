@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from bot.engine.betting.round import LegalActions
 from bot.engine.cards.card import FULL_DECK, Card, Rank
-from bot.engine.games.baseball import Decision
+from bot.engine.hand.decisions import Decision
 from bot.engine.games.catalogue import game_of
 from bot.engine.games.wilds import low_hole_rank
 from bot.engine.hand.hand import StudHand

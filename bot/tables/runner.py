@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from bot.engine.cards.deck import Deck
+from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction
 from bot.engine.games.catalogue import DEALERS_CHOICE, GAMES, game_of
 from bot.engine.hand.events import ShowdownStarted, StreetStarted
@@ -281,15 +282,13 @@ class HandRunner:
             raise TableError(f"It is not your turn: {who} is to act.")
         return seat
 
-    async def apply(self, table: Table, seat: int, action: str, amount: int | None) -> None:
-        """Validate, store, then apply one command (engine spelling) for engine ``seat``; then
-        tell everyone. ``IllegalAction``/``TableError``: nothing changed."""
+    async def apply(self, table: Table, seat: int, command: Command) -> None:
+        """Validate, store, then apply one command for engine ``seat``; then tell everyone.
+        ``IllegalAction``/``TableError``: nothing changed."""
         live = table.hand
         assert live is not None
         engine = live.engine
-        if action not in ("bet", "raise", "complete"):
-            amount = None
-        command = engine.verify(seat, action, amount)  # resolved; IllegalAction: nothing changed
+        command = engine.verify(seat, command)  # resolved; IllegalAction: nothing changed
         text = encode_action(seat, command)
         await self.repository.append_action(live.hand_id, live.turn, text)
         engine.apply(seat, command)
@@ -302,8 +301,8 @@ class HandRunner:
         """Fold a leaving seat at its turn (or post the bring-in it owes: it may not fold)."""
         live = table.hand
         assert live is not None
-        action = "fold" if live.engine.legal_actions(seat).fold else "timeout"
-        await self.apply(table, seat, action, None)
+        kind = Kind.FOLD if live.engine.legal_actions(seat).fold else Kind.TIMEOUT
+        await self.apply(table, seat, Command(kind))
 
     async def _after_change(self, table: Table, *, street_dealt: bool = False) -> None:
         """Narrate new events, then finish the hand or move to the next turn."""
@@ -346,10 +345,10 @@ class HandRunner:
             # asking (cards speak); a beaten hand is mucked for a player who set auto-muck; anyone
             # else is asked, after seeing the hands shown before them.
             if not live.engine.legal_actions(seat).muck:
-                await self.apply(table, seat, "show", None)
+                await self.apply(table, seat, Command(Kind.SHOW))
                 return
             if live.members[seat] in table.automuck:
-                await self.apply(table, seat, "muck", None)
+                await self.apply(table, seat, Command(Kind.MUCK))
                 return
             fresh = live.showdown_lines[live.showdown_posted :]
             if fresh:
@@ -422,7 +421,7 @@ class HandRunner:
                     "You are marked away and sit out from the next hand; use back to play again.",
                 ))
                 table.post(NoticeKind.SEATING, f"{live.names[seat]} is away (out of time).")
-            await self.apply(table, seat, "timeout", None)
+            await self.apply(table, seat, Command(Kind.TIMEOUT))
 
     def schedule_auto_deal(self, table: Table) -> None:
         """Between hands, deal by itself after ``TableOptions.auto_deal_after`` seconds (if set and

@@ -34,7 +34,8 @@ from dataclasses import replace
 from typing import Any
 
 from bot.engine.betting.stakes import PRESETS, TableStakes
-from bot.engine.command import PLAYER_KINDS
+from bot.engine.command import PLAYER_KINDS, Command, Kind
+from bot.engine.errors import IllegalAction
 from bot.engine.games.catalogue import DEALERS_CHOICE, DEFAULT_GAME
 from bot.engine.games.rulings import Rulings
 from bot.engine.vocab import normalise
@@ -94,6 +95,15 @@ PLAYER_ACTIONS = frozenset(kind.value for kind in PLAYER_KINDS)
 ``all_in``)."""
 
 WAGERS = ("complete", "bet", "raise")
+
+
+def _command(name: str, amount: int | None) -> Command:
+    """The ``Command`` for an action name a front end sent; a bad amount is refused like an
+    illegal action (``IllegalAction``), changing nothing."""
+    try:
+        return Command.named(name, amount)
+    except ValueError as exc:
+        raise IllegalAction(str(exc)) from None
 
 
 def _actor(who: Actor | int, dealer_rights: bool = False) -> Actor:
@@ -387,7 +397,7 @@ class TableService:
             if on and live is not None and live.engine.phase == "showdown":
                 seat = live.engine.actor
                 if seat is not None and live.members[seat] == member and live.engine.legal_actions(seat).muck:
-                    await self.runner.apply(table, seat, "muck", None)     # the prompt it answers
+                    await self.runner.apply(table, seat, Command(Kind.MUCK))     # the prompt it answers
             if on:
                 return ("Auto-muck is on: at the showdown a beaten hand of yours is mucked without asking"
                         " (a hand that could win is always shown).")
@@ -577,7 +587,7 @@ class TableService:
             )
         async with self.registry.locked(key) as table:
             seat = self.runner.check_turn(table, _actor(who).member, hand_id, turn)
-            await self.runner.apply(table, seat, name, amount)
+            await self.runner.apply(table, seat, _command(name, amount))
 
     async def act_on_prompt(
         self, key: TableKey, who: Actor | int, action: str, amount: int | None = None
@@ -608,7 +618,7 @@ class TableService:
             if total is None and option is not None and done in ("call", "bring_in", "all_in"):
                 total = option.amount
             seat = self.runner.check_turn(table, member, prompt.hand_id, prompt.turn)
-            await self.runner.apply(table, seat, done, total if done in WAGERS else None)
+            await self.runner.apply(table, seat, _command(done, total if done in WAGERS else None))
             return done, total
 
     def check_turn(

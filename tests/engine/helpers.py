@@ -11,8 +11,11 @@ from collections.abc import Mapping, Sequence
 
 from bot.engine.betting.stakes import TableStakes
 from bot.engine.cards.card import FULL_DECK, Card, parse_cards
+from bot.engine.command import AMOUNT_KINDS, Command, Kind
+from bot.engine.errors import IllegalAction
 from bot.engine.games.rulings import Rulings
 from bot.engine.hand.hand import StudHand
+from bot.engine.vocab import normalise
 
 FL = TableStakes.fixed_limit(ante=5, bring_in=10, small_bet=20, big_bet=40)
 """Fixed limit 20/40, ante 5, bring-in 10 (the stakes of the example hands)."""
@@ -94,7 +97,26 @@ def play(hand: StudHand, script: str) -> None:
         seat = int(words[0].lstrip("p")) - 1
         assert hand.actor == seat, f"{step.strip()!r}: expected p{seat + 1} to act, actor is {hand.actor}"
         amount = int(words[2]) if len(words) > 2 else None
-        hand.act(seat, words[1], amount)
+        act(hand, seat, words[1], amount)
+
+
+def command(name: str, amount: int | None = None) -> Command:
+    """The ``Command`` a test names in words (``raise``, ``all_in``, ``timeout``, ``pay``); an amount
+    is kept for a wager and dropped for anything else. An unknown name or a bad amount raises
+    ``IllegalAction``, as the engine's refusals do, so a random test can throw junk at the hand."""
+    try:
+        kind = Kind(normalise(name))
+    except ValueError:
+        raise IllegalAction(f"unknown action {name!r}") from None
+    try:
+        return Command(kind, amount if kind in AMOUNT_KINDS else None)
+    except ValueError as exc:
+        raise IllegalAction(str(exc)) from None
+
+
+def act(hand: StudHand, seat: int, name: str, amount: int | None = None) -> None:
+    """``hand.apply(seat, command(name, amount))``."""
+    hand.apply(seat, command(name, amount))
 
 
 def state(hand: StudHand) -> tuple[object, ...]:

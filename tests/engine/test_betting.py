@@ -15,7 +15,7 @@ from bot.engine.errors import IllegalAction
 from bot.engine.games.rulings import Rulings
 from bot.engine.hand.events import BringInSeat
 from bot.engine.hand.hand import StudHand
-from tests.engine.helpers import FL, NL, PL, new_hand, play, state
+from tests.engine.helpers import FL, NL, PL, act, new_hand, play, state
 from tests.engine.test_properties import random_command, stakes_strategy
 
 # Three players, no fives and no wilds. Door cards 2♣ (P1), 3♦ (P2), 4♥ (P3): P1 brings in.
@@ -36,7 +36,7 @@ def test_bring_in_posts_or_completes_and_may_not_fold_or_check() -> None:
     before = state(hand)
     for bad in ("fold", "check", "call"):
         with pytest.raises(IllegalAction):
-            hand.act(0, bad)
+            act(hand, 0, bad)
         assert state(hand) == before           # a refused command changes nothing
     with pytest.raises(IllegalAction, match="cannot fold"):
         hand.fold(0)
@@ -415,7 +415,7 @@ def play_unchecked(hand: object, step: str) -> None:
     words = step.split()
     seat = int(words[0].lstrip("p")) - 1
     amount = int(words[2]) if len(words) > 2 else None
-    hand.act(seat, words[1], amount)  # type: ignore[attr-defined]
+    act(hand, seat, words[1], amount)
 
 
 def test_stakes_in_a_hand_use_whole_chips() -> None:
@@ -456,7 +456,7 @@ def test_no_raise_when_every_opponent_can_at_most_call() -> None:
     with pytest.raises(IllegalAction, match="call or fold"):
         hand.bet_or_raise_to(4, 69)
     with pytest.raises(IllegalAction):
-        hand.act(4, "all_in")
+        act(hand, 4, "all_in")
     play(hand, "p5 call, p1 call")
     assert hand.stack(0) == 0 and hand.stack(4) == 69 - 52
 
@@ -496,7 +496,7 @@ def test_a_raise_is_offered_only_when_some_opponent_can_put_in_more(
             assert _can_exceed_reference(hand, seat, current), (legal, current)
         who, name, amount = random_command(hand, rng)
         try:
-            hand.act(who, name, amount)
+            act(hand, who, name, amount)
         except IllegalAction:
             pass
 
@@ -513,10 +513,10 @@ def test_pot_and_no_limit_first_wager_after_the_bring_in_is_a_bet(stakes: TableS
     options = [o for o in action_options(hand.legal_actions()) if o.action in ("complete", "bet", "raise")]
     assert [o.action for o in options] == ["bet"] and options[0].label.startswith("bet 20-")
     with pytest.raises(IllegalAction, match="the smallest bet is to 20"):
-        hand.act(1, "bet", 15)
-    hand.act(1, options[0].action, 40)                        # the option's own name is accepted
+        act(hand, 1, "bet", 15)
+    act(hand, 1, options[0].action, 40)                        # the option's own name is accepted
     assert hand.log[-1].action == "bet" and action_text(hand.log[-1], "Bea") == "Bea bets 40"
-    hand.act(2, "raise", hand.legal_actions().min_to)
+    act(hand, 2, "raise", hand.legal_actions().min_to)
     assert hand.log[-1].action == "raise"
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from bot.engine.betting.stakes import TableStakes
 from bot.engine.cards.deck import Deck
-from bot.engine.command import AMOUNT_KINDS, Command, Kind
+from bot.engine.command import AMOUNT_KINDS, PRICE_KINDS, Command, Kind
 from bot.engine.errors import IllegalAction
 from bot.engine.games.rulings import Rulings
 from bot.engine.hand.hand import StudHand
@@ -29,7 +29,7 @@ AMOUNTS = st.integers(min_value=1, max_value=10**9)
 @st.composite
 def resolved_commands(draw: st.DrawFn) -> Command:
     kind = draw(st.sampled_from([k for k in Kind if k not in (Kind.ALL_IN, Kind.TIMEOUT)]))
-    amount = draw(AMOUNTS) if kind in AMOUNT_KINDS else None
+    amount = draw(AMOUNTS) if kind in AMOUNT_KINDS or kind in PRICE_KINDS else None
     return Command(kind, amount, draw(st.booleans()))
 
 
@@ -51,10 +51,10 @@ def test_phh_strings_are_phh_and_read_back(command: Command, seat: int) -> None:
     assert player == seat
     expected = {
         Kind.FOLD: "f", Kind.CHECK: "cc", Kind.CALL: "cc", Kind.CHECK_OR_CALL: "cc", Kind.BRING_IN: "pb",
-        Kind.SHOW: "sm", Kind.MUCK: "sm",
+        Kind.SHOW: "sm", Kind.MUCK: "sm", Kind.PAY: "_pay", Kind.BUY: "_buy", Kind.DECLINE: "_decline",
     }.get(command.kind, "cbr")
     assert kind == expected
-    assert amount == (command.amount if expected == "cbr" else None)
+    assert amount == (command.amount if expected in ("cbr", "_pay", "_buy") else None)
     assert show_dealt == (command.kind is Kind.SHOW)
     assert commentary == ("timed out" if command.timed_out else None)
     assert Command.from_phh(text) == (seat, command.as_phh())
@@ -97,7 +97,8 @@ def test_from_phh_refuses_other_text(bad: str) -> None:
 
 
 def test_unresolved_commands_have_no_phh_form() -> None:
-    for command in (Command(Kind.ALL_IN), Command(Kind.TIMEOUT), Command(Kind.COMPLETE)):
+    for command in (Command(Kind.ALL_IN), Command(Kind.TIMEOUT), Command(Kind.COMPLETE), Command(Kind.PAY),
+                    Command(Kind.BUY)):
         with pytest.raises(ValueError):
             command.phh(0)
 

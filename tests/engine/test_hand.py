@@ -8,6 +8,7 @@ import pytest
 from bot.engine.betting.stakes import TableStakes
 from bot.engine.cards.card import Card
 from bot.engine.cards.deck import Deck
+from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction
 from bot.engine.games.rulings import Rulings
 from bot.engine.hand.events import BettingClosed, BurnsScrambled, FirstToAct, PotAwarded
@@ -418,13 +419,14 @@ def test_closed_betting_still_deals_seventh_street_down_for_the_follow_rule() ->
 def test_verify_and_can_do_not_act() -> None:
     hand = new_hand(SHEET)
     before = state(hand)
-    assert hand.can(0, "bring_in") and hand.can(0, "complete") and not hand.can(0, "fold")
-    assert not hand.can(1, "call") and not hand.can(0, "raise", 40)
-    hand.verify(0, "bring_in")
+    assert hand.can(0, Command(Kind.BRING_IN)) and hand.can(0, Command(Kind.COMPLETE))
+    assert not hand.can(0, Command(Kind.FOLD))
+    assert not hand.can(1, Command(Kind.CALL)) and not hand.can(0, Command(Kind.RAISE, 40))
+    assert hand.verify(0, Command(Kind.BRING_IN)) == Command(Kind.BRING_IN)
     with pytest.raises(IllegalAction, match="not your turn"):
-        hand.verify(2, "call")
-    with pytest.raises(IllegalAction, match="unknown action"):
-        hand.verify(0, "dance")
+        hand.verify(2, Command(Kind.CALL))
+    with pytest.raises(ValueError, match="unknown action"):
+        Command.named("dance")                    # a name that is no action never becomes a Command
     assert state(hand) == before
 
 

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine.cards.deck import Deck
+from bot.engine.command import Command, Kind
 from bot.engine.hand.events import Event
 from bot.engine.hand.hand import StudHand
 from bot.engine.narration import narrator as narration
@@ -42,7 +43,7 @@ def test_the_walk_visits_each_event_once_in_order(seed: int, players: int, no_li
     while not hand.is_over:
         seat = hand.actor
         assert seat is not None
-        if seed % 2 or not hand.can(seat, "check_or_call"):
+        if seed % 2 or not hand.can(seat, Command(Kind.CHECK_OR_CALL)):
             hand.timeout(seat)
         else:
             hand.check_or_call(seat)

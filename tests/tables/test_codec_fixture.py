@@ -17,6 +17,7 @@ from pathlib import Path
 from bot.engine.betting.stakes import TableStakes
 from bot.engine.cards.card import Card
 from bot.engine.cards.deck import Deck
+from bot.engine.command import Command
 from bot.engine.games.rulings import Rulings
 from bot.engine.hand.hand import StudHand
 from bot.store import Store
@@ -41,8 +42,7 @@ def _reference(record: HandRecord, old: list[str]) -> StudHand:
     hand = StudHand([starting[n] for n in order], TableStakes.from_dict(record.stakes),
                     Rulings.from_dict(record.rulings), Deck.from_order([Card.parse(c) for c in record.deck]))
     for text in old[1:]:
-        words = text.split()
-        hand.act(int(words[0][1:]) - 1, words[1], int(words[2]) if len(words) == 3 else None)
+        hand.apply(*Command.from_codec(text))
     return hand
 
 

@@ -14,10 +14,11 @@ from bot.engine.betting.round import LegalActions
 from bot.engine.betting.stakes import PRESETS
 from bot.engine.cards.card import FULL_DECK, Rank, parse_cards
 from bot.engine.cards.deck import Deck
-from bot.engine.games.baseball import Decision
+from bot.engine.hand.decisions import Decision
 from bot.engine.hand.hand import StudHand
 from bot.engine.values.evaluator import strength
 from bot.tables.robot import Robot, Situation, estimate_equity, situation
+from tests.engine.helpers import command
 
 FACING_BET = LegalActions(0, fold=True, call=40, wager="raise", min_to=80, max_to=80, to_options=(80,))
 
@@ -83,7 +84,7 @@ def test_robots_only_make_legal_moves(players: int, seed: int) -> None:
         seat = hand.actor
         assert seat is not None
         action, amount = robots[seat].decide(situation(hand, seat))
-        hand.act(seat, action, amount)              # raises IllegalAction if the robot errs
+        hand.apply(seat, command(action, amount))   # raises IllegalAction if the robot errs
     assert hand.result is not None and sum(hand.result.final_stacks) == sum(hand.starting_stacks)
 
 

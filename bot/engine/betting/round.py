@@ -1,6 +1,6 @@
 """One betting round of stud (SPEC §5): who must act, what they may do, and for how much.
 
-A ``BettingRound`` shares the hand's per-seat lists (stacks, street totals, contributions, folded)
+A ``BettingRound`` works on the hand's seat records (stack, street total, contribution, folded)
 and keeps only the round's own state: the amount to call, the level of the last full bet or raise,
 the largest full increment, the count of bets and raises, and for each seat the bet level when it
 last acted. From these small facts come every rule of the round:
@@ -23,7 +23,8 @@ Amounts named ``to`` are the seat's total for the street (SPEC §5 speaks "to").
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol
 
 from bot.engine.betting.stakes import TableStakes
 from bot.engine.errors import IllegalAction
@@ -100,30 +101,37 @@ class LegalActions(NamedTuple):
 NO_ACTIONS = LegalActions(None)
 
 
-class BettingRound:
-    """The state of one street's betting; the per-seat lists are shared with the hand.
+class BettingSeat(Protocol):
+    """What a betting round reads and changes of a seat: its chips behind, its street total, its
+    contribution to the pots this hand, and whether it folded (the hand's ``SeatState``)."""
 
-    ``stacks``, ``street_bets``, ``contributions`` and ``folded`` are the hand's own lists (read and
-    written in place). ``bring_in_seat`` (third street only) must post the bring-in or complete; if
+    stack: int
+    street_bet: int
+    contributed: int
+    folded: bool
+
+
+class BettingRound:
+    """The state of one street's betting; the seat records are the hand's.
+
+    ``seats`` are the hand's own seat records (chips and folds read and written in place).
+    ``big_bet``: fixed limit bets the big bet on this street. ``bring_in_seat`` (third street only) must post the bring-in or complete; if
     ``bring_in_may_fold`` (the real low card is all-in for the ante, TDA RP-10E) it may also fold,
     and the obligation passes on.
     """
 
     __slots__ = (
         "able", "acted", "aggressions", "big", "big_in_force", "bring_in_may_fold", "bring_in_seat", "cap",
-        "contributions", "current", "fixed", "folded", "full_level", "last_aggressor", "last_increment",
-        "min_bet", "n", "open_pair", "pot_limit", "reopen_level", "small", "stacks", "stakes", "street",
-        "street_bets",
+        "current", "fixed", "full_level", "last_aggressor", "last_increment", "min_bet", "n", "open_pair",
+        "pot_limit", "reopen_level", "seats", "small", "stakes", "street",
     )
 
     def __init__(
         self,
         street: int,
+        big_bet: bool,
         stakes: TableStakes,
-        stacks: list[int],
-        street_bets: list[int],
-        contributions: list[int],
-        folded: list[bool],
+        seats: Sequence[BettingSeat],
         *,
         open_pair: bool = False,
         bring_in_seat: int | None = None,
@@ -133,15 +141,12 @@ class BettingRound:
     ) -> None:
         self.street = street
         self.stakes = stakes
-        self.stacks = stacks
-        self.street_bets = street_bets
-        self.contributions = contributions
-        self.folded = folded
-        self.n = len(stacks)
+        self.seats = seats
+        self.n = len(seats)
         self.fixed = stakes.structure == "fixed-limit"
         self.pot_limit = stakes.structure == "pot-limit"
         self.min_bet = stakes.min_bet
-        self.small = stakes.bet_unit(street)
+        self.small = (stakes.big_bet if big_bet else stakes.small_bet) if self.fixed else stakes.min_bet
         self.big = stakes.big_bet if self.fixed else stakes.min_bet
         self.open_pair = open_pair and self.fixed and street == 4
         self.big_in_force = False
@@ -155,7 +160,7 @@ class BettingRound:
         self.bring_in_seat = bring_in_seat
         self.bring_in_may_fold = bring_in_may_fold
         self.cap: int | None = None
-        able = sum(1 for i in range(self.n) if not folded[i] and stacks[i] > 0)
+        able = sum(1 for seat in seats if not seat.folded and seat.stack > 0)
         self.able = able            # live seats with chips, kept up to date by _put and fold
         if self.fixed:
             if raise_cap is not None and not (heads_up_uncapped and able == 2):
@@ -172,29 +177,30 @@ class BettingRound:
         return self.big if self.big_in_force else self.small
 
     def _others_can_bet(self, seat: int) -> bool:
-        return self.able - (1 if self.stacks[seat] > 0 and not self.folded[seat] else 0) > 0
+        record = self.seats[seat]
+        return self.able - (1 if record.stack > 0 and not record.folded else 0) > 0
 
     def others_can_exceed(self, seat: int, level: int) -> bool:
         """Whether some live opponent of ``seat`` can put its street total above ``level``: a raise
         that every opponent can at most call is refused (TDA and WSOP: no raise when every opponent
         is all-in or can at most call; the raise would only come back uncalled)."""
-        bets, stacks, folded = self.street_bets, self.stacks, self.folded
-        return any(i != seat and not folded[i] and stacks[i] > 0 and bets[i] + stacks[i] > level
-                   for i in range(self.n))
+        return any(i != seat and not s.folded and s.stack > 0 and s.street_bet + s.stack > level
+                   for i, s in enumerate(self.seats))
 
     def needs_action(self, seat: int) -> bool:
         """Whether ``seat`` must still act this round."""
-        if self.folded[seat] or self.stacks[seat] <= 0:
+        record = self.seats[seat]
+        if record.folded or record.stack <= 0:
             return False
         if self.bring_in_seat is not None:
             return seat == self.bring_in_seat
-        bet = self.street_bets[seat]
+        bet = record.street_bet
         if self.acted[seat] != NOT_ACTED and bet >= self.current:
             return False
         if self.able <= 1:
             # Alone with chips: act only to answer chips actually put in by an all-in seat.
-            bets, folded = self.street_bets, self.folded
-            top = max((bets[i] for i in range(self.n) if i != seat and not folded[i]), default=0)
+            top = max((s.street_bet for i, s in enumerate(self.seats) if i != seat and not s.folded),
+                      default=0)
             return bet < top
         return True
 
@@ -203,13 +209,13 @@ class BettingRound:
         n = self.n
         if self.bring_in_seat is None and self.able > 1:
             # The common case, inlined: live, with chips, and not yet acted or owing chips.
-            stacks, folded, acted = self.stacks, self.folded, self.acted
-            bets, current = self.street_bets, self.current
+            seats, acted, current = self.seats, self.acted, self.current
             seat = after
             for _ in range(n):
                 seat = seat + 1 if seat + 1 < n else 0
-                if stacks[seat] > 0 and not folded[seat] and (
-                    acted[seat] == NOT_ACTED or bets[seat] < current
+                record = seats[seat]
+                if record.stack > 0 and not record.folded and (
+                    acted[seat] == NOT_ACTED or record.street_bet < current
                 ):
                     return seat
             return None
@@ -232,8 +238,9 @@ class BettingRound:
 
     def legal(self, seat: int) -> LegalActions:
         """Everything ``seat`` may do now (assumes it is ``seat``'s turn)."""
-        stack = self.stacks[seat]
-        bet = self.street_bets[seat]
+        record = self.seats[seat]
+        stack = record.stack
+        bet = record.street_bet
         if self.bring_in_seat is not None:
             return self._legal_bring_in(seat, stack)
         to_call = self.current - bet
@@ -329,22 +336,22 @@ class BettingRound:
             return None, None, ()
         high = top
         if self.pot_limit:
-            pot_after_call = sum(self.contributions) + (self.current - bet)
+            pot_after_call = sum(s.contributed for s in self.seats) + (self.current - bet)
             high = min(top, max(low, self.current + pot_after_call))
         return low, high, ()
 
     # -- changes (the caller has checked legality) ----------------------------------------------
     def _put(self, seat: int, chips: int) -> None:
-        stacks = self.stacks
-        stacks[seat] -= chips
-        self.street_bets[seat] += chips
-        self.contributions[seat] += chips
-        if stacks[seat] == 0 and chips > 0:
+        record = self.seats[seat]
+        record.stack -= chips
+        record.street_bet += chips
+        record.contributed += chips
+        if record.stack == 0 and chips > 0:
             self.able -= 1
 
     def post_bring_in(self, seat: int) -> int:
         """Post the bring-in (all the seat has, if less); callers owe the full bring-in (WSOP-LA 217)."""
-        chips = min(self.stakes.bring_in, self.stacks[seat])
+        chips = min(self.stakes.bring_in, self.seats[seat].stack)
         self._put(seat, chips)
         self.current = self.stakes.bring_in
         self.acted[seat] = self.current
@@ -353,7 +360,8 @@ class BettingRound:
 
     def call(self, seat: int) -> int:
         """Call (or check when nothing is owed); returns the chips put in."""
-        chips = min(self.current - self.street_bets[seat], self.stacks[seat])
+        record = self.seats[seat]
+        chips = min(self.current - record.street_bet, record.stack)
         if chips > 0:
             self._put(seat, chips)
         self.acted[seat] = self.current
@@ -361,7 +369,7 @@ class BettingRound:
 
     def wager(self, seat: int, to: int) -> tuple[int, bool]:
         """Bet, complete or raise to ``to``; returns ``(chips put in, counted as a full bet/raise)``."""
-        chips = to - self.street_bets[seat]
+        chips = to - self.seats[seat].street_bet
         self._put(seat, chips)
         self.bring_in_seat = None
         if self.fixed:
@@ -391,14 +399,15 @@ class BettingRound:
 
     def fold(self, seat: int) -> None:
         """Fold ``seat``; if it held a passed-on bring-in obligation, the obligation moves on."""
-        self.folded[seat] = True
-        if self.stacks[seat] > 0:
+        record = self.seats[seat]
+        record.folded = True
+        if record.stack > 0:
             self.able -= 1
         if self.bring_in_seat == seat:
             nxt = None
             for step in range(1, self.n):
                 s = (seat + step) % self.n
-                if not self.folded[s] and self.stacks[s] > 0:
+                if not self.seats[s].folded and self.seats[s].stack > 0:
                     nxt = s
                     break
             self.bring_in_seat = nxt if nxt is not None and self._others_can_bet(nxt) else None

@@ -4,8 +4,8 @@ A face-up four earns its holder one more card at once, in the deal sequence (fre
 down or up: rulings ``four_card`` and ``four_card_face``). Under ``three_up =
 pay-the-pot-or-fold`` a face-up three asks its holder to match the pot or fold, at once. Payments
 are *dead money*: they go to the main pot but are not bets (never uncalled, never change the
-amount to call). ``Decision`` is what the hand waits for; ``extra_card_fits`` is the reserve rule
-that keeps every later street dealable.
+amount to call). The hand waits for them as decisions (``bot.engine.hand.decisions``); here are the
+price and ``extra_card_fits``, the reserve rule that keeps every later street dealable.
 
 >>> extra_card_fits(remaining=4, due_this_pass=3, streets_after=(7,), live=8, burns=False)
 False
@@ -16,24 +16,8 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from bot.engine.betting.stakes import TableStakes
-
-DECISIONS = ("buy", "pay")
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """The hand waits for ``seat``: ``kind`` ``"buy"`` (buy the extra card for ``amount`` chips, or
-    decline) or ``"pay"`` (match the pot, ``amount`` chips, at most the stack, or fold).
-    ``card``: the face-up four or three that asks for it."""
-
-    seat: int
-    kind: str
-    amount: int
-    card: str
-
 
 def buy_price(stakes: TableStakes) -> int:
     """The price of a bought extra card: the small bet (fixed limit) or the minimum bet."""

@@ -1,28 +1,40 @@
-"""Streets as data: what each street of a game deals and how its betting opens (SPEC §2).
+"""Streets as data: what each street of a game deals, and how its betting opens (SPEC §2, §5).
 
->>> [s.number for s in STREETS], STREETS[0].passes
-([3, 4, 5, 6, 7], (False, False, True))
+A game is a tuple of ``Street`` rows, walked in order by the hand's one street loop: burn a card
+(when the ``burn_cards`` ruling is on), deal the passes (one card to each live seat per pass, face up
+or down), then a betting round opened as ``opener`` says. ``shortage``: when the stub cannot give
+every live seat this street's card, one community card is dealt face up for all (TDA RP-10H; only
+a last, single-pass down street can have it). ``big_bet``: fixed limit bets the big bet.
+
+>>> [s.number for s in STREETS], STREETS[0].passes, STREETS[0].opener
+([3, 4, 5, 6, 7], (False, False, True), 'bring-in')
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+Opener = Literal["bring-in", "high-hand"]
+"""Who opens a street's betting: ``bring-in`` (the lowest door card brings in) or ``high-hand``
+(the best showing hand acts first); see ``bot.engine.hand.opening``."""
 
 
 @dataclass(frozen=True, slots=True)
 class Street:
-    """One street of seven-card stud.
-
-    ``passes``: one entry per pass around the table, ``True`` for a face-up card. ``burn``: a card
-    is burned first when the ``burn_cards`` ruling is on. ``big_bet``: fixed limit uses the big bet.
-    ``opener``: ``"bring-in"`` (lowest door card) or ``"high-hand"`` (highest showing hand).
-    """
+    """One street: ``number`` (3 = third street), ``passes`` (per pass, ``True`` for a face-up card),
+    ``burn``, ``big_bet``, ``opener`` and ``shortage`` (see the module docstring)."""
 
     number: int
     passes: tuple[bool, ...]
     burn: bool
     big_bet: bool
-    opener: str
+    opener: Opener
+    shortage: bool = False
+
+    def __post_init__(self) -> None:
+        if self.shortage and (self.passes != (False,)):
+            raise ValueError("only a street of one down card can be dealt as a community card")
 
 
 STREETS: tuple[Street, ...] = (
@@ -30,6 +42,6 @@ STREETS: tuple[Street, ...] = (
     Street(4, (True,), True, False, "high-hand"),
     Street(5, (True,), True, True, "high-hand"),
     Street(6, (True,), True, True, "high-hand"),
-    Street(7, (False,), True, True, "high-hand"),
+    Street(7, (False,), True, True, "high-hand", shortage=True),
 )
-"""Third to seventh street (SPEC §2, WSOP-LA stud section; burns per TDA RP-10)."""
+"""Seven-card stud: third to seventh street (SPEC §2, WSOP-LA stud section; burns per TDA RP-10)."""

@@ -1,10 +1,10 @@
-"""The showdown and the award for ``StudHand`` (SPEC §6; issue 12's per-player wilds and Chicago).
+"""The showdown and the award, as functions of the hand's state and its game (SPEC §6; issue 12's
+per-player wilds and Chicago).
 
 Show order, each hand's value (with the shared wilds, or a low-hole-wild player's own), mucking,
 and the pots: main pot and side pots from the contributions (``pots``), Baseball's dead money in
-the main pot, each pot to its best shown hand, or halved with the best spade down in the Chicago
-games (``valuation``). ``ShowdownMixin`` is a mixin of ``StudHand``; the attributes it names are
-the hand's.
+the main pot, and each pot split as the game's ``split`` says (``SPLITTERS``): to its best shown
+hand (``high``), or halved with the best spade dealt face down (``high-spade``, ``low-spade``).
 """
 
 from __future__ import annotations
@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from bot.engine.betting.pots import Pot, chicago_shares, split_pots
+from bot.engine.betting.pots import chicago_shares, split_pots
 from bot.engine.cards.card import Card, Rank, Suit
-from bot.engine.games.wilds import WildTracker, low_hole_rank
+from bot.engine.games.wilds import low_hole_rank
 from bot.engine.hand.events import (
-    Event,
     HandEnded,
     HandMucked,
     HandShown,
@@ -26,14 +25,13 @@ from bot.engine.hand.events import (
     ShowdownStarted,
     UncalledReturned,
 )
-from bot.engine.log import Action, Deal, LogEntry
+from bot.engine.hand.opening import high_hand_seat
+from bot.engine.log import Action
 from bot.engine.values.evaluator import HandValue, evaluate
 from bot.engine.values.valuation import best_value, hole_spade
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
-    from bot.engine.betting.round import BettingRound
-    from bot.engine.games.catalogue import Game
-    from bot.engine.games.rulings import Rulings
+    from bot.engine.hand.state import HandState
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,192 +68,178 @@ class HandResult:
 
 
 
-class ShowdownMixin:
-    """The showdown and the award (mixed into ``StudHand``)."""
+def begin_showdown(state: HandState) -> None:
+    """Every card is out and the betting is over: show the hands in show order (SPEC §6: the last
+    aggressor on the last street first, else the best showing hand, then clockwise)."""
+    live = state.live_seats()
+    last = state.game.streets[-1].number
+    start = state.last_aggressor.get(last)
+    if start is None or state.betting_closed:
+        start = state.high_hands.get(last)
+    if start is None:
+        before = last - 1
+        start = state.high_hands[before] if state.community is not None and before in state.high_hands \
+            else high_hand_seat(state)
+    first: int = start
+    n = state.n
+    order = tuple(sorted(live, key=lambda s: (s - first) % n))
+    state.show_order = order
+    state.events.append(ShowdownStarted(order))
+    state.street = last
+    if not state.manual_showdown:
+        for seat in order:
+            show(state, seat, False)
+        award(state, showdown=True)
+        return
+    state.phase = "showdown"
+    state.show_index = 0
+    state.actor = order[0]
 
-    game: Game
-    rulings: Rulings
-    manual_showdown: bool
-    _n: int
-    _actor: int | None
-    _betting_closed: bool
-    _cards: list[list[Card]]
-    _down: list[list[Card]]
-    _community: Card | None
-    _contrib: list[int]
-    _stacks: list[int]
-    _folded: list[bool]
-    _follow: WildTracker
-    _high_hands: dict[int, int]
-    _last_aggressor: dict[int, int]
-    _log: list[LogEntry]
-    _events: list[Event | Deal | Action]
-    _mucked: list[int]
-    _phase: str
-    _result: HandResult | None
-    _returned: list[int]
-    _round: BettingRound | None
-    _show_index: int
-    _show_order: tuple[int, ...]
-    _shown: dict[int, HandValue]
-    _street: int
-    _wild_tuple: tuple[Rank, ...]
 
-    if TYPE_CHECKING:  # StudHand's own, named here for the type checker
-        def _high_hand_seat(self) -> int: ...
-        def _with_dead(self, pots: tuple[Pot, ...]) -> tuple[Pot, ...]: ...
+def seat_wilds(state: HandState, seat: int) -> frozenset[Rank]:
+    """The ranks wild for ``seat`` now: the shared wild set, or in low-hole-wild the rank of its
+    lowest down card (secret: only its owner may be told before the showdown)."""
+    if state.game.wilds.per_player:
+        rank = low_hole_rank(state.seats[seat].down, ace_low=state.rulings.low_hole_ace == "low")
+        return frozenset() if rank is None else frozenset({rank})
+    return frozenset(state.follow.wild_set)
 
-    def _begin_showdown(self) -> None:
-        live = [i for i in range(self._n) if not self._folded[i]]
-        start = self._last_aggressor.get(7)
-        if start is None or self._betting_closed:
-            start = self._high_hands.get(7)
-        if start is None:
-            start = self._high_hands[6] if self._community is not None and 6 in self._high_hands \
-                else self._high_hand_seat()
-        first: int = start
-        order = tuple(sorted(live, key=lambda s: (s - first) % self._n))
-        self._show_order = order
-        self._events.append(ShowdownStarted(order))
-        self._street = 7
-        if not self.manual_showdown:
-            for seat in order:
-                self._show(seat, False)
-            self._award(showdown=True)
-            return
-        self._phase = "showdown"
-        self._show_index = 0
-        self._actor = order[0]
 
-    def _hand_cards(self, seat: int) -> list[Card]:
-        cards = list(self._cards[seat])
-        if self._community is not None:
-            cards.append(self._community)
-        return cards
+def value_of(state: HandState, seat: int) -> HandValue:
+    """``seat``'s hand value now (its cards with the community card, with its wild ranks)."""
+    cards = state.hand_cards(seat)
+    wild = seat_wilds(state, seat) if state.game.wilds.per_player else state.follow.wild_set
+    if len(cards) > 7:
+        return best_value(cards, wild, wild_in_flush=state.rulings.wild_in_flush)
+    return evaluate(cards, wild, wild_in_flush=state.rulings.wild_in_flush)
 
-    def seat_wilds(self, seat: int) -> frozenset[Rank]:
-        """The ranks wild for ``seat`` now: the shared wild set, or in low-hole-wild the rank of
-        its lowest down card (secret: only its owner may be told before the showdown)."""
-        if self.game.wilds.per_player:
-            rank = low_hole_rank(self._down[seat], ace_low=self.rulings.low_hole_ace == "low")
-            return frozenset() if rank is None else frozenset({rank})
-        return frozenset(self._follow.wild_set)
 
-    def _value(self, seat: int) -> HandValue:
-        cards = self._hand_cards(seat)
-        wild = self.seat_wilds(seat) if self.game.wilds.per_player else self._follow.wild_set
-        if len(cards) > 7:
-            return best_value(cards, wild, wild_in_flush=self.rulings.wild_in_flush)
-        return evaluate(cards, wild, wild_in_flush=self.rulings.wild_in_flush)
+def _key(state: HandState, value: HandValue) -> tuple[int, int]:
+    return value.showdown_key(natural_wins_ties=state.rulings.natural_wins_ties == "on")
 
-    def _key(self, value: HandValue) -> tuple[int, int]:
-        return value.showdown_key(natural_wins_ties=self.rulings.natural_wins_ties == "on")
 
-    def _show(self, seat: int, timed_out: bool) -> None:
-        value = self._value(seat)
-        self._shown[seat] = value
-        self._log.append(Action(7, seat, "show", 0, 0, self._stacks[seat] == 0, timed_out))
-        self._events.append(HandShown(seat, tuple(self._cards[seat]), value))
+def show(state: HandState, seat: int, timed_out: bool) -> None:
+    """``seat`` shows its hand."""
+    value = value_of(state, seat)
+    state.shown[seat] = value
+    record = state.seats[seat]
+    state.log.append(Action(state.street, seat, "show", 0, 0, record.stack == 0, timed_out))
+    state.events.append(HandShown(seat, tuple(record.cards), value))
 
-    def _may_muck(self, seat: int) -> bool:
-        """A loser not all-in may muck (SPEC §6): every pot ``seat`` could win is already won by a
-        hand shown (strictly better), and the hands were not turned face up."""
-        if self._stacks[seat] == 0 or self._betting_closed or not self._shown:
+
+def may_muck(state: HandState, seat: int) -> bool:
+    """A loser not all-in may muck (SPEC §6): every pot ``seat`` could win is already won by a
+    hand shown (strictly better), and the hands were not turned face up."""
+    record = state.seats[seat]
+    if record.stack == 0 or state.betting_closed or not state.shown:
+        return False
+    if state.game.split != "high" and any(c.suit is Suit.SPADES for c in record.down):
+        return False                      # a spade down may win half of a Chicago pot
+    mine = _key(state, value_of(state, seat))
+    shown = state.shown
+    for pot in split_pots(state.contributions(), state.live_flags()).pots:
+        if seat not in pot.eligible:
+            continue
+        if not any(s in shown and _key(state, shown[s]) > mine for s in pot.eligible):
             return False
-        if self.game.split != "high" and any(c.suit is Suit.SPADES for c in self._down[seat]):
-            return False                      # a spade down may win half of a Chicago pot
-        mine = self._key(self._value(seat))
-        live = [not f for f in self._folded]
-        for pot in split_pots(self._contrib, live).pots:
-            if seat not in pot.eligible:
-                continue
-            if not any(s in self._shown and self._key(self._shown[s]) > mine for s in pot.eligible):
-                return False
-        return True
+    return True
 
-    def _showdown_step(self, seat: int, show: bool, timed_out: bool) -> None:
-        if show:
-            self._show(seat, timed_out)
+
+def showdown_step(state: HandState, seat: int, shows: bool, timed_out: bool) -> None:
+    """A manual showdown: ``seat`` shows or mucks; the next seat is asked, or the pots awarded."""
+    if shows:
+        show(state, seat, timed_out)
+    else:
+        state.mucked.append(seat)
+        state.log.append(Action(state.street, seat, "muck", 0, 0, False, timed_out))
+        state.events.append(HandMucked(seat))
+    state.show_index += 1
+    if state.show_index < len(state.show_order):
+        state.actor = state.show_order[state.show_index]
+        return
+    state.actor = None
+    award(state, showdown=True)
+
+
+def _odd_chip_order(state: HandState, winners: list[int]) -> list[int]:
+    if state.rulings.odd_chip == "left-of-dealer":
+        return sorted(winners)
+    # Highest printed card among the player's own cards (community card ignored), rank then suit.
+    return sorted(winners, key=lambda s: max(state.seats[s].cards), reverse=True)
+
+
+def win_by_fold(state: HandState) -> None:
+    """Everyone else folded: the last live seat takes every pot without a showdown."""
+    state.actor = None
+    state.round = None
+    state.dealer = None
+    award(state, showdown=False)
+
+
+def _spade_seat(state: HandState, contenders: list[int]) -> int | None:
+    """Chicago: the seat with the best spade down among a pot's shown hands (docs/rules.md)."""
+    split = state.game.split
+    if split == "high":
+        return None
+    return hole_spade({s: state.seats[s].down for s in contenders}, low=split == "low-spade",
+                      ace_low=state.rulings.low_chicago_ace == "ace-low")
+
+
+def award(state: HandState, *, showdown: bool) -> None:
+    """Return uncalled chips, split every pot (side pots first) as the game says, and end the hand."""
+    state.phase = "over"
+    state.actor = None
+    seats = state.seats
+    split = split_pots(state.contributions(), state.live_flags())
+    for seat, chips in enumerate(split.returned):
+        if chips:
+            record = seats[seat]
+            record.stack += chips
+            record.contributed -= chips
+            record.returned += chips
+            state.events.append(UncalledReturned(seat, chips))
+    winnings = [0] * state.n
+    pots = state.with_dead(split.pots)
+    results: list[PotResult | None] = [None] * len(pots)
+    keys = {s: _key(state, v) for s, v in state.shown.items()}
+    by_suit = state.rulings.odd_chip != "left-of-dealer"
+    for index in range(len(pots) - 1, -1, -1):                 # side pots first (SPEC §6)
+        pot = pots[index]
+        spade: int | None = None
+        if showdown:
+            contenders = [s for s in pot.eligible if s in keys]
+            best = max(keys[s] for s in contenders)
+            winners = [s for s in contenders if keys[s] == best]
+            spade = _spade_seat(state, contenders)
         else:
-            self._mucked.append(seat)
-            self._log.append(Action(7, seat, "muck", 0, 0, False, timed_out))
-            self._events.append(HandMucked(seat))
-        self._show_index += 1
-        if self._show_index < len(self._show_order):
-            self._actor = self._show_order[self._show_index]
-            return
-        self._actor = None
-        self._award(showdown=True)
-
-    def _odd_chip_order(self, winners: list[int]) -> list[int]:
-        if self.rulings.odd_chip == "left-of-dealer":
-            return sorted(winners)
-        # Highest printed card among the player's own cards (community card ignored), rank then suit.
-        return sorted(winners, key=lambda s: max(self._cards[s]), reverse=True)
-
-    def _win_by_fold(self, winner: int) -> None:
-        self._actor = None
-        self._round = None
-        self._award(showdown=False)
-
-    def _award(self, *, showdown: bool) -> None:
-        self._phase = "over"
-        self._actor = None
-        live = [not f for f in self._folded]
-        split = split_pots(self._contrib, live)
-        for seat, chips in enumerate(split.returned):
-            if chips:
-                self._stacks[seat] += chips
-                self._contrib[seat] -= chips
-                self._returned[seat] += chips
-                self._events.append(UncalledReturned(seat, chips))
-        winnings = [0] * self._n
-        pots = self._with_dead(split.pots)
-        results: list[PotResult | None] = [None] * len(pots)
-        keys = {s: self._key(v) for s, v in self._shown.items()}
-        for index in range(len(pots) - 1, -1, -1):                 # side pots first (SPEC §6)
-            pot = pots[index]
-            spade: int | None = None
-            if showdown:
-                contenders = [s for s in pot.eligible if s in keys]
-                best = max(keys[s] for s in contenders)
-                winners = [s for s in contenders if keys[s] == best]
-                if self.game.split != "high":
-                    # Chicago: half to the best spade down among this pot's shown hands (docs/rules.md).
-                    spade = hole_spade({s: self._down[s] for s in contenders},
-                                       low=self.game.split == "low-spade",
-                                       ace_low=self.rulings.low_chicago_ace == "ace-low")
-            else:
-                winners = list(pot.eligible)
-            order = self._odd_chip_order(winners)
-            shares = chicago_shares(pot.amount, order, spade)
-            if spade is not None and spade not in winners:
-                winners.append(spade)
-            for seat, chips in shares.items():
-                winnings[seat] += chips
-            paid = tuple(shares.items())
-            results[index] = PotResult(pot.amount, pot.eligible, tuple(sorted(winners)), paid)
-            # Who got the chips an even split leaves over, and why (issue 14); Chicago's odd chip goes
-            # to the high half by its own rule.
-            odd: tuple[tuple[int, Card | None], ...] = ()
-            if spade is None:
-                by_suit = self.rulings.odd_chip != "left-of-dealer"
-                odd = tuple((s, max(self._cards[s]) if by_suit else None)
-                            for s in order[: pot.amount % len(order)])
-            self._events.append(PotAwarded(index, pot.amount, paid, not showdown, odd))
-        for seat in range(self._n):
-            self._stacks[seat] += winnings[seat]
-        final = tuple(self._stacks)
-        self._result = HandResult(
-            pots=tuple(r for r in results if r is not None),
-            returned=tuple(self._returned),
-            shown=MappingProxyType(dict(self._shown)),
-            mucked=tuple(self._mucked),
-            show_order=self._show_order if showdown else (),
-            winnings=tuple(winnings),
-            final_stacks=final,
-            showdown=showdown,
-            wild_ranks=self._wild_tuple,
-        )
-        self._events.append(HandEnded(final))
-
+            winners = list(pot.eligible)
+        order = _odd_chip_order(state, winners)
+        shares = chicago_shares(pot.amount, order, spade)
+        if spade is not None and spade not in winners:
+            winners.append(spade)
+        for seat, chips in shares.items():
+            winnings[seat] += chips
+        paid = tuple(shares.items())
+        results[index] = PotResult(pot.amount, pot.eligible, tuple(sorted(winners)), paid)
+        # Who got the chips an even split leaves over, and why (issue 14); Chicago's odd chip goes
+        # to the high half by its own rule.
+        odd: tuple[tuple[int, Card | None], ...] = ()
+        if spade is None:
+            odd = tuple((s, max(seats[s].cards) if by_suit else None)
+                        for s in order[: pot.amount % len(order)])
+        state.events.append(PotAwarded(index, pot.amount, paid, not showdown, odd))
+    for seat, record in enumerate(seats):
+        record.stack += winnings[seat]
+    final = tuple(record.stack for record in seats)
+    state.result = HandResult(
+        pots=tuple(r for r in results if r is not None),
+        returned=tuple(record.returned for record in seats),
+        shown=MappingProxyType(dict(state.shown)),
+        mucked=tuple(state.mucked),
+        show_order=state.show_order if showdown else (),
+        winnings=tuple(winnings),
+        final_stacks=final,
+        showdown=showdown,
+        wild_ranks=state.wild_tuple,
+    )
+    state.events.append(HandEnded(final))

@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.engine.cards.card import FULL_DECK, Card
+from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction
 from bot.engine.games.follow import WildEvent
 from bot.engine.hand.hand import StudHand
@@ -282,7 +283,7 @@ def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: 
             decision = hand.decision
             if decision is not None and action.amount is not None and action.amount != decision.amount:
                 raise IllegalAction(f"the {decision.card} asks for {decision.amount}, not {action.amount}")
-            hand.act(seat, action.kind[1:])
+            hand.apply(seat, Command(Kind(action.kind[1:])))
         elif action.is_muck:
             hand.muck(seat)
         else:

@@ -1,0 +1,104 @@
+"""The one street loop: walk the game's streets (``Game.streets``), dealing each and opening its
+betting, pausing at decisions, until a betting round starts or the hand reaches its showdown.
+
+For each street: every seat's street total goes back to 0; a card is burned (``Street.burn`` and
+ruling ``burn_cards``); each pass deals one card to every live seat in seat order (face up or
+down), or, on a ``shortage`` street the stub cannot cover, one community card; after each face-up
+card the game's card rules may ask its holder a question (``decisions.after_up_card``), and the loop
+waits for the answer. Then the street's betting opens (``opening.start_round``); when at most one
+player can bet, the streets are dealt on without betting. After the last street: the showdown.
+
+The loop is a generator: it yields each ``Decision`` and resumes when ``answer`` has applied it.
+``proceed`` starts it from a street, ``advance`` runs it to its next pause, and ``end_round``
+closes a betting round and moves on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from bot.engine.hand.dealing import deal_last_down, deal_pass, draw, finish_cards
+from bot.engine.hand.decisions import Decision, after_up_card
+from bot.engine.hand.events import StreetStarted
+from bot.engine.hand.opening import close_betting, return_uncalled, start_round
+from bot.engine.hand.showdown import begin_showdown
+
+if TYPE_CHECKING:  # pragma: no cover - annotations only
+    from bot.engine.hand.state import HandState
+
+
+def deal_streets(state: HandState, index: int) -> Iterator[Decision]:
+    """Deal ``Game.streets[index]`` and the streets after it, as the module docstring says."""
+    streets = state.game.streets
+    game = state.game
+    card_rules = game.extra_card is not None or game.pay_rank is not None
+    burns = state.rulings.burn_cards == "on"
+    while True:
+        street = streets[index]
+        number = street.number
+        state.street = number
+        state.phase = "dealing"
+        for seat in state.seats:
+            seat.street_bet = 0
+        state.events.append(StreetStarted(number))
+        if street.shortage:
+            deal_last_down(state, number)
+        else:
+            if street.burn and burns:
+                draw(state, number, None, False, "burn")
+            for face_up in street.passes:
+                if not (face_up and card_rules):
+                    deal_pass(state, number, face_up)
+                    continue
+                for position, record in enumerate(state.seats):
+                    if not record.folded:
+                        card = draw(state, number, position, True, "hole")
+                        yield from after_up_card(state, number, position, card)
+        state.actor = None
+        if not state.betting_closed and start_round(state, street):
+            return
+        if index == len(streets) - 1:
+            finish_cards(state)
+            begin_showdown(state)
+            return
+        index += 1
+
+
+def proceed(state: HandState, index: int) -> None:
+    """Start the street loop at ``Game.streets[index]`` and run it to its first pause."""
+    state.dealer = deal_streets(state, index)
+    advance(state)
+
+
+def advance(state: HandState) -> None:
+    """Run the paused street loop on: to the next decision, a betting round, or the end."""
+    dealer = state.dealer
+    if dealer is None:
+        return
+    try:
+        decision = next(dealer)
+    except StopIteration:
+        state.dealer = None
+        return
+    state.decision = decision
+    state.phase = "decision"
+    state.actor = decision.seat
+
+
+def end_round(state: HandState) -> None:
+    """A betting round closed: return what nobody called, then deal on (or go to the showdown)."""
+    state.actor = None
+    state.round = None
+    return_uncalled(state)
+    streets = state.game.streets
+    index = next(i for i, street in enumerate(streets) if street.number == state.street)
+    if index == len(streets) - 1:
+        finish_cards(state)
+        begin_showdown(state)
+        return
+    if len(state.able()) <= 1:
+        # Betting is over for the hand: the hands are turned face up before the remaining
+        # streets are dealt (SPEC §6, TDA 16), so say so before the next card.
+        close_betting(state, streets[index + 1].number)
+    proceed(state, index + 1)
