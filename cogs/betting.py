@@ -15,6 +15,7 @@ from bot.discord.ui.amount import AMOUNT_MODAL, AmountButton, submit_amount
 from bot.discord.ui.betting import ActionButton, MyCardsButton
 from bot.discord.ui.common import Interaction, actor, table_key
 from bot.discord.ui.text import describe
+from bot.engine.command import Command, Kind
 
 if TYPE_CHECKING:
     from bot.discord.client import WildstudBot
@@ -36,20 +37,20 @@ class Betting(commands.Cog):
         if AMOUNT_MODAL.fullmatch(str(data.get("custom_id", ""))):
             await submit_amount(interaction)
 
-    async def _command(self, interaction: Interaction, action: str, amount: int | None = None) -> None:
+    async def _command(self, interaction: Interaction, command: Command) -> None:
         key = table_key(interaction)
         self.bot.service.snapshot(key)          # no table here: say so before deferring
         await interaction.response.defer(ephemeral=True, thinking=True)
         who = await actor(interaction)
         async with self.bot.presenter.responding(key, interaction):
-            done, total = await self.bot.service.act_on_prompt(key, who, action, amount)
-            await interaction.followup.send(f"You {describe(done, total)}.", ephemeral=True)
+            done, chips = await self.bot.service.act_on_prompt(key, who, command)
+            await interaction.followup.send(f"You {describe(done.kind.value, chips)}.", ephemeral=True)
 
     @app_commands.command(name="bet", description="Bet (or raise, or complete) to a total for this street")
     @app_commands.describe(amount="Your total for this street (not needed in fixed limit)")
     @app_commands.guild_only()
     async def bet(self, interaction: Interaction, amount: app_commands.Range[int, 1] | None = None) -> None:
-        await self._command(interaction, "bet", amount)
+        await self._command(interaction, Command(Kind.BET, amount))
 
     @app_commands.command(name="raise", description="Raise to a total for this street")
     @app_commands.describe(amount="Your total for this street, raise TO this (not needed in fixed limit)")
@@ -57,37 +58,37 @@ class Betting(commands.Cog):
     async def raise_(
         self, interaction: Interaction, amount: app_commands.Range[int, 1] | None = None
     ) -> None:
-        await self._command(interaction, "raise", amount)
+        await self._command(interaction, Command(Kind.RAISE, amount))
 
     @app_commands.command(name="call", description="Call the bet (or check if nothing is owed)")
     @app_commands.guild_only()
     async def call(self, interaction: Interaction) -> None:
-        await self._command(interaction, "call")
+        await self._command(interaction, Command(Kind.CALL))
 
     @app_commands.command(name="check", description="Check")
     @app_commands.guild_only()
     async def check(self, interaction: Interaction) -> None:
-        await self._command(interaction, "check")
+        await self._command(interaction, Command(Kind.CHECK))
 
     @app_commands.command(name="fold", description="Fold your hand")
     @app_commands.guild_only()
     async def fold(self, interaction: Interaction) -> None:
-        await self._command(interaction, "fold")
+        await self._command(interaction, Command(Kind.FOLD))
 
     @app_commands.command(name="allin", description="Put all your chips in")
     @app_commands.guild_only()
     async def allin(self, interaction: Interaction) -> None:
-        await self._command(interaction, "all_in")
+        await self._command(interaction, Command(Kind.ALL_IN))
 
     @app_commands.command(name="show", description="Show your hand at the showdown")
     @app_commands.guild_only()
     async def show(self, interaction: Interaction) -> None:
-        await self._command(interaction, "show")
+        await self._command(interaction, Command(Kind.SHOW))
 
     @app_commands.command(name="muck", description="Muck a beaten hand at the showdown (nobody sees it)")
     @app_commands.guild_only()
     async def muck(self, interaction: Interaction) -> None:
-        await self._command(interaction, "muck")
+        await self._command(interaction, Command(Kind.MUCK))
 
 
 async def setup(bot: WildstudBot) -> None:

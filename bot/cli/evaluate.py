@@ -22,7 +22,8 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from bot.engine.cards.card import Rank, parse_cards
-from bot.engine.values.evaluator import WILD_IN_FLUSH_OPTIONS, HandValue, evaluate, wild_in_flush_option
+from bot.engine.values.evaluator import WILD_IN_FLUSH_OPTIONS, HandValue, evaluate
+from bot.engine.values.evaluator_tables import wild_in_flush_option
 
 
 def register(subparsers: Any) -> None:

@@ -3,7 +3,8 @@
 Accepted: the number of an option, or words -- ``fold`` (``f``), ``check`` (``k``), ``call``
 (``c``), ``bring in`` (``bi``), ``complete``, ``bet 40`` / ``raise 80`` / ``raise to 80``
 (``b``/``r``; in fixed limit the amount may be left out), ``all in`` (``a``, ``allin``, ``shove``),
-and at the showdown ``show`` or ``muck``.
+at the showdown ``show`` or ``muck``, and at a decision its choices (Baseball: ``pay`` or ``fold``,
+``buy`` or ``decline``).
 "Bet", "raise" and "complete" all mean the one wager allowed now. Amounts are street totals ("to").
 An amount that does not fit is refused with what would: below zero, a fixed-limit total that is
 not one of the listed ones, or a number after ``call``/``check``/``fold``/``all in`` other than
@@ -13,8 +14,8 @@ the chips that action puts in.
 >>> p = Prompt(1, "Ann", 7, 3, (ActionOption("fold", label="fold"),
 ...            ActionOption("call", 10, label="call 10"),
 ...            ActionOption("raise", 40, 40, 40, label="raise to 40")), "")
->>> parse_action("2", p), parse_action("r", p), parse_action("raise to 40", p), parse_action("c", p)
-(('call', None), ('raise', 40), ('raise', 40), ('call', None))
+>>> [parse_action(t, p).text for t in ("2", "r", "raise to 40", "c")]
+['call', 'raise 40', 'raise 40', 'call']
 >>> try:
 ...     parse_action("dance", p)
 ... except InputError as exc:
@@ -27,6 +28,7 @@ from __future__ import annotations
 import re
 
 from bot.engine import vocab
+from bot.engine.command import Command, Kind
 from bot.render.cards import chips
 from bot.tables.notices import ActionOption, Prompt
 
@@ -38,7 +40,8 @@ _WORDS = {word: name for word, name in vocab.ALIASES.items() if name != "check_o
 HELP = (
     "Type the number of an option, or: fold (f), check (k), call (c), bring in (bi), complete,\n"
     "bet N / raise N (b N, r N: N is your total for this street), all in (a);\n"
-    "at the showdown, when a hand shown beats yours: show, or muck (give up the pot unseen).\n"
+    "at the showdown, when a hand shown beats yours: show, or muck (give up the pot unseen);\n"
+    "Baseball's questions: pay or fold (a face-up three), buy or decline (a face-up four).\n"
     "Other commands: cards (your cards again), table (the table), chips (everyone's chips),\n"
     "rulings (this hand's rulings), help (?), quit (q),\n"
     "void [reason] (you deal: call a misdeal, the hand is void and every chip goes back)."
@@ -100,8 +103,8 @@ def _no_amount(action: str, rest: list[str], prompt: Prompt) -> None:
     raise InputError(f"{word} takes no amount. Your options: {_choices(prompt)}.")
 
 
-def parse_action(text: str, prompt: Prompt) -> tuple[str, int | None]:
-    """``(action, amount)`` for ``TableService.act``; raises ``InputError`` with what to type."""
+def parse_action(text: str, prompt: Prompt) -> Command:
+    """The ``Command`` for ``TableService.act_on_prompt``; raises ``InputError`` with what to type."""
     if _NEGATIVE.search(text):
         raise InputError("An amount can't be negative: it is your total for this street, e.g. raise 40.")
     words = text.strip().lower().replace("-", " ").split()
@@ -122,7 +125,7 @@ def parse_action(text: str, prompt: Prompt) -> tuple[str, int | None]:
                 f"Say how much: {option.action} to between {option.min_to} and {option.max_to},"
                 f" e.g. {option.action} {option.min_to}."
             )
-        return option.action, option.amount if option.action in WAGERS else None
+        return option.command
     action = _WORDS.get(head)
     if action is None:
         raise InputError(
@@ -134,9 +137,9 @@ def parse_action(text: str, prompt: Prompt) -> tuple[str, int | None]:
         _no_amount(action, rest, prompt)
     if action == "call" and prompt.option("call") is None:
         if prompt.option("check") is not None:
-            return "check", None
+            return Command(Kind.CHECK)
         if prompt.option("bring_in") is not None:
-            return "bring_in", None
+            return Command(Kind.BRING_IN)
     if action in WAGERS:
         options = [o for o in prompt.options if o.action in WAGERS]
         if not options:
@@ -150,9 +153,9 @@ def parse_action(text: str, prompt: Prompt) -> tuple[str, int | None]:
                 raise InputError(
                     f"Not allowed: this is fixed limit: {verb} {' or '.join(chips(a) for a in fixed)}."
                 )
-            return wager.action, amount
+            return Command(Kind(wager.action), amount)
         if len(options) == 1 and not wager.needs_amount:
-            return wager.action, wager.amount
+            return Command(Kind(wager.action), wager.amount)
         if wager.needs_amount:
             raise InputError(
                 f"Say how much: {wager.action} to between {wager.min_to} and {wager.max_to},"
@@ -160,4 +163,4 @@ def parse_action(text: str, prompt: Prompt) -> tuple[str, int | None]:
             )
         amounts = " or ".join(str(o.amount) for o in options)
         raise InputError(f"Say how much: {wager.action} {amounts}.")
-    return action, None
+    return Command(Kind(action))

@@ -34,6 +34,7 @@ from bot.console.commands import HELP, InputError, echo, parse_action
 from bot.console.presenter import ConsolePresenter
 from bot.console.terminal import LineReader, Style
 from bot.engine.betting.stakes import PRESETS, TableStakes
+from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction
 from bot.engine.games.catalogue import DEALERS_CHOICE, DEFAULT_GAME, GAMES
 from bot.engine.games.rulings import RULINGS, Rulings
@@ -339,13 +340,13 @@ class TerminalGame:
     async def robot_turn(self, prompt: Prompt) -> None:
         service = self.service
         assert service is not None
-        action, amount = self.brain(prompt.member).decide(service.situation(self.key, prompt.member))
+        command = self.brain(prompt.member).decide(service.situation(self.key, prompt.member))
         try:
-            await service.act_on_prompt(self.key, prompt.member, action, amount)
+            await service.act_on_prompt(self.key, prompt.member, command)
         except IllegalAction:  # never expected; fall back to the safest legal action
             names = [o.action for o in prompt.options]
-            fallback = next(a for a in ("check", "bring_in", "call", "fold", "show") if a in names)
-            await service.act_on_prompt(self.key, prompt.member, fallback)
+            fallback = next(a for a in ("check", "bring_in", "call", "decline", "fold", "show") if a in names)
+            await service.act_on_prompt(self.key, prompt.member, Command(Kind(fallback)))
 
     async def human_turn(self, prompt: Prompt) -> None:
         service = self.service
@@ -399,8 +400,7 @@ class TerminalGame:
                     return
                 continue
             try:
-                action, amount = parse_action(line, prompt)
-                await service.act_on_prompt(self.key, Actor(prompt.member, name), action, amount)
+                await service.act_on_prompt(self.key, Actor(prompt.member, name), parse_action(line, prompt))
             except InputError as exc:
                 self.say(s.tint("yellow", str(exc)))
                 continue

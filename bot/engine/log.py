@@ -19,7 +19,7 @@ set a follow's rank (``follow_target = indicator-card``)."""
 
 ACTIONS = ("ante", "bring_in", "complete", "bet", "raise", "call", "check", "fold", "show", "muck",
            "pay", "buy", "decline")
-"""Action names in the log (and accepted by ``StudHand.act``, except ``ante``)."""
+"""Action names in the log (each but ``ante`` is a ``Command`` kind the hand applies)."""
 
 
 class Deal(NamedTuple):

@@ -53,6 +53,9 @@ _THIRD_PERSON: dict[str, Callable[[str, str], str]] = {
     "fold": lambda paid, to: "folds",
     "show": lambda paid, to: "shows",
     "muck": lambda paid, to: "mucks",
+    "pay": lambda paid, to: f"pays {paid} to match the pot",
+    "buy": lambda paid, to: f"buys the extra card for {paid}",
+    "decline": lambda paid, to: "declines the extra card",
 }
 
 _IMPERATIVE = {

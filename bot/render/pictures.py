@@ -42,7 +42,8 @@ from PIL import Image, ImageDraw
 
 from bot.engine.cards.card import FULL_DECK, Card, Rank, Suit
 from bot.engine.games.follow import WildEvent
-from bot.engine.values.evaluator import HandValue, WildInFlush, evaluate
+from bot.engine.values.evaluator import HandValue, evaluate
+from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.showing import showing_value
 from bot.render.cards import rank_list
 from bot.render.sprites import (

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from bot.engine.cards.card import Card, Rank
-from bot.engine.values.evaluator import WildInFlush, evaluate, stand_in
+from bot.engine.values.evaluator import evaluate, stand_in
+from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.showing import ShowingCategory, ShowingValue, showing_value
 from bot.render.cards import cards as card_text
 from bot.render.cards import rank_list

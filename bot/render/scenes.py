@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from bot.engine.cards.card import Rank
 from bot.engine.games.follow import WildEvent
-from bot.engine.values.evaluator import WildInFlush
+from bot.engine.values.evaluator_tables import WildInFlush
 from bot.render.cards import street_name
 from bot.render.pictures import HandPicture, SeatPicture, TablePicture, WildRank, wilds_from_events
 from bot.render.views import Phase, PrivateNotice, SeatSnapshot, TableSnapshot, table_view

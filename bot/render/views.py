@@ -17,9 +17,11 @@ from enum import StrEnum
 from bot.engine.betting.round import LegalActions
 from bot.engine.betting.stakes import TableStakes
 from bot.engine.cards.card import Card, Rank
+from bot.engine.command import AMOUNT_KINDS, PRICE_KINDS, Command, Kind
 from bot.engine.games.follow import WildEvent
 from bot.engine.games.rulings import Rulings
 from bot.engine.hand.hand import StudHand
+from bot.engine.hand.records import Decision
 from bot.engine.vocab import imperative
 from bot.render.cards import chips, street_name
 from bot.render.private import best_now, private_text
@@ -47,6 +49,13 @@ class ActionOption:
     def needs_amount(self) -> bool:
         """True when the player chooses the amount (a range, as in pot and no limit)."""
         return self.min_to is not None and self.max_to is not None and self.min_to != self.max_to
+
+    @property
+    def command(self) -> Command:
+        """The ``Command`` this option sends: a wager with its total (a range at ``amount``, its
+        smallest), a decision's choice with its price, any other action bare."""
+        kind = Kind(self.action)
+        return Command(kind, self.amount if kind in AMOUNT_KINDS or kind in PRICE_KINDS else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,16 +237,40 @@ def prompt(
     deadline: float | None = None, reminder: bool = False,
 ) -> Prompt:
     """The prompt of engine ``seat`` (the player to act) in ``engine``'s hand, answered with
-    ``hand_id`` and ``turn``."""
+    ``hand_id`` and ``turn``: its legal actions, or at a decision the decision's choices."""
+    where = f"{street_name(engine.street)}, pot {chips(engine.pot_total)}"
+    decision = engine.decision
+    if decision is not None and decision.seat == seat:
+        options = decision_options(decision)
+        labels = " · ".join(o.label for o in options)
+        card = Card.parse(decision.card)
+        asks = (f"your {card} earns an extra card" if decision.kind == "buy"
+                else f"your {card} asks you to match the pot or fold")
+        return Prompt(
+            member=member, name=name, hand_id=hand_id, turn=turn, options=options,
+            text=f"{name}, {asks} ({where}): {labels}", deadline=deadline, reminder=reminder,
+            pot=engine.pot_total,
+        )
     legal = engine.legal_actions(seat)
     options = action_options(legal)
     labels = " · ".join(o.label for o in options)
-    where = f"{street_name(engine.street)}, pot {chips(engine.pot_total)}"
     return Prompt(
         member=member, name=name, hand_id=hand_id, turn=turn, options=options,
         text=f"{name}, your turn ({where}): {labels}", deadline=deadline, reminder=reminder,
         to_call=legal.call or 0, pot=engine.pot_total,
     )
+
+
+def decision_options(decision: Decision) -> tuple[ActionOption, ...]:
+    """A decision's choices as the prompt's buttons, the yes (with its price) first: ``pay 45`` and
+    ``fold``, or ``buy the card for 20`` and ``decline``."""
+    out: list[ActionOption] = []
+    for command in decision.choices:
+        action = command.kind.value
+        amount = command.amount
+        label = imperative(action, None if amount is None else chips(amount))
+        out.append(ActionOption(action, amount, label=label))
+    return tuple(out)
 
 
 def private(

@@ -128,22 +128,11 @@ def applicable_rulings(setting: str, allowed: Sequence[str] = ()) -> tuple[str, 
     return tuple(name for name in RULINGS if name in wanted)
 
 
-TABLE_UNSUPPORTED = {("four_card", "bought"), ("three_up", "pay-the-pot-or-fold")}
-"""Baseball options the engine and ``wildstud replay`` play but tables do not offer yet: they stop
-the deal for a pay/buy decision, which the table service does not prompt for (a table would wait
-on a question nobody is asked)."""
-
-
 def parse_ruling_for(setting: str, allowed: Sequence[str], name: str, value: str) -> tuple[str, str]:
     """``(name, option)`` if some game of the setting offers it; ``TableError`` naming the rulings
-    (or options) that apply otherwise, or saying an option is not offered at tables yet
-    (``TABLE_UNSUPPORTED``)."""
+    (or options) that apply otherwise."""
     games = allowed_or_all(allowed) if setting == DEALERS_CHOICE else (setting,)
-    found = _parse_ruling_for(games, setting, allowed, name, value)
-    if found in TABLE_UNSUPPORTED:
-        raise TableError(f"{found[0]} = {found[1]} is not offered at tables yet (it stops the deal for a "
-                         "decision the table cannot ask for); wildstud replay and simulate play it.")
-    return found
+    return _parse_ruling_for(games, setting, allowed, name, value)
 
 
 def _parse_ruling_for(

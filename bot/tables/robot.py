@@ -25,8 +25,8 @@ source is injected, so a seeded robot is reproducible.
 ...               wild_ranks=(Rank.FIVE,), wild_in_flush="any-card", street=3, pot=12,
 ...               legal=LegalActions(0, fold=True, call=2, wager="raise", min_to=4, max_to=4,
 ...                                  to_options=(4,)))
->>> Robot(random.Random(1)).decide(s)
-('raise', 4)
+>>> Robot(random.Random(1)).decide(s).text
+'raise 4'
 """
 
 from __future__ import annotations
@@ -37,11 +37,13 @@ from dataclasses import dataclass
 
 from bot.engine.betting.round import LegalActions
 from bot.engine.cards.card import FULL_DECK, Card, Rank
-from bot.engine.hand.decisions import Decision
+from bot.engine.command import Command, Kind
 from bot.engine.games.catalogue import game_of
 from bot.engine.games.wilds import low_hole_rank
 from bot.engine.hand.hand import StudHand
-from bot.engine.values.evaluator import WildInFlush, strength
+from bot.engine.hand.records import Decision
+from bot.engine.values.evaluator import strength
+from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.valuation import best_value, hole_spade
 
 
@@ -138,57 +140,56 @@ def estimate_equity(situation: Situation, rng: random.Random, samples: int = 120
 
 
 class Robot:
-    """A computer player; ``decide`` returns ``(action, amount)`` for ``StudHand.act``.
-
-    ``amount`` is the street total to bet or raise *to* (None for other actions).
-    """
+    """A computer player; ``decide`` returns the ``Command`` it plays (a wager with the street
+    total to bet or raise *to*; a decision's choice)."""
 
     def __init__(self, rng: random.Random, *, samples: int = 120) -> None:
         self.rng = rng
         self.samples = samples
 
-    def decide(self, s: Situation) -> tuple[str, int | None]:
+    def decide(self, s: Situation) -> Command:
         legal = s.legal
         names = legal.names
         if s.decision is not None:
-            return (self._decide_baseball(s), None)
+            return self._decide_baseball(s)
         if "muck" in names:          # only a beaten hand may be mucked: give nothing away
-            return ("muck", None)
+            return Command(Kind.MUCK)
         if "show" in names:
-            return ("show", None)
+            return Command(Kind.SHOW)
         equity = estimate_equity(s, self.rng, self.samples)
         opponents = max(1, len(s.opponents_up))
         ratio = equity * (opponents + 1)
         may_wager = legal.wager is not None and legal.min_to is not None
         if legal.bring_in is not None:
             if ratio >= 1.5 and may_wager:
-                return (legal.wager or "complete", self._wager_to(s))
-            return ("bring_in", None)
+                return Command(Kind(legal.wager or "complete"), self._wager_to(s))
+            return Command(Kind.BRING_IN)
         if legal.check:
             if may_wager and (ratio >= 1.5 or (ratio >= 1.0 and self.rng.random() < 0.15)):
-                return (legal.wager or "bet", self._wager_to(s))
-            return ("check", None)
+                return Command(Kind(legal.wager or "bet"), self._wager_to(s))
+            return Command(Kind.CHECK)
         to_call = legal.call or 0
         if may_wager and ratio >= 1.5 + 0.5 * s.raises_made and s.raises_made < 2:
-            return (legal.wager or "raise", self._wager_to(s))
+            return Command(Kind(legal.wager or "raise"), self._wager_to(s))
         odds = to_call / (s.pot + to_call) if s.pot + to_call > 0 else 1.0
         slack = {3: 0.8, 4: 0.85, 5: 0.9}.get(s.street, 1.0)
         if legal.call is not None and equity >= odds * slack:
-            return ("call", None)
+            return Command(Kind.CALL)
         if legal.fold:
-            return ("fold", None)
+            return Command(Kind.FOLD)
         if legal.call is not None:
-            return ("call", None)
-        return (names[0], None)
+            return Command(Kind.CALL)
+        return Command(Kind(names[0]))
 
-    def _decide_baseball(self, s: Situation) -> str:
+    def _decide_baseball(self, s: Situation) -> Command:
         """Buy the extra card or match the pot when the chance of winning pays for it."""
         decision = s.decision
         assert decision is not None
         equity = estimate_equity(s, self.rng, self.samples)
+        yes, no = decision.choices
         if decision.kind == "buy":
-            return "buy" if equity * (len(s.opponents_up) + 1) >= 0.8 else "decline"
-        return "pay" if equity * (s.pot + decision.amount) >= decision.amount else "fold"
+            return yes if equity * (len(s.opponents_up) + 1) >= 0.8 else no
+        return yes if equity * (s.pot + decision.amount) >= decision.amount else no
 
     def _wager_to(self, s: Situation) -> int | None:
         legal = s.legal

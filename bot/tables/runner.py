@@ -25,7 +25,7 @@ from bot.engine.cards.deck import Deck
 from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction
 from bot.engine.games.catalogue import DEALERS_CHOICE, GAMES, game_of
-from bot.engine.hand.events import ShowdownStarted, StreetStarted
+from bot.engine.hand.events import CardDealt, ShowdownStarted, StreetStarted
 from bot.engine.hand.hand import StudHand
 from bot.engine.phh.export import export_phh
 from bot.render.narrate import Line, Narrator
@@ -317,8 +317,11 @@ class HandRunner:
             await self._finish(table, live.showdown_lines)
             return
         table.tell(table_notice(table))
-        if street_dealt:
-            for seat in engine.live_seats:
+        # Everyone's cards when a street starts; otherwise whoever was dealt a card outside a street's
+        # start (Baseball: a bought card, and the rest of the pass it paused).
+        dealt_to = {e.deal.seat for e in events if isinstance(e, CardDealt)}
+        for seat in engine.live_seats:
+            if street_dealt or seat in dealt_to:
                 table.tell(own_cards(live, seat))
         await self._next_turn(table)
 
@@ -413,8 +416,13 @@ class HandRunner:
                     await self.repository.set_status(table, table_seat, "away")
                 except TableError:
                     log.exception("could not mark a seat away")
-                did = ("mucked your beaten hand" if live.engine.phase == "showdown"
-                       else "acted for you (check if possible, else fold)")
+                decision = live.engine.decision
+                if live.engine.phase == "showdown":
+                    did = "mucked your beaten hand"
+                elif decision is not None:
+                    did = "declined the extra card for you" if decision.kind == "buy" else "folded for you"
+                else:
+                    did = "acted for you (check if possible, else fold)"
                 table.tell(Reply(
                     member,
                     f"You ran out of time, so the dealer {did}. "

@@ -10,7 +10,7 @@ Driving it::
     await service.join(key, alice, "Alice", buy_in=1000)
     await service.join(key, bob, "Bob")
     await service.deal(key, alice)             # -> prompts the first player
-    await service.act(key, bob, prompt.hand_id, prompt.turn, "call")
+    await service.act(key, bob, prompt.hand_id, prompt.turn, Command(Kind.CALL))
 
 Every operation on a table (a command, a click, a timer, a restart) runs under that table's lock
 and produces ONE ``Update`` for the presenter: the notices it caused, in order, ending with a
@@ -35,10 +35,8 @@ from typing import Any
 
 from bot.engine.betting.stakes import PRESETS, TableStakes
 from bot.engine.command import PLAYER_KINDS, Command, Kind
-from bot.engine.errors import IllegalAction
 from bot.engine.games.catalogue import DEALERS_CHOICE, DEFAULT_GAME
 from bot.engine.games.rulings import Rulings
-from bot.engine.vocab import normalise
 from bot.render.cards import chips
 from bot.render.settings import rulings_changes, stakes_change, stakes_line
 from bot.render.table import TableView, format_table
@@ -82,28 +80,13 @@ from bot.tables.state import SeatState, Table
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DEFAULT_VOID_REASON", "MAX_SEATS", "MAX_VOID_REASON", "PLAYER_ACTIONS", "TableService"]
+__all__ = ["DEFAULT_VOID_REASON", "MAX_SEATS", "MAX_VOID_REASON", "TableService"]
 
 DEFAULT_VOID_REASON = "voided by the dealer"
 """The reason ``TableService.void_hand`` records when the dealer gives none."""
 
 MAX_VOID_REASON = 200
 """The longest reason (in characters) a dealer may give for voiding a hand."""
-
-PLAYER_ACTIONS = frozenset(kind.value for kind in PLAYER_KINDS)
-"""What a player may send to ``TableService.act`` (``all-in``, ``All In`` and ``allin`` also mean
-``all_in``)."""
-
-WAGERS = ("complete", "bet", "raise")
-
-
-def _command(name: str, amount: int | None) -> Command:
-    """The ``Command`` for an action name a front end sent; a bad amount is refused like an
-    illegal action (``IllegalAction``), changing nothing."""
-    try:
-        return Command.named(name, amount)
-    except ValueError as exc:
-        raise IllegalAction(str(exc)) from None
 
 
 def _actor(who: Actor | int, dealer_rights: bool = False) -> Actor:
@@ -559,50 +542,40 @@ class TableService:
                 self._check_dealer(table, _actor(who, dealer_rights))
             return await self.runner.deal(table)
 
-    async def act(
-        self,
-        key: TableKey,
-        who: Actor | int,
-        hand_id: int,
-        turn: int,
-        action: str,
-        amount: int | None = None,
-    ) -> None:
-        """Apply the member's ``action`` (``fold check call bring_in complete bet raise all_in``,
-        and at the showdown ``show muck``; ``bet``/``raise`` with ``amount``, the street total "to").
-        At the showdown only a player whose hand may be mucked is ever asked (a hand that could
-        win is shown by the table itself, and auto-muck answers for those who set it).
+    async def act(self, key: TableKey, who: Actor | int, hand_id: int, turn: int, command: Command) -> None:
+        """Apply the member's ``command``: ``fold check call bring_in complete bet raise all_in``
+        (a wager with its street total "to"), at the showdown ``show muck``, and at a decision its
+        choices (Baseball: ``pay`` or ``fold``, ``buy`` or ``decline``). At the showdown only a
+        player whose hand may be mucked is ever asked (a hand that could win is shown by the table
+        itself, and auto-muck answers for those who set it).
 
-        ``hand_id`` and ``turn`` are those of the prompt the player answers: an action meant for
+        ``hand_id`` and ``turn`` are those of the prompt the player answers: a command meant for
         another hand or an earlier turn is refused with ``StaleAction`` and changes nothing, as is
         anything the engine refuses (``IllegalAction``). The action is stored before any notice.
-        ``timeout`` is not a player's action (only the table's timer and a leaving seat use it),
-        and neither is anything else outside ``PLAYER_ACTIONS``: ``TableError``.
+        ``timeout`` is not a player's command (only the table's timer and a leaving seat use it),
+        and neither is PHH's ``wager``: ``TableError``.
         """
-        name = normalise(action)
-        if name not in PLAYER_ACTIONS:
-            raise TableError(
-                f"{action!r} is not an action: use fold, check, call, bring in, complete, bet, raise, "
-                "all-in, show or muck."
-            )
+        if command.kind not in PLAYER_KINDS or command.timed_out:
+            raise TableError(f"{command.label!r} is not a player's action.")
         async with self.registry.locked(key) as table:
             seat = self.runner.check_turn(table, _actor(who).member, hand_id, turn)
-            await self.runner.apply(table, seat, _command(name, amount))
+            await self.runner.apply(table, seat, command)
 
     async def act_on_prompt(
-        self, key: TableKey, who: Actor | int, action: str, amount: int | None = None
-    ) -> tuple[str, int | None]:
+        self, key: TableKey, who: Actor | int, command: Command
+    ) -> tuple[Command, int | None]:
         """Act on whatever the member is prompted for now (the slash commands and the terminal).
 
         ``call`` checks when nothing is owed and posts the bring-in when that is what is owed;
-        ``bet``/``raise``/``complete`` mean whichever wager is legal now and need ``amount`` (the
-        street total) unless only one total is legal. Returns what was done and its chips (the
-        street total, or None for fold, check, show, muck). Raises ``TableError`` when nobody or
-        somebody else is to act, or with the legal amounts; the engine refuses the rest.
+        ``bet``/``raise``/``complete`` mean whichever wager is legal now and need an amount (the
+        street total) unless only one total is legal. Returns the command done and the chips the
+        prompt showed for it, for the reply (a wager's street total, a call's or bring-in's chips,
+        all-in's total, a decision's price; None for fold, check, show, muck, decline). Raises
+        ``TableError`` when nobody or somebody else is to act, or with the legal amounts; the engine
+        refuses the rest.
         """
-        name = normalise(action)
-        if name not in PLAYER_ACTIONS:
-            raise TableError(f"{action!r} is not an action.")
+        if command.kind not in PLAYER_KINDS or command.timed_out:
+            raise TableError(f"{command.label!r} is not a player's action.")
         member = _actor(who).member
         async with self.registry.locked(key) as table:
             prompt = hand_prompt(table)
@@ -613,13 +586,12 @@ class TableService:
                 if live is None or live.seat_of(member) is None:
                     raise TableError("You are not in this hand.")
                 raise TableError(f"It is not your turn: {prompt.name} is to act.")
-            done, total = resolve(prompt, name, amount)
-            option = prompt.option(done)
-            if total is None and option is not None and done in ("call", "bring_in", "all_in"):
-                total = option.amount
+            done = resolve(prompt, command)
+            option = prompt.option(done.kind.value)
+            chips = done.amount if done.amount is not None or option is None else option.amount
             seat = self.runner.check_turn(table, member, prompt.hand_id, prompt.turn)
-            await self.runner.apply(table, seat, _command(done, total if done in WAGERS else None))
-            return done, total
+            await self.runner.apply(table, seat, done)
+            return done, chips
 
     def check_turn(
         self, key: TableKey, member: int, hand_id: int, turn: int, *, table_id: int | None = None

@@ -19,6 +19,7 @@ import pytest
 from bot.console.commands import InputError, parse_action
 from bot.console.game import PlayConfig, play
 from bot.engine.cards.card import Card
+from bot.engine.command import Command, Kind
 from bot.store import Store
 from bot.tables.notices import ActionOption, Prompt
 
@@ -176,7 +177,7 @@ PROMPT = Prompt(1, "Ann", 3, 4, (
     ("4", ("all_in", None)),
 ])
 def test_typed_actions(typed: str, expected: tuple[str, int | None]) -> None:
-    assert parse_action(typed, PROMPT) == expected
+    assert parse_action(typed, PROMPT) == Command(Kind(expected[0]), expected[1])
 
 
 @pytest.mark.parametrize(("typed", "reason"), [
@@ -248,7 +249,7 @@ def test_amounts_that_do_not_fit_the_action_are_refused(typed: str, prompt: Prom
 def test_amounts_that_fit_the_action_are_accepted(
     typed: str, prompt: Prompt, expected: tuple[str, int | None]
 ) -> None:
-    assert parse_action(typed, prompt) == expected
+    assert parse_action(typed, prompt) == Command(Kind(expected[0]), expected[1])
 
 
 def test_hot_seat_passes_the_keyboard_at_every_new_hand(tmp_path: Path) -> None:

@@ -121,12 +121,13 @@ def hand_over(fake: FakeDiscord, channel: FakeChannel, hand_no: int) -> bool:
 
 
 async def play_passively(fake: FakeDiscord, guild: FakeGuild, channel: FakeChannel, hand_no: int) -> int:
-    """Every prompted player checks, else calls, else posts the bring-in, by clicking buttons,
-    until the hand is over; returns the number of clicks."""
+    """Every prompted player checks, else calls, else posts the bring-in (and declines Baseball's
+    extra card, or pays its pot), by clicking buttons, until the hand is over; returns the number
+    of clicks."""
     clicks = 0
     while not hand_over(fake, channel, hand_no):
         prompt = current_prompt(fake, channel)
-        label = label_starting(prompt, "Check", "Call", "Bring-in", "Show")
+        label = label_starting(prompt, "Check", "Call", "Bring-in", "Show", "Decline", "Pay")
         assert label is not None, prompt.button_labels
         res = await fake.click(prompted_member(guild, prompt), prompt, label=label)
         assert not res.rejected and res.response_type == 7, (res.response_type, res.text)

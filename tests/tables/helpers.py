@@ -14,6 +14,7 @@ from bot.tables.notices import NoticeKind, Prompt, TableKey
 from bot.tables.options import TableOptions
 from bot.tables.recording import RecordingPresenter
 from bot.tables.service import TableService
+from tests.engine.helpers import command
 
 NO_TIMERS = TableOptions(turn_timeout=None, reminder_after=None)
 
@@ -86,11 +87,13 @@ class Harness:
         """Act as ``name``, who must be the player prompted now."""
         prompt = self.prompt(key)
         assert prompt.name == name, f"{prompt.name} is to act, not {name}"
-        await self.service.act(key or self.key, prompt.member, prompt.hand_id, prompt.turn, action, amount)
+        await self.service.act(key or self.key, prompt.member, prompt.hand_id, prompt.turn,
+                               command(action, amount))
 
     async def passive(self, key: TableKey | None = None) -> None:
-        """Play the current hand to its end: bring in, call, or check (never fold, never bet), and
-        show when asked to show or muck (so every live hand is turned over, as before mucking)."""
+        """Play the current hand to its end: bring in, call, or check (never fold, never bet), show
+        when asked to show or muck (so every live hand is turned over, as before mucking), decline
+        a card and pay the pot when Baseball asks."""
         key = key or self.key
         table = self.service.table(key)
         while table.hand is not None:
@@ -99,7 +102,9 @@ class Harness:
             action = "bring_in" if "bring_in" in names else ("check" if "check" in names else "call")
             if "show" in names:
                 action = "show"
-            await self.service.act(key, prompt.member, prompt.hand_id, prompt.turn, action)
+            if "decline" in names or "pay" in names:     # Baseball's questions: no card, stay in
+                action = "decline" if "decline" in names else "pay"
+            await self.service.act(key, prompt.member, prompt.hand_id, prompt.turn, command(action))
 
     def texts(self, kind: NoticeKind | None = None, key: TableKey | None = None) -> list[str]:
         return [n.text for n in self.rec.public(key or self.key, kind)]

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine.betting.stakes import PRESETS, TableStakes
+from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction
 from bot.render.cards import HIDDEN
 from bot.render.table import TableView
@@ -33,6 +34,7 @@ from bot.tables.notices import (
 from bot.tables.options import TableOptions
 from bot.tables.recording import RecordingPresenter
 from bot.tables.service import TableService
+from tests.engine.helpers import command
 from tests.tables.helpers import NO_TIMERS, Harness, StackedRandom, stacked_deck
 
 NL = TableStakes.no_limit(ante=5, bring_in=10, min_bet=20, min_buy_in=5, max_buy_in=2000)
@@ -172,7 +174,7 @@ async def test_a_showdown_finished_just_before_a_restart_names_the_hands(db_path
                     assert seat is not None and action == "check"
                     await store.append_action(prompt.hand_id, prompt.turn, f"p{seat + 1} cc")
                     break
-            await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, action)
+            await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, command(action))
         async with restarted(h) as h2:
             assert h2.service.table(h.key).hand is None
             showdowns = h2.rec.showdowns(h.key)
@@ -218,9 +220,9 @@ async def test_a_restart_re_arms_the_timer_and_the_old_button_still_works(db_pat
         button = h.prompt()                              # Ann's prompt, posted before the restart
         async with restarted(h, options) as h2:
             with pytest.raises(StaleAction):
-                await h2.service.act(h.key, stale.member, stale.hand_id, stale.turn, "bring_in")
+                await h2.service.act(h.key, stale.member, stale.hand_id, stale.turn, command("bring_in"))
             assert h2.prompt().deadline == 60            # the new clock starts at 0: a full 60 s
-            await h2.service.act(h.key, button.member, button.hand_id, button.turn, "call")
+            await h2.service.act(h.key, button.member, button.hand_id, button.turn, command("call"))
             assert h2.texts(NoticeKind.ACTION)[-1] == "Ann calls 10"
             await h2.clock.advance(60)                   # Bea cannot check, so she folds
             assert h2.texts(NoticeKind.ACTION)[-1] == "Bea folds (out of time)"
@@ -302,7 +304,7 @@ async def test_joining_mid_hand_never_changes_whose_turn_it_is(store: Store, db_
     await h.service.join(h.key, 4242, "Dot", buy_in=400, seat_no=4)
     assert h.prompt() == before
     with pytest.raises(TableError, match="not in this hand"):
-        await h.service.act(h.key, 4242, before.hand_id, before.turn, "call")
+        await h.service.act(h.key, 4242, before.hand_id, before.turn, command("call"))
     await h.passive()
     await h.service.deal(h.key, h.members["Ann"])
     hand = h.service.table(h.key).hand
@@ -339,7 +341,7 @@ async def test_a_player_cannot_send_what_is_not_a_players_action(
     await h.service.deal(h.key, h.members["Ann"])
     prompt = h.prompt()
     with pytest.raises(IllegalAction):
-        await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, action)
+        await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, command(action))
     assert h.prompt() == prompt
     hand = (await store.table_hands(h.service.table(h.key).table_id, limit=1))[0]
     assert len(hand.actions) == 1                          # only the deal order
@@ -353,12 +355,15 @@ async def test_turn_numbers_from_the_future_or_nonsense_are_refused(store: Store
     prompt = h.prompt()
     for turn in (prompt.turn + 1, 0, -1, 10**12):
         with pytest.raises(StaleAction):
-            await h.service.act(h.key, prompt.member, prompt.hand_id, turn, "bring_in")
+            await h.service.act(h.key, prompt.member, prompt.hand_id, turn, command("bring_in"))
     with pytest.raises(TableError):
-        await h.service.act(TableKey(9, 9), prompt.member, prompt.hand_id, prompt.turn, "bring_in")
-    for amount in (-20, 0, True):
+        await h.service.act(TableKey(9, 9), prompt.member, prompt.hand_id, prompt.turn, command("bring_in"))
+    for amount in (-20, 0):
         with pytest.raises(IllegalAction):
-            await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, "complete", amount)
+            await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn,
+                                Command(Kind.COMPLETE, amount))
+    with pytest.raises(ValueError, match="whole number of chips"):
+        Command(Kind.COMPLETE, True)                  # not even a command: refused at the edge
     assert h.prompt() == prompt
     await h.passive()
 
@@ -515,8 +520,8 @@ async def test_no_notice_ever_shows_a_down_card_it_should_not(store: Store, db_p
                 await h.clock.advance(30)
             else:
                 option = rng.choice(prompt.options)
-                await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, option.action,
-                                    option.amount)
+                await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, command(option.action,
+                                    option.amount))
     assert watchdog.checked > 100
     assert any(HIDDEN in n.text for n in watchdog.public(h.key, NoticeKind.TABLE))
 
@@ -560,7 +565,7 @@ async def test_a_front_end_that_raises_everywhere_never_stops_a_hand(db_path: Pa
         await h.service.leave(h.key, h.members["Dot"])
         first = h.prompt()
         await h.service.act(h.key, first.member, first.hand_id, first.turn,
-                            "call" if first.option("call") else "check")
+                            command("call" if first.option("call") else "check"))
         await h.service.close()
         await store.close()
         async with await Store.open(db_path) as store2:
@@ -576,7 +581,7 @@ async def test_a_front_end_that_raises_everywhere_never_stops_a_hand(db_path: Pa
                 names = [o.action for o in prompt.options]
                 action = "bring_in" if "bring_in" in names else ("check" if "check" in names else "call")
                 action = "show" if "show" in names else action
-                await h2.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, action)
+                await h2.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, command(action))
             assert h2.rec.showdowns(h.key) or any(" wins " in t for t in h2.texts(NoticeKind.RESULT))
             dot = h.members["Dot"]
             assert table.seat_of(dot) is None
@@ -651,11 +656,11 @@ async def test_commands_clicks_and_timers_all_at_once_only_refuse_and_conserve_c
             if prompt is not None and roll < 0.4:
                 option = rng.choice(prompt.options)
                 batch.append(h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn,
-                                           option.action, option.amount))
+                                           command(option.action, option.amount)))
                 old_prompts.append(prompt)
             elif old_prompts and roll < 0.5:
                 old = rng.choice(old_prompts)
-                batch.append(h.service.act(h.key, old.member, old.hand_id, old.turn, "call"))
+                batch.append(h.service.act(h.key, old.member, old.hand_id, old.turn, command("call")))
             elif roll < 0.58:
                 batch.append(h.service.leave(h.key, m))
             elif roll < 0.66:

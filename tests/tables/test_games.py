@@ -335,18 +335,6 @@ async def test_every_game_deals_and_finishes_at_a_table(store: Store, db_path: P
     await h.audit_ok()
 
 
-async def test_baseball_decisions_are_refused_at_tables_with_the_reason(store: Store, db_path: Path) -> None:
-    # Bought fours and pay-the-pot stop the deal for a decision the table service does not ask for
-    # yet: a table refuses them plainly instead of waiting on a question nobody is asked.
-    h = Harness(store, db_path)
-    await open_table(h, game="baseball")
-    for name, value in (("four_card", "bought"), ("three_up", "pay-the-pot-or-fold")):
-        with pytest.raises(TableError, match="not offered at tables yet"):
-            await h.service.set_ruling(h.key, 101, name, value)
-    assert h.service.table(h.key).pending_rulings is None
-    assert "four_card_face" in await h.service.set_ruling(h.key, 101, "four_card_face", "up")
-
-
 @pytest.mark.parametrize(("game", "first"), [
     ("seven-card-stud", "no wild cards"), ("deuces-wild", "twos are wild"),
     ("follow-the-queen", "queens are wild"), ("baseball", "threes and nines are wild"),

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from bot.engine.betting.stakes import PRESETS
 from bot.engine.errors import IllegalAction
 from bot.store import Store
+from tests.engine.helpers import command
 from tests.tables.helpers import Harness
 
 
@@ -49,8 +50,8 @@ async def session(seed: int, players: int, hands: int, folder: Path) -> None:
                         pass
                     continue
                 option = rng.choice(prompt.options)
-                await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, option.action,
-                                    option.amount)
+                await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, command(option.action,
+                                    option.amount))
         report = await store.audit()
         assert report.ok, report.all_problems()
         table_id = h.service.table(h.key).table_id

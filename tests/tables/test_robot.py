@@ -14,11 +14,11 @@ from bot.engine.betting.round import LegalActions
 from bot.engine.betting.stakes import PRESETS
 from bot.engine.cards.card import FULL_DECK, Rank, parse_cards
 from bot.engine.cards.deck import Deck
-from bot.engine.hand.decisions import Decision
+from bot.engine.command import Command, Kind
 from bot.engine.hand.hand import StudHand
+from bot.engine.hand.records import Decision
 from bot.engine.values.evaluator import strength
 from bot.tables.robot import Robot, Situation, estimate_equity, situation
-from tests.engine.helpers import command
 
 FACING_BET = LegalActions(0, fold=True, call=40, wager="raise", min_to=80, max_to=80, to_options=(80,))
 
@@ -36,19 +36,19 @@ def spot(
 def test_raises_with_five_of_a_kind() -> None:
     # Three wild fives and two kings: five kings, which only another five of a kind can match.
     s = spot("5h 5d Kc", "Kd 5c 2s 9h", "Qs Jd 8c 3c")
-    assert Robot(random.Random(1)).decide(s) == ("raise", 80)
+    assert Robot(random.Random(1)).decide(s) == Command(Kind.RAISE, 80)
 
 
 def test_folds_nothing_against_three_aces_showing() -> None:
     # No pair, no wild, against three aces on board: far below the 40 / 140 pot odds.
     s = spot("2c 3d 4s", "7h 9s Jc 8d", "As Ad Ac Kh")
-    assert Robot(random.Random(1)).decide(s) == ("fold", None)
+    assert Robot(random.Random(1)).decide(s) == Command(Kind.FOLD)
 
 
 def test_checks_rather_than_folds_when_checking_is_free() -> None:
     free = LegalActions(0, fold=True, check=True, wager="bet", min_to=40, max_to=40, to_options=(40,))
     s = spot("2c 3d 4s", "7h 9s Jc 8d", "As Ad Ac Kh", legal=free)
-    assert Robot(random.Random(1)).decide(s) == ("check", None)
+    assert Robot(random.Random(1)).decide(s) == Command(Kind.CHECK)
 
 
 def exact_equity(down: str, up: str, opponent_up: str) -> float:
@@ -83,8 +83,8 @@ def test_robots_only_make_legal_moves(players: int, seed: int) -> None:
     while not hand.is_over:
         seat = hand.actor
         assert seat is not None
-        action, amount = robots[seat].decide(situation(hand, seat))
-        hand.apply(seat, command(action, amount))   # raises IllegalAction if the robot errs
+        chosen = robots[seat].decide(situation(hand, seat))
+        hand.apply(seat, chosen)                    # raises IllegalAction if the robot errs
     assert hand.result is not None and sum(hand.result.final_stacks) == sum(hand.starting_stacks)
 
 
@@ -113,7 +113,7 @@ def test_low_hole_wild_counts_its_own_low_rank_only() -> None:
 def test_baseball_decisions_are_answered() -> None:
     strong = game_spot("baseball", "9c 9d 3c", "3h", "Kd", wild_ranks=(Rank.THREE, Rank.NINE),
                        decision=Decision(0, "pay", 15, "3h"), street=3)
-    assert Robot(random.Random(4)).decide(strong) == ("pay", None)
+    assert Robot(random.Random(4)).decide(strong).kind is Kind.PAY
     weak = game_spot("baseball", "2c 7d", "4h", "Ad", wild_ranks=(Rank.THREE, Rank.NINE),
                      decision=Decision(0, "buy", 20, "4h"), street=3)
-    assert Robot(random.Random(4)).decide(weak)[0] in ("buy", "decline")
+    assert Robot(random.Random(4)).decide(weak).kind in (Kind.BUY, Kind.DECLINE)

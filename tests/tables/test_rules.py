@@ -14,6 +14,7 @@ from bot.store import Store
 from bot.tables.errors import TableError
 from bot.tables.notices import NoticeKind, NoticePresenter, Reply
 from bot.tables.options import TableOptions
+from tests.engine.helpers import command
 from tests.tables.helpers import Harness, StackedRandom, stacked_deck
 
 NL = TableStakes.no_limit(ante=5, bring_in=10, min_bet=20, min_buy_in=5, max_buy_in=2000)
@@ -83,7 +84,7 @@ async def test_acting_cancels_the_timers_of_that_turn(store: Store, db_path: Pat
     await h.service.deal(h.key, h.members["Ann"])
     first = h.prompt()
     await h.clock.advance(10)
-    await h.service.act(h.key, first.member, first.hand_id, first.turn, "bring_in")
+    await h.service.act(h.key, first.member, first.hand_id, first.turn, command("bring_in"))
     await h.clock.advance(25)                    # t = 35: the first turn's reminder (t = 30) is gone
     assert not any(p.reminder for p in h.rec.prompts(h.key))
     assert not any(isinstance(n, Reply) for n in h.rec.of(h.key))

@@ -27,6 +27,7 @@ from bot.engine.cards.card import Card
 from bot.store import Store
 from bot.tables.notices import NoticeKind, PrivateNotice, Reply
 from bot.tables.reveal import reveal_of, viewer_history
+from tests.engine.helpers import command
 from tests.tables.helpers import Harness
 
 _RUN = re.compile(r"[0-9A-Za-z?]+")
@@ -96,8 +97,8 @@ async def play_one(seed: int, players: int, choices: list[int], automuck: list[b
                 options = [o for o in prompt.options if not o.needs_amount]
                 pick = options[choices[step % len(choices)] % len(options)]
                 step += 1
-                await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, pick.action,
-                                    pick.amount)
+                await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, command(pick.action,
+                                    pick.amount))
             result = engine.result
             assert result is not None
             members = list(live.members)
@@ -201,9 +202,9 @@ async def test_history_command_spectator_member_and_full(store: Store, db_path: 
     hand_id = await h.service.deal(h.key, h.members["Ann"])
     live = h.service.table(h.key).hand
     assert live is not None
-    await h.service.act(h.key, h.prompt().member, h.prompt().hand_id, h.prompt().turn, "bring_in")
+    await h.service.act(h.key, h.prompt().member, h.prompt().hand_id, h.prompt().turn, command("bring_in"))
     first = h.prompt()                                  # the next player folds to the bring-in
-    await h.service.act(h.key, first.member, first.hand_id, first.turn, "fold")
+    await h.service.act(h.key, first.member, first.hand_id, first.turn, command("fold"))
     await h.passive()
     folded = live.members.index(first.member)
     hole = set(live.engine.down_cards(folded))

@@ -23,6 +23,7 @@ from bot.tables.notices import (
     TableKey,
 )
 from bot.tables.options import TableOptions
+from tests.engine.helpers import command
 from tests.tables.helpers import Harness, StackedRandom, stacked_deck
 
 THREE = (("Ann", 500), ("Bea", 500), ("Cid", 500))
@@ -39,23 +40,23 @@ async def test_stale_duplicate_and_out_of_turn_actions_change_nothing(store: Sto
     await h.table(*THREE, stakes=PRESETS["small"])
     await h.service.deal(h.key, h.members["Ann"])
     first = h.prompt()
-    await h.service.act(h.key, first.member, first.hand_id, first.turn, "bring_in")
+    await h.service.act(h.key, first.member, first.hand_id, first.turn, command("bring_in"))
     before = await stored_actions(h)
     pot = h.service.table(h.key).hand.engine.pot_total  # type: ignore[union-attr]
     # The same click again (a double click, or a retry): its turn has passed.
     with pytest.raises(StaleAction):
-        await h.service.act(h.key, first.member, first.hand_id, first.turn, "bring_in")
+        await h.service.act(h.key, first.member, first.hand_id, first.turn, command("bring_in"))
     now = h.prompt()
     # A button from another hand.
     with pytest.raises(StaleAction):
-        await h.service.act(h.key, now.member, now.hand_id + 1, now.turn, "call")
+        await h.service.act(h.key, now.member, now.hand_id + 1, now.turn, command("call"))
     # Someone else pressing the current button.
     other = next(m for m in h.members.values() if m != now.member)
     with pytest.raises(TableError, match="not your turn"):
-        await h.service.act(h.key, other, now.hand_id, now.turn, "call")
+        await h.service.act(h.key, other, now.hand_id, now.turn, command("call"))
     # A bet of a size fixed limit does not allow (the engine's refusal, same family).
     with pytest.raises(IllegalAction):
-        await h.service.act(h.key, now.member, now.hand_id, now.turn, "raise", 35)
+        await h.service.act(h.key, now.member, now.hand_id, now.turn, command("raise", 35))
     assert await stored_actions(h) == before
     assert h.service.table(h.key).hand.engine.pot_total == pot  # type: ignore[union-attr]
     assert h.prompt() == now
@@ -227,7 +228,7 @@ async def test_private_messages_never_show_another_players_down_cards(store: Sto
             prompt = h.prompt()
             option = rng.choice(prompt.options)
             await h.service.act(
-                h.key, prompt.member, prompt.hand_id, prompt.turn, option.action, option.amount
+                h.key, prompt.member, prompt.hand_id, prompt.turn, command(option.action, option.amount)
             )
         downs = {live.members[s]: engine.down_cards(s) for s in range(len(live.members))}
         folded = {live.members[s] for s in range(len(live.members)) if engine.folded(s)}
@@ -281,7 +282,7 @@ async def test_two_tables_never_see_each_others_notices(store: Store, db_path: P
                 prompt = h.prompt(key)
                 passive = ("bring_in", "check", "call", "show")
                 action = next(o.action for o in prompt.options if o.action in passive)
-                await h.service.act(key, prompt.member, prompt.hand_id, prompt.turn, action)
+                await h.service.act(key, prompt.member, prompt.hand_id, prompt.turn, command(action))
     members = {one: {h.members["Ann"], h.members["Bea"]},
                two: {h.members["Cid"], h.members["Dot"], h.members["Eve"]}}
     names = {one: {"Ann", "Bea"}, two: {"Cid", "Dot", "Eve"}}
@@ -302,7 +303,7 @@ async def test_restart_mid_hand_resumes_with_the_same_cards_and_pots(db_path: Pa
     for _ in range(5):                       # third street and into fourth
         prompt = h.prompt()
         action = next(o.action for o in prompt.options if o.action in ("bring_in", "call", "check"))
-        await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, action)
+        await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, command(action))
     live = h.service.table(h.key).hand
     assert live is not None
     before = live.engine
@@ -347,7 +348,7 @@ async def test_a_hand_that_cannot_be_replayed_is_voided_and_chips_go_back(db_pat
     await h.table(*THREE, stakes=PRESETS["small"])
     await h.service.deal(h.key, h.members["Ann"])
     prompt = h.prompt()
-    await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, "bring_in")
+    await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, command("bring_in"))
     # A log entry the engine cannot apply (a damaged or foreign log).
     await store.append_action(prompt.hand_id, prompt.turn + 1, "p1 cbr 99999")
     await h.service.close()
@@ -380,8 +381,8 @@ async def test_simultaneous_clicks_and_timer_apply_exactly_one_action(store: Sto
     first = h.prompt()
     before = await stored_actions(h)
     results = await asyncio.gather(
-        h.service.act(h.key, first.member, first.hand_id, first.turn, "bring_in"),
-        h.service.act(h.key, first.member, first.hand_id, first.turn, "bring_in"),
+        h.service.act(h.key, first.member, first.hand_id, first.turn, command("bring_in")),
+        h.service.act(h.key, first.member, first.hand_id, first.turn, command("bring_in")),
         return_exceptions=True,
     )
     assert sum(r is None for r in results) == 1
@@ -391,7 +392,7 @@ async def test_simultaneous_clicks_and_timer_apply_exactly_one_action(store: Sto
     second = h.prompt()
     await h.clock.advance(59)
     results = await asyncio.gather(
-        h.service.act(h.key, second.member, second.hand_id, second.turn, "call"),
+        h.service.act(h.key, second.member, second.hand_id, second.turn, command("call")),
         h.clock.advance(1),
         return_exceptions=True,
     )

@@ -21,6 +21,7 @@ import pytest
 from bot.engine.betting.round import LegalActions
 from bot.engine.betting.stakes import PRESETS, TableStakes
 from bot.engine.cards.card import Card, parse_cards
+from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction
 from bot.store import Store
 from bot.tables.errors import TableError
@@ -28,6 +29,7 @@ from bot.tables.notices import NoticeKind, PrivateNotice
 from bot.tables.options import TableOptions
 from bot.tables.reveal import reveal_of, viewer_history
 from bot.tables.robot import Robot, Situation
+from tests.engine.helpers import command
 from tests.tables.helpers import Harness, StackedRandom, stacked_deck
 from tests.tables.test_secrecy import card_tokens
 
@@ -56,7 +58,7 @@ async def to_seventh(h: Harness) -> None:
         prompt = h.prompt()
         names = [o.action for o in prompt.options]
         action = "bring_in" if "bring_in" in names else ("check" if "check" in names else "call")
-        await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, action)
+        await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, command(action))
 
 
 def names_of(h: Harness, seats: tuple[int, ...]) -> list[str]:
@@ -131,7 +133,7 @@ async def test_muck_and_show_only_at_the_showdown_and_never_a_winner_muck(
     await h.service.deal(h.key, h.members["Ann"])
     prompt = h.prompt()
     with pytest.raises(IllegalAction, match="nothing to show"):
-        await h.service.act_on_prompt(h.key, prompt.member, "muck")
+        await h.service.act_on_prompt(h.key, prompt.member, command("muck"))
     await to_seventh(h)
     for name in ("Cid", "Ann"):
         await h.act(name, "check")
@@ -265,8 +267,8 @@ def test_a_computer_player_mucks_a_beaten_hand_and_shows_otherwise() -> None:
                 wild_ranks=(), wild_in_flush="any-card", street=7, pot=300)
     muck = Situation(**base, legal=LegalActions(0, show=True, muck=True))  # type: ignore[arg-type]
     show = Situation(**base, legal=LegalActions(0, show=True))  # type: ignore[arg-type]
-    assert Robot(random.Random(1)).decide(muck) == ("muck", None)
-    assert Robot(random.Random(1)).decide(show) == ("show", None)
+    assert Robot(random.Random(1)).decide(muck) == Command(Kind.MUCK)
+    assert Robot(random.Random(1)).decide(show) == Command(Kind.SHOW)
 
 
 async def test_a_showdown_under_way_resumes_after_a_restart(db_path: Path) -> None:

@@ -26,6 +26,7 @@ from bot.tables.notices import (
 )
 from bot.tables.options import TableOptions
 from bot.tables.service import TableService
+from tests.engine.helpers import command
 from tests.tables.helpers import NO_TIMERS, StackedRandom, stacked_deck
 
 KEY = TableKey(1, 100)
@@ -94,7 +95,7 @@ async def test_a_refusal_that_said_nothing_sends_no_update(store: Store) -> None
     prompt = service.current_prompt(KEY)
     assert prompt is not None
     with pytest.raises(TableError, match="not your turn"):
-        await service.act(KEY, ANN, prompt.hand_id, prompt.turn, "call")
+        await service.act(KEY, ANN, prompt.hand_id, prompt.turn, command("call"))
     assert len(log.updates) == before
 
 
@@ -121,7 +122,7 @@ async def test_the_showdown_notice_comes_from_the_result(store: Store) -> None:
         names = [o.action for o in prompt.options]
         action = "bring_in" if "bring_in" in names else ("check" if "check" in names else "call")
         action = "show" if "show" in names else action         # every loser shows, too
-        await service.act(KEY, prompt.member, prompt.hand_id, prompt.turn, action)
+        await service.act(KEY, prompt.member, prompt.hand_id, prompt.turn, command(action))
     last = log.updates[-1]
     (showdown,) = [n for n in last.notices if isinstance(n, ShowdownNotice)]
     stacks = {s.member: s.stack for s in (last.table.seats if last.table else ())}

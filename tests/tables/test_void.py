@@ -24,6 +24,7 @@ from bot.tables.fairness import check_openings
 from bot.tables.notices import NoticeKind
 from bot.tables.options import TableOptions
 from bot.tables.reveal import reveal_of
+from tests.engine.helpers import command
 from tests.tables.helpers import Harness, StackedRandom, stacked_deck
 
 THREE = (("Ann", 500), ("Bea", 500), ("Cid", 500))
@@ -55,7 +56,7 @@ async def third_street_and_a_bet(h: Harness) -> None:
     await h.act("Bea", "call")
     await h.act("Cid", "call")
     first = h.prompt()
-    await h.service.act(h.key, first.member, first.hand_id, first.turn, "bet", 20)
+    await h.service.act(h.key, first.member, first.hand_id, first.turn, command("bet", 20))
     live = h.service.table(h.key).hand
     assert live is not None and live.engine.pot_total == 95
 
@@ -137,7 +138,7 @@ async def test_dealer_voids_mid_hand_every_chip_goes_back_and_the_button_stays(
 
     # The voided hand's prompt is refused and changes nothing.
     with pytest.raises(StaleAction):
-        await h.service.act(h.key, stale.member, stale.hand_id, stale.turn, "call")
+        await h.service.act(h.key, stale.member, stale.hand_id, stale.turn, command("call"))
     with pytest.raises(TableError, match="nothing to void"):
         await h.service.void_hand(h.key, ann, "again")        # a double click
     assert await stacks_and_balances(h) == before
@@ -175,7 +176,7 @@ async def test_only_the_dealer_may_void_and_a_refusal_changes_nothing(store: Sto
     assert (await store.get_hand(hand_id)).actions == actions
     assert len(h.rec.of(h.key)) == notices and h.prompt() == prompt
     # The hand plays on from the same prompt.
-    await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, "call")
+    await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, command("call"))
     # Dealer rights granted by the front end (a dealer role, Manage Server) may void; a blank
     # reason becomes the default one.
     await h.service.void_hand(h.key, bea, "   ", dealer_rights=True, name="Bea the floor")
@@ -261,7 +262,7 @@ async def test_void_after_a_restart_mid_hand(db_path: Path) -> None:
         assert await stacks_and_balances(h2) == before
         assert (await h2.store.get_hand(hand_id)).status == "voided"
         with pytest.raises(StaleAction):                            # a button from before the restart
-            await h2.service.act(h2.key, stale.member, stale.hand_id, stale.turn, "call")
+            await h2.service.act(h2.key, stale.member, stale.hand_id, stale.turn, command("call"))
         await h2.service.deal(h2.key, ann)
         hand2 = h2.service.table(h2.key).hand
         assert hand2 is not None and hand2.names == ("Bea", "Cid", "Ann")   # same button
@@ -328,7 +329,8 @@ async def test_void_at_any_point_restores_every_stack(
             if option.needs_amount:
                 assert option.min_to is not None and option.max_to is not None
                 amount = pick.randint(option.min_to, option.max_to)
-            await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, option.action, amount)
+            await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn,
+                                command(option.action, amount))
         if h.service.table(h.key).hand is None:
             return                        # the hand ended on its own before the void
         await h.service.void_hand(h.key, dealer, "misdeal")

@@ -15,6 +15,7 @@ import discord
 from bot.discord.ui.common import Interaction, act, reply, table_key, wildstud
 from bot.discord.ui.errors import answer_error
 from bot.discord.ui.text import WAGERS, describe
+from bot.engine.command import Command
 from bot.render.cards import chips
 from bot.tables.errors import TableError
 from bot.tables.notices import ActionOption, Prompt, TableKey
@@ -162,7 +163,7 @@ async def submit_amount(interaction: Interaction) -> None:
         await answer_error(interaction, exc)
         return
     try:
-        await act(interaction, key, hand_id, turn, option.action, amount)
+        await act(interaction, key, hand_id, turn, Command.named(option.action, amount))
         await reply(interaction, f"You {describe(option.action, amount)}.")
     except Exception as exc:
         await answer_error(interaction, exc)

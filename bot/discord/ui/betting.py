@@ -27,6 +27,7 @@ from bot.discord.ui.base import TableButton
 from bot.discord.ui.common import Interaction, act, reply, table_key, wildstud
 from bot.discord.ui.errors import answer_error
 from bot.discord.ui.text import WAGERS, button_label
+from bot.engine.command import Command
 from bot.engine.errors import IllegalAction
 from bot.tables.notices import Prompt
 
@@ -39,6 +40,9 @@ _STYLES = {
     "complete": discord.ButtonStyle.success,
     "bet": discord.ButtonStyle.success,
     "raise": discord.ButtonStyle.success,
+    "pay": discord.ButtonStyle.primary,
+    "buy": discord.ButtonStyle.success,
+    "decline": discord.ButtonStyle.secondary,
 }
 
 
@@ -83,11 +87,15 @@ class ActionButton(
             wildstud(interaction).service.check_turn(
                 key, interaction.user.id, self.hand_id, self.turn, table_id=self.table_id
             )
+            command = Command.named(self.action, self.amount)
         except IllegalAction as exc:
             await reply(interaction, exc.reason)
             return
+        except ValueError as exc:             # a custom_id no button of ours carries
+            await reply(interaction, str(exc))
+            return
         try:
-            await act(interaction, key, self.hand_id, self.turn, self.action, self.amount)
+            await act(interaction, key, self.hand_id, self.turn, command)
         except Exception as exc:
             await answer_error(interaction, exc)
 
@@ -118,7 +126,7 @@ def action_items(table_id: int, prompt: Prompt) -> list[discord.ui.Item[Any]]:
         if option.action in WAGERS and option.needs_amount:
             items.append(AmountButton(table_id, prompt.hand_id, prompt.turn, option.action, label))
         else:
-            amount = option.amount if option.action in WAGERS else None
+            amount = option.amount if option.action in WAGERS else None    # a price is the hand's to say
             items.append(ActionButton(table_id, prompt.hand_id, prompt.turn, option.action, amount, label))
     return items
 

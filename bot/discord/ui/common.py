@@ -10,6 +10,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.discord.ui.text import split_text
+from bot.engine.command import Command
 from bot.render.views import PrivateNotice, TableSnapshot
 from bot.store import Store
 from bot.tables.errors import TableError
@@ -150,13 +151,11 @@ async def reply(
 
 
 
-async def act(
-    interaction: Interaction, key: TableKey, hand_id: int, turn: int, action: str, amount: int | None
-) -> None:
+async def act(interaction: Interaction, key: TableKey, hand_id: int, turn: int, command: Command) -> None:
     """Act for the member; the table's update answers the interaction (``Front.responding``)."""
     who = await actor(interaction)
     bot = wildstud(interaction)
     async with bot.presenter.responding(key, interaction):
-        await bot.service.act(key, who, hand_id, turn, action, amount)
+        await bot.service.act(key, who, hand_id, turn, command)
 
 

@@ -114,10 +114,10 @@ class BettingSeat(Protocol):
 class BettingRound:
     """The state of one street's betting; the seat records are the hand's.
 
-    ``seats`` are the hand's own seat records (chips and folds read and written in place).
-    ``big_bet``: fixed limit bets the big bet on this street. ``bring_in_seat`` (third street only) must post the bring-in or complete; if
-    ``bring_in_may_fold`` (the real low card is all-in for the ante, TDA RP-10E) it may also fold,
-    and the obligation passes on.
+    ``seats``: the hand's own seat records (chips and folds read and written in place).
+    ``big_bet``: fixed limit bets the big bet on this street. ``bring_in_seat`` (third street only)
+    must post the bring-in or complete; if ``bring_in_may_fold`` (the real low card is all-in for the
+    ante, TDA RP-10E) it may also fold, and the obligation passes on.
     """
 
     __slots__ = (

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from bot.engine.betting.stakes import TableStakes
 
+
 def buy_price(stakes: TableStakes) -> int:
     """The price of a bought extra card: the small bet (fixed limit) or the minimum bet."""
     return stakes.small_bet if stakes.is_fixed_limit else stakes.min_bet

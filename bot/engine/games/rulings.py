@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal, get_args, get_type_hints
 
 from bot.engine.errors import RulingError
-from bot.engine.values.evaluator import WildInFlush
+from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.showing import ShowingHand
 from bot.engine.vocab import normalise
 

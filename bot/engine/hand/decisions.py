@@ -7,48 +7,23 @@ under ``three_up = pay-the-pot-or-fold`` a face-up three asks its holder to matc
 and under ``four_card = bought`` a face-up four offers an extra card at a price. Payments are dead
 money: in the main pot, never a bet. A timeout declines or folds: a timer never commits chips.
 
->>> Decision(2, "buy", 20, "4h").choices
-(Command(kind=<Kind.BUY: 'buy'>, amount=20, timed_out=False), Command(kind=<Kind.DECLINE: 'decline'>, amount=None, timed_out=False))
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction
 from bot.engine.games.baseball import buy_price, extra_card_fits
 from bot.engine.hand.dealing import draw
+from bot.engine.hand.records import Decision
 from bot.engine.log import Action
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     from bot.engine.cards.card import Card
     from bot.engine.hand.state import HandState
-
-DecisionKind = Literal["buy", "pay"]
-"""``buy``: buy an extra card or decline it; ``pay``: match the pot or fold."""
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """The hand waits for ``seat``: ``kind`` ``"buy"`` (buy the extra card for ``amount`` chips, or
-    decline) or ``"pay"`` (match the pot, ``amount`` chips, at most the stack, or fold).
-    ``card``: the face-up card that asks for it."""
-
-    seat: int
-    kind: DecisionKind
-    amount: int
-    card: str
-
-    @property
-    def choices(self) -> tuple[Command, Command]:
-        """The yes and the no, as commands: buy or decline, pay or fold."""
-        if self.kind == "buy":
-            return Command(Kind.BUY, self.amount), Command(Kind.DECLINE)
-        return Command(Kind.PAY, self.amount), Command(Kind.FOLD)
-
 
 def after_up_card(state: HandState, street: int, seat: int, card: Card) -> Iterator[Decision]:
     """What a face-up card asks of its holder before the next card is dealt (the game's card rules):

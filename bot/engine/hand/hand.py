@@ -45,10 +45,9 @@ from bot.engine.games.follow import WildEvent
 from bot.engine.games.rulings import DEFAULT_RULINGS, Rulings
 from bot.engine.hand import decisions, planning, showdown, streets
 from bot.engine.hand.dealing import post_antes, sync_wilds
-from bot.engine.hand.decisions import Decision
 from bot.engine.hand.events import ActionTaken, CardDealt, Event
 from bot.engine.hand.opening import showing
-from bot.engine.hand.showdown import HandResult
+from bot.engine.hand.records import Decision, HandResult
 from bot.engine.hand.state import HandState, Phase
 from bot.engine.log import Action, Deal, LogEntry
 from bot.engine.values.showing import ShowingValue
@@ -287,7 +286,7 @@ class StudHand:
 
     @property
     def decision(self) -> Decision | None:
-        """The decision the hand waits for (``actor`` decides; its ``choices`` are the commands), else None."""
+        """The decision the hand waits for (``actor`` decides; ``choices`` are its commands), or None."""
         return self.state.decision
 
     @property

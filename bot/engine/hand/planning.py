@@ -145,7 +145,8 @@ def _plan(state: HandState, seat: int, command: str, amount: int | None, declare
             raise IllegalAction("the bet is already complete: raise instead")
         target = legal.complete_to if legal.wager == "complete" else legal.min_to   # pot/no limit: a bet
         if target is None:
-            raise IllegalAction(f"you have {state.seats[seat].stack} chips, not enough to complete: go all-in")
+            raise IllegalAction(f"you have {state.seats[seat].stack} chips, not enough to complete: "
+                                "go all-in")
         return Plan("wager", target, timed_out)
     if command == "all_in":
         if legal.all_in_to is None:

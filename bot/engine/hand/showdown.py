@@ -9,8 +9,6 @@ hand (``high``), or halved with the best spade dealt face down (``high-spade``, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -26,46 +24,13 @@ from bot.engine.hand.events import (
     UncalledReturned,
 )
 from bot.engine.hand.opening import high_hand_seat
+from bot.engine.hand.records import HandResult, PotResult
 from bot.engine.log import Action
 from bot.engine.values.evaluator import HandValue, evaluate
 from bot.engine.values.valuation import best_value, hole_spade
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     from bot.engine.hand.state import HandState
-
-
-@dataclass(frozen=True, slots=True)
-class PotResult:
-    """One pot at the end of the hand: ``amount``, live seats ``eligible``, ``winners`` and their
-    ``shares`` (``(seat, chips)``, odd chips included, in odd-chip order)."""
-
-    amount: int
-    eligible: tuple[int, ...]
-    winners: tuple[int, ...]
-    shares: tuple[tuple[int, int], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """How a hand ended.
-
-    ``pots``: main pot first. ``returned``: uncalled chips given back per seat (not winnings).
-    ``shown``: each shown hand's value by seat; ``mucked``: seats that mucked; ``show_order``: the
-    order hands were shown (empty when everyone else folded). ``winnings``: chips collected from
-    pots per seat. ``final_stacks``: stacks after the hand. ``showdown``: False when all but one
-    folded. ``wild_ranks``: the wild ranks at the end, in the order they became wild.
-    """
-
-    pots: tuple[PotResult, ...]
-    returned: tuple[int, ...]
-    shown: Mapping[int, HandValue]
-    mucked: tuple[int, ...]
-    show_order: tuple[int, ...]
-    winnings: tuple[int, ...]
-    final_stacks: tuple[int, ...]
-    showdown: bool
-    wild_ranks: tuple[Rank, ...]
-
 
 
 def begin_showdown(state: HandState) -> None:

@@ -36,9 +36,8 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
     from bot.engine.games.catalogue import Game
     from bot.engine.games.rulings import Rulings
     from bot.engine.games.wilds import WildTracker
-    from bot.engine.hand.decisions import Decision
     from bot.engine.hand.events import Event
-    from bot.engine.hand.showdown import HandResult
+    from bot.engine.hand.records import Decision, HandResult
     from bot.engine.values.evaluator import HandValue
 
 Phase = Literal["dealing", "betting", "decision", "showdown", "over"]

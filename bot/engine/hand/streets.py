@@ -19,9 +19,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from bot.engine.hand.dealing import deal_last_down, deal_pass, draw, finish_cards
-from bot.engine.hand.decisions import Decision, after_up_card
+from bot.engine.hand.decisions import after_up_card
 from bot.engine.hand.events import StreetStarted
 from bot.engine.hand.opening import close_betting, return_uncalled, start_round
+from bot.engine.hand.records import Decision
 from bot.engine.hand.showdown import begin_showdown
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only

@@ -10,7 +10,6 @@ is no six of a kind. Ties compare the ranks SPEC §4 lists; suits never decide a
 The ``wild_in_flush`` ruling (SPEC §4) picks what a wild is in a flush: ``"any-card"`` (default,
 every wild plays as an ace, the "double-ace flush") or ``"highest-missing"`` (each wild takes the
 highest rank missing from that suit). It only changes flushes; five of a kind is always allowed.
-
 The caller gives the wild ranks (the game's fives included); the evaluator adds none.
 
 >>> from bot.engine.cards.card import Rank, parse_cards
@@ -75,19 +74,16 @@ from bot.engine.values.evaluator_tables import (
     _flush_table,
     _straight_window,
     build_tables,
-    wild_in_flush_option,
 )
 
 __all__ = [
     "WILD_IN_FLUSH_OPTIONS",
     "Category",
     "HandValue",
-    "WildInFlush",
     "build_tables",
     "category_of",
     "evaluate",
     "strength",
-    "wild_in_flush_option",
 ]
 
 def category_of(value: int) -> Category:

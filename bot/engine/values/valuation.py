@@ -19,7 +19,8 @@ from collections.abc import Collection, Mapping, Sequence
 from itertools import combinations
 
 from bot.engine.cards.card import Card, Rank, Suit
-from bot.engine.values.evaluator import HandValue, WildInFlush, evaluate, strength
+from bot.engine.values.evaluator import HandValue, evaluate, strength
+from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.showing import ShowingHand, ShowingValue, showing_value
 
 
