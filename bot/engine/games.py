@@ -30,7 +30,9 @@ from bot.engine.vocab import normalise
 
 WILD_KINDS = ("fixed", "follow", "low-hole")
 FOLLOW_MODES = ("accumulate", "replace")
-SPLITS = ("high", "high-spade", "low-spade")
+SPLITS = ("high", "high-spade", "low-spade", "low", "high-low")
+BRING_INS = ("low-card", "high-card")
+ACTS_FIRST = ("high-hand", "low-hand")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +99,13 @@ class Game:
     pay_rank: Rank | None = None
     split: str = "high"
     limited: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    bring_in: str = "low-card"
+    acts_first: str = "high-hand"
 
     def __post_init__(self) -> None:
-        if self.split not in SPLITS:
-            raise ValueError(f"bad split {self.split!r}")
+        if self.split not in SPLITS or self.bring_in not in BRING_INS or self.acts_first not in ACTS_FIRST:
+            raise ValueError(f"bad split, bring-in or first to act: {self.split!r}, {self.bring_in!r}, "
+                             f"{self.acts_first!r}")
         for name in self.rulings:
             if name not in RULINGS:  # pragma: no cover - a programming error in GAMES
                 raise ValueError(f"unknown ruling {name}")
@@ -146,12 +151,19 @@ class Game:
                 raise RulingError(f"{values[name]!r} is not an option of ruling {name} in {self.name}: "
                                   f"choose one of {', '.join(offered)}")
 
+    @property
+    def has_low(self) -> bool:
+        """Some pot (or half of it) goes to an ace-to-five low: razz and stud hi-lo."""
+        return self.split in ("low", "high-low")
+
     def describe(self) -> str:
         """``"Title: rules"`` in one line, for announcements."""
         return f"{self.title}: {self.rules}"
 
 
 _NO_WILD_PAIRS = (("open_pair_double", ("natural-pair", "off")),)
+_LOW_RULINGS = tuple(r for r in BETTING_RULINGS if r != "open_pair_double")
+"""Razz and hi-lo: an open pair on fourth street changes no limit there, so that ruling does not apply."""
 
 _GAME_LIST = (
     Game(
@@ -209,6 +221,19 @@ _GAME_LIST = (
         "dealt face down (the best hand takes all if nobody has one)",
         WildModel("fixed"), ("low_chicago_ace", *BETTING_RULINGS), split="low-spade",
         limited=_NO_WILD_PAIRS,
+    ),
+    Game(
+        "razz", "Razz",
+        "seven-card stud for the lowest hand, ace to five: aces low, straights and flushes do not "
+        "count, pairs do; the highest door card brings in and the lowest showing hand acts first",
+        WildModel("fixed"), _LOW_RULINGS, split="low",
+        bring_in="high-card", acts_first="low-hand",
+    ),
+    Game(
+        "seven-card-stud-hi-lo", "Seven-Card Stud Hi-Lo",
+        "seven-card stud, no wild cards; half the pot to the best high hand, half to the best low "
+        "of five different ranks from ace to eight (no such low: the high takes all)",
+        WildModel("fixed"), _LOW_RULINGS, split="high-low",
     ),
 )
 

@@ -57,6 +57,7 @@ from bot.engine.rulings import DEFAULT_RULINGS, Rulings
 from bot.engine.showing import ShowingValue
 from bot.engine.stakes import TableStakes
 from bot.engine.valuation import best_showing
+from bot.engine.values.low import LowValue
 from bot.engine.vocab import street_name
 from bot.engine.wilds import make_tracker
 
@@ -165,6 +166,7 @@ class StudHand(BaseballDealing, ShowdownMixin, ActionPlanning, StreetDealing):
         self._show_order: tuple[int, ...] = ()
         self._show_index = 0
         self._shown: dict[int, HandValue] = {}
+        self._lows: dict[int, LowValue] = {}
         self._mucked: list[int] = []
         self._result: HandResult | None = None
         self._legal: LegalActions | None = None   # cache for the actor; cleared by every command

@@ -27,6 +27,7 @@ from bot.engine.events import (
 )
 from bot.engine.follow import FollowNote
 from bot.engine.log import Action, Deal, LogEntry
+from bot.engine.low_games import high_door_index, low_hand_index
 from bot.engine.showing import door_card_key
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -276,7 +277,8 @@ class StreetDealing:
             self._bring_in_seat = low
             rnd = BettingRound(street, stakes, rulings, self._stacks, self._street_bets, self._contrib,
                                self._folded, bring_in_seat=seat, bring_in_may_fold=passed_from is not None)
-            self._events.append(BringInSeat(seat, self._up[low][0], passed_from))
+            self._events.append(BringInSeat(seat, self._up[low][0], passed_from,
+                                            self.game.bring_in == "high-card"))
             first: int | None = seat
         else:
             open_pair = street == 4 and stakes.is_fixed_limit and self._open_pair()
@@ -286,7 +288,8 @@ class StreetDealing:
             high = self._high_hands[6] if same_as_sixth else self._high_hand_seat()
             self._high_hands[street] = high
             first = rnd.first_actor(high)
-            self._events.append(FirstToAct(street, high, first, same_as_sixth))
+            self._events.append(FirstToAct(street, high, first, same_as_sixth,
+                                           self.game.acts_first == "low-hand"))
         if first is None:  # pragma: no cover - two players can bet, so someone must act
             self._close_betting(street)
             return False
@@ -303,7 +306,11 @@ class StreetDealing:
             self._events.append(BettingClosed(street))
 
     def _low_door_seat(self) -> int:
-        """The bring-in: lowest door card with the wild set now (SPEC §5, ``showing_hand``)."""
+        """The bring-in: lowest door card with the wild set now (SPEC §5, ``showing_hand``); in
+        razz the highest door card (``low_games.high_door_index``)."""
+        if self.game.bring_in == "high-card":
+            live = [s for s in range(self._n) if not self._folded[s]]
+            return live[high_door_index([self._up[s][0] for s in live])]
         wild = self._follow.wild_set
         how = self.rulings.showing_hand
         up = self._up
@@ -319,8 +326,12 @@ class StreetDealing:
         return min((s for s in range(self._n) if not self._folded[s]), key=key)
 
     def _high_hand_seat(self) -> int:
-        """The live seat with the best showing hand; ties by position or by the highest card by suit."""
+        """The live seat with the best showing hand; ties by position or by the highest card by suit.
+        In razz the lowest showing hand (``low_games.low_hand_index``)."""
         by_suit = self.rulings.high_hand_tiebreak == "suit"
+        if self.game.acts_first == "low-hand":
+            live = {s: self._up[s] for s in range(self._n) if not self._folded[s]}
+            return low_hand_index(live, by_suit=by_suit)
         best_seat = -1
         folded, ups = self._folded, self._up
         if not by_suit:                       # position: the first seat clockwise wins a tie
@@ -344,7 +355,7 @@ class StreetDealing:
     def _open_pair(self) -> bool:
         """Fourth street: does any live player show a pair (SPEC §5, ``open_pair_double``)?"""
         rule = self.rulings.open_pair_double
-        if rule == "off":
+        if rule == "off" or "open_pair_double" not in self.game.rulings:
             return False
         wild = self._follow.wild_set
         for seat in range(self._n):

@@ -10,7 +10,7 @@ the hand's.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -26,8 +26,11 @@ from bot.engine.events import (
     UncalledReturned,
 )
 from bot.engine.log import Action, Deal, LogEntry
-from bot.engine.pots import Pot, split_pots
+from bot.engine.low_games import hi_lo_shares, low_card_order, low_winners
+from bot.engine.pots import Pot, share_pot, split_pots
 from bot.engine.valuation import best_value, chicago_shares, hole_spade
+from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
+from bot.engine.values.low import LowValue
 from bot.engine.wilds import WildTracker, low_hole_rank
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -55,7 +58,8 @@ class HandResult:
     ``shown``: each shown hand's value by seat; ``mucked``: seats that mucked; ``show_order``: the
     order hands were shown (empty when everyone else folded). ``winnings``: chips collected from
     pots per seat. ``final_stacks``: stacks after the hand. ``showdown``: False when all but one
-    folded. ``wild_ranks``: the wild ranks at the end, in the order they became wild.
+    folded. ``wild_ranks``: the wild ranks at the end, in the order they became wild. ``lows``: in
+    razz and stud hi-lo, each shown hand's low by seat (hi-lo: only hands with an eight-or-better).
     """
 
     pots: tuple[PotResult, ...]
@@ -67,6 +71,7 @@ class HandResult:
     final_stacks: tuple[int, ...]
     showdown: bool
     wild_ranks: tuple[Rank, ...]
+    lows: Mapping[int, LowValue] = field(default_factory=lambda: MappingProxyType({}))
 
 
 
@@ -98,6 +103,7 @@ class ShowdownMixin:
     _show_index: int
     _show_order: tuple[int, ...]
     _shown: dict[int, HandValue]
+    _lows: dict[int, LowValue]
     _street: int
     _wild_tuple: tuple[Rank, ...]
 
@@ -151,25 +157,46 @@ class ShowdownMixin:
     def _key(self, value: HandValue) -> tuple[int, int]:
         return value.showdown_key(natural_wins_ties=self.rulings.natural_wins_ties == "on")
 
+    def _low(self, seat: int) -> LowValue | None:
+        """``seat``'s low in razz (ace-to-five) or stud hi-lo (eight-or-better, or ``None``)."""
+        cards = self._hand_cards(seat)
+        return ace_to_five(cards) if self.game.split == "low" else eight_or_better(cards)
+
     def _show(self, seat: int, timed_out: bool) -> None:
         value = self._value(seat)
         self._shown[seat] = value
+        low: LowValue | None = None
+        if self.game.has_low:
+            low = self._low(seat)
+            if low is not None:
+                self._lows[seat] = low
         self._log.append(Action(7, seat, "show", 0, 0, self._stacks[seat] == 0, timed_out))
-        self._events.append(HandShown(seat, tuple(self._cards[seat]), value))
+        ranking = self.game.split if self.game.has_low else "high"
+        self._events.append(HandShown(seat, tuple(self._cards[seat]), value, low, ranking))
 
     def _may_muck(self, seat: int) -> bool:
         """A loser not all-in may muck (SPEC §6): every pot ``seat`` could win is already won by a
         hand shown (strictly better), and the hands were not turned face up."""
         if self._stacks[seat] == 0 or self._betting_closed or not self._shown:
             return False
-        if self.game.split != "high" and any(c.suit is Suit.SPADES for c in self._down[seat]):
+        chicago = self.game.split in ("high-spade", "low-spade")
+        if chicago and any(c.suit is Suit.SPADES for c in self._down[seat]):
             return False                      # a spade down may win half of a Chicago pot
         mine = self._key(self._value(seat))
+        my_low = self._low(seat) if self.game.has_low else None
         live = [not f for f in self._folded]
         for pot in split_pots(self._contrib, live).pots:
             if seat not in pot.eligible:
                 continue
+            low_beaten = my_low is None or any(
+                (low := self._lows.get(s)) is not None and low.beats(my_low) for s in pot.eligible)
+            if self.game.split == "low":
+                if not low_beaten:
+                    return False
+                continue
             if not any(s in self._shown and self._key(self._shown[s]) > mine for s in pot.eligible):
+                return False
+            if not low_beaten:
                 return False
         return True
 
@@ -187,9 +214,11 @@ class ShowdownMixin:
         self._actor = None
         self._award(showdown=True)
 
-    def _odd_chip_order(self, winners: list[int]) -> list[int]:
+    def _odd_chip_order(self, winners: list[int], low: bool = False) -> list[int]:
         if self.rulings.odd_chip == "left-of-dealer":
             return sorted(winners)
+        if low:   # tied lows: the lowest card by suit (docs/rules.md, "Razz and stud hi-lo")
+            return low_card_order(winners, {s: self._cards[s] for s in winners})
         # Highest printed card among the player's own cards (community card ignored), rank then suit.
         return sorted(winners, key=lambda s: max(self._cards[s]), reverse=True)
 
@@ -216,21 +245,34 @@ class ShowdownMixin:
         for index in range(len(pots) - 1, -1, -1):                 # side pots first (SPEC §6)
             pot = pots[index]
             spade: int | None = None
+            lows: list[int] = []
+            how = self.game.split
             if showdown:
                 contenders = [s for s in pot.eligible if s in keys]
                 best = max(keys[s] for s in contenders)
                 winners = [s for s in contenders if keys[s] == best]
-                if self.game.split != "high":
+                if self.game.has_low:
+                    lows = low_winners(self._lows, contenders)
+                    if how == "low":
+                        winners, lows = lows, []
+                elif how != "high":
                     # Chicago: half to the best spade down among this pot's shown hands (docs/rules.md).
                     spade = hole_spade({s: self._down[s] for s in contenders},
                                        low=self.game.split == "low-spade",
                                        ace_low=self.rulings.low_chicago_ace == "ace-low")
             else:
                 winners = list(pot.eligible)
-            order = self._odd_chip_order(winners)
-            shares = chicago_shares(pot.amount, order, spade)
+            order = self._odd_chip_order(winners, low=showdown and how == "low")
+            low_order = self._odd_chip_order(lows, low=True)
+            if lows:
+                shares = hi_lo_shares(pot.amount, order, low_order)
+                low_part = share_pot(pot.amount // 2, low_order)
+            else:
+                shares = chicago_shares(pot.amount, order, spade)
+                low_part = {}
             if spade is not None and spade not in winners:
                 winners.append(spade)
+            winners.extend(s for s in lows if s not in winners)
             for seat, chips in shares.items():
                 winnings[seat] += chips
             paid = tuple(shares.items())
@@ -238,11 +280,14 @@ class ShowdownMixin:
             # Who got the chips an even split leaves over, and why (issue 14); Chicago's odd chip goes
             # to the high half by its own rule.
             odd: tuple[tuple[int, Card | None], ...] = ()
-            if spade is None:
+            lowest = showdown and how == "low"
+            if spade is None and not lows:
                 by_suit = self.rulings.odd_chip != "left-of-dealer"
-                odd = tuple((s, max(self._cards[s]) if by_suit else None)
+                odd = tuple((s, (_lowest_card(self._cards[s]) if lowest else max(self._cards[s]))
+                             if by_suit else None)
                             for s in order[: pot.amount % len(order)])
-            self._events.append(PotAwarded(index, pot.amount, paid, not showdown, odd))
+            self._events.append(PotAwarded(index, pot.amount, paid, not showdown, odd,
+                                           tuple(low_part.items()), lowest))
         for seat in range(self._n):
             self._stacks[seat] += winnings[seat]
         final = tuple(self._stacks)
@@ -256,6 +301,12 @@ class ShowdownMixin:
             final_stacks=final,
             showdown=showdown,
             wild_ranks=self._wild_tuple,
+            lows=MappingProxyType(dict(self._lows)),
         )
         self._events.append(HandEnded(final))
 
+
+
+def _lowest_card(cards: list[Card]) -> Card:
+    """The lowest card by suit with the ace low (who gets the odd chip between tied lows)."""
+    return min(cards, key=lambda c: (1 if c.rank is Rank.ACE else int(c.rank), int(c.suit)))
