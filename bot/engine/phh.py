@@ -54,9 +54,11 @@ from bot.engine.phh_history import (
     PhhAction,
     PhhError,
     RecordedWildEvent,
+    UnknownVariant,
     parse_seats_entry,
     player_label,
     seats_entry,
+    variant_code,
 )
 from bot.engine.phh_parser import parse_phh
 
@@ -68,9 +70,11 @@ __all__ = [
     "PhhAction",
     "PhhError",
     "RecordedWildEvent",
+    "UnknownVariant",
     "export_phh",
     "parse_phh",
     "parse_seats_entry",
     "player_label",
     "seats_entry",
+    "variant_code",
 ]

@@ -12,7 +12,7 @@ import tomli_w
 from bot.engine.cards import Card
 from bot.engine.follow import WildEvent
 from bot.engine.games import DEFAULT_GAME
-from bot.engine.phh_history import VARIANT_OF_STRUCTURE, player_label
+from bot.engine.phh_history import player_label, variant_code
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only (hand.py does not import this module)
     from bot.engine.hand import StudHand
@@ -133,7 +133,7 @@ def export_phh(
     flush()
 
     stakes = hand.stakes
-    data: dict[str, Any] = {"variant": VARIANT_OF_STRUCTURE[stakes.structure]}
+    data: dict[str, Any] = {"variant": variant_code(stakes.structure, hand.game.split)}
     data["antes"] = [stakes.ante] * n
     data["bring_in"] = stakes.bring_in
     if stakes.structure == "fixed-limit":
