@@ -16,6 +16,9 @@ What it measures, on the same random 7-card hands (seeded):
     plain ``set`` objects instead, which cannot be cached);
 
 * ``evaluate`` plus ``best``/``describe()`` (what a showdown message needs);
+* the low rankings of ``bot.engine.values`` on the same hands: the ace-to-five key (razz, all
+  seven cards), the eight-or-better qualifier, the named ace-to-five value with ``describe()``,
+  the deuce-to-seven key of the first five cards and the badugi key of the first four;
 * when the ``bench`` extra is installed (treys, phevaluator, eval7), the same hands through
   them -- they know no wild cards, so they get the no-wild hands -- and our figures as ratios
   to theirs, measured in the same run, round-robin, so machine load hits everyone alike.
@@ -41,7 +44,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 t0 = time.perf_counter()
 from bot.engine.cards.card import FULL_DECK, Card, Rank  # noqa: E402
-from bot.engine.values import evaluator  # noqa: E402
+from bot.engine.values import (  # noqa: E402
+    ace_to_five,
+    badugi,
+    deuce_to_seven,
+    evaluator,
+)
 
 IMPORT_SECONDS = time.perf_counter() - t0
 
@@ -88,6 +96,16 @@ def contenders(hands: list[tuple[Card, ...]], wilds: list[Any]) -> dict[str, Cal
             (v.best, v.describe()) for v in (evaluate(h, w) for h, w in pairs)
         ],
     }
+    fives = [h[:5] for h in hands]
+    fours = [h[:4] for h in hands]
+    low_key, a5, qualifies = ace_to_five.ace_to_five_key, ace_to_five.ace_to_five, ace_to_five.qualifies_eight
+    d27, bad = deuce_to_seven.deuce_to_seven_key, badugi.badugi_key
+    runs["ace-to-five key, 7 cards"] = lambda: [low_key(h) for h in hands]
+    runs["eight-or-better qualifier, 7 cards"] = lambda: [qualifies(h) for h in hands]
+    runs["ace-to-five value + describe, 7 cards"] = lambda: [a5(h).describe() for h in hands]
+    runs["deuce-to-seven key, 5 cards"] = lambda: [d27(h) for h in fives]
+    runs["deuce-to-seven key, 7 cards"] = lambda: [d27(h) for h in hands]
+    runs["badugi key, 4 cards"] = lambda: [bad(h) for h in fours]
     codes = [[c.code for c in h] for h in hands]
     try:
         treys = importlib.import_module("treys")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import json
 import subprocess
 import sys
@@ -158,14 +159,15 @@ def test_wildstud_entry_point() -> None:
 
 ISSUE_12_GAMES = ["sex-in-the-middle-east", "seven-card-stud", "follow-the-queen", "baseball",
                   "deuces-wild", "low-hole-wild", "high-chicago", "low-chicago"]
+ISSUE_19_GAMES = ["razz", "seven-card-stud-hi-lo"]
 
 
 def test_simulate_list_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["simulate", "--list-games"]) == 0
-    assert capsys.readouterr().out.split("\n") == [*ISSUE_12_GAMES, ""]
+    assert capsys.readouterr().out.split("\n") == [*ISSUE_12_GAMES, *ISSUE_19_GAMES, ""]
 
 
-@pytest.mark.parametrize("game", ISSUE_12_GAMES)
+@pytest.mark.parametrize("game", ISSUE_12_GAMES + ISSUE_19_GAMES)
 def test_simulate_every_game_keeps_the_json_keys(game: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["simulate", "--players", "6", "--hands", "60", "--seed", "5", "--game", game, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -180,6 +182,8 @@ def test_simulate_every_game_keeps_the_json_keys(game: str, capsys: pytest.Captu
         assert data["wild_ranks"] == {"0": 60}
     if game.endswith("chicago"):
         assert data["split_hand_rate"] > 0.2      # half the pot to a spade down, most hands
+    if game == "seven-card-stud-hi-lo":
+        assert data["split_hand_rate"] > 0.05     # a qualifying low takes half now and then
 
 
 def test_simulate_refuses_an_unknown_game_or_a_foreign_ruling(capsys: pytest.CaptureFixture[str]) -> None:
@@ -187,3 +191,41 @@ def test_simulate_refuses_an_unknown_game_or_a_foreign_ruling(capsys: pytest.Cap
     assert "seven-card-stud" in capsys.readouterr().err
     assert run(["simulate", "--game", "seven-card-stud", "--ruling", "five_follows_five=absorb"]) == 2
     assert "does not apply to seven-card-stud" in capsys.readouterr().err
+
+
+def test_replay_narrates_razz_lows(capsys: pytest.CaptureFixture[str]) -> None:
+    # Case 40: the high door card brings in, the low hand acts first, lows named as players say them.
+    assert run(["replay", str(HANDS / "40-razz-seven-six-beats-eight-seven.toml")]) == 0
+    out = capsys.readouterr().out
+    assert "p3 has the high door card (K♣) and must bring in" in out
+    assert "p1 shows the low hand and acts first" in out
+    assert "Eight-seven low (8-7-3-2-A)" in out and "Seven-six low (7-6-5-4-2)" in out
+
+
+def test_replay_narrates_a_quartered_pot(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["replay", str(HANDS / "41-stud-hi-lo-quartered.toml")]) == 0
+    out = capsys.readouterr().out
+    assert "Three of a kind, eights" in out and "eight-five low (8-5-4-2-A)" in out
+    assert "high half to p2 198; low half to p2 99, p1 98 (the odd chip to the high half)" in out
+
+
+def test_replay_of_a_variant_wildstud_does_not_deal_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The issue: another game's history (here pokerkit's no-limit hold'em) is an unusable file.
+    path = tmp_path / "holdem.phh"
+    path.write_text('variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
+                    'starting_stacks = [200, 200]\nactions = ["d dh p1 AcAd", "d dh p2 KcKd"]\n')
+    assert run(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "variant 'NT' is not a game Wildstud deals" in err and "razz (FR, PR, NR)" in err
+
+
+def test_replay_refuses_a_game_written_under_another_variant(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (HANDS / "40-razz-seven-six-beats-eight-seven.toml").read_text().replace(
+        'variant = "FR"', 'variant = "F7S"\n_game = "razz"')
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    assert run(["replay", "-"]) == 1
+    assert "_game razz is written as variant FR, not F7S" in capsys.readouterr().err

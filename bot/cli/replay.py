@@ -58,5 +58,5 @@ def run(args: Any) -> int:
             print(line)
     if report.error is not None:
         print(f"wildstud replay: {name}: {report.error}", file=sys.stderr)
-        return 1
+        return 2 if report.error.kind == "variant" else 1   # another game's history: unusable here
     return 0

@@ -36,7 +36,9 @@ from bot.engine.hand.events import (
 )
 from bot.engine.log import Action, Deal
 from bot.engine.narration.narrator import Narrator as EventNarrator
+from bot.engine.values.ace_to_five import ace_to_five
 from bot.engine.values.evaluator import HandValue
+from bot.engine.values.low import LowValue
 from bot.engine.values.showing import ShowingHand, showing_value
 from bot.engine.vocab import action_phrase
 from bot.render.cards import cards as card_text
@@ -74,6 +76,11 @@ def dealt_cards(cards: Sequence[Card], up: Iterable[Card]) -> str:
     if run:
         parts.append("[" + " ".join(run) + "]")
     return " ".join(parts)
+
+
+def low_value_text(value: LowValue) -> str:
+    """A low as players say it, with its five cards: ``eight-six low: 8♥ 6♣ 4♦ 3♠ A♠``."""
+    return f"{value.name}: {card_text(value.cards)}"
 
 
 def hand_value_text(value: HandValue, in_play: Collection[Card] = ()) -> str:
@@ -200,11 +207,12 @@ class TableNarrator(EventNarrator[Line]):
         self.say(Line("action", action_text(action, self._name(action.seat))))
 
     def visit_bring_in_seat(self, event: BringInSeat) -> None:
+        end = "high" if event.high_card else "low"
         if event.passed_from is not None:
-            text = (f"{self._name(event.passed_from)} has the low door card but is all-in; "
+            text = (f"{self._name(event.passed_from)} has the {end} door card but is all-in; "
                     f"{self._name(event.seat)} must bring in")
         else:
-            text = f"{self._name(event.seat)} has the low door card ({event.door}) and must bring in"
+            text = f"{self._name(event.seat)} has the {end} door card ({event.door}) and must bring in"
         self.say(Line("info", text))
 
     def visit_first_to_act(self, event: FirstToAct) -> None:
@@ -215,10 +223,14 @@ class TableNarrator(EventNarrator[Line]):
                    f"{self._name(event.seat)} acts first"
         elif event.high_hand == event.seat:
             up = self.up[event.seat]
-            showing = showing_value(up, self.wild, showing_hand=self.showing_hand).describe()
-            text = f"{self._name(event.seat)} is high with {card_text(up)} ({showing}) and acts first"
+            if event.low:
+                text = f"{self._name(event.seat)} is low with {card_text(up)} ({ace_to_five(up).name}) " \
+                       "and acts first"
+            else:
+                showing = showing_value(up, self.wild, showing_hand=self.showing_hand).describe()
+                text = f"{self._name(event.seat)} is high with {card_text(up)} ({showing}) and acts first"
         else:
-            text = (f"{self._name(event.high_hand)} is high but all-in; "
+            text = (f"{self._name(event.high_hand)} is {'low' if event.low else 'high'} but all-in; "
                     f"{self._name(event.seat)} acts first")
         self.say(Line("info", text))
 
@@ -241,7 +253,12 @@ class TableNarrator(EventNarrator[Line]):
         seen = {c for seat, up in enumerate(self.up) if seat != event.seat for c in up}
         seen.update(self._shown)
         self._shown.update(event.cards)
-        value = hand_value_text(event.value, seen)
+        if event.ranking == "low" and event.low is not None:
+            value = low_value_text(event.low)
+        else:
+            value = hand_value_text(event.value, seen)
+            if event.ranking == "high-low":
+                value += f"; {low_value_text(event.low)}" if event.low else "; no low"
         self.say(Line("result", f"{self._name(event.seat)} shows {cards} — {value}"))
 
     def visit_hand_mucked(self, event: HandMucked) -> None:
@@ -273,6 +290,9 @@ class TableNarrator(EventNarrator[Line]):
             return f"{winners[0][0]} wins {label} of {chips(event.amount)}; everyone else folded"
         if len(winners) == 1:
             return f"{winners[0][0]} wins {label} of {chips(event.amount)}"
+        halves = event.halves_note(self._name, chips)
+        if halves:
+            return f"{label.capitalize()} of {chips(event.amount)} is split: {halves}"
         split = ", ".join(f"{n} {chips(a)}" for n, a in winners)
         return f"{label.capitalize()} of {chips(event.amount)} is split: {split}" + event.odd_chip_note(
             self._name)

@@ -42,8 +42,10 @@ from PIL import Image, ImageDraw
 
 from bot.engine.cards.card import FULL_DECK, Card, Rank, Suit
 from bot.engine.games.follow import WildEvent
+from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
 from bot.engine.values.evaluator import HandValue, evaluate
 from bot.engine.values.evaluator_tables import WildInFlush
+from bot.engine.values.low import spell
 from bot.engine.values.showing import showing_value
 from bot.render.cards import rank_list
 from bot.render.sprites import (
@@ -148,6 +150,7 @@ class HandPicture:
     wilds: tuple[WildRank, ...] = ()
     community: Card | None = None
     wild_in_flush: WildInFlush = "any-card"
+    ranking: str = "high"
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +172,7 @@ class ShowdownPicture:
     wilds: tuple[WildRank, ...] = ()
     community: Card | None = None
     wild_in_flush: WildInFlush = "any-card"
+    ranking: str = "high"
 
 
 def wild_ranks_of(wilds: Iterable[WildRank]) -> frozenset[Rank]:
@@ -474,6 +478,21 @@ def best_of(
     return showing_value(list(cards), wild, showing_hand="wild-aware").describe(), None
 
 
+def game_best_of(
+    cards: Sequence[Card], wild: frozenset[Rank], wild_in_flush: WildInFlush, ranking: str = "high"
+) -> tuple[str, HandValue | None]:
+    """``best_of`` in the hand's game: razz (``"low"``) names the ace-to-five low (no high hand
+    is framed); stud hi-lo (``"high-low"``) adds the eight-or-better low (``"; no low"``)."""
+    if ranking == "low":
+        return (ace_to_five(cards).describe() if cards else ""), None
+    described, value = best_of(cards, wild, wild_in_flush)
+    if ranking == "high-low" and len(cards) >= 5 and value is not None:
+        low = eight_or_better(cards)      # the high without kickers, so the low fits the line
+        low_text = f"{low.name} ({spell(low.ranks)})" if low is not None else "no low"
+        described = f"{value.describe()}; {low_text}"
+    return described, value
+
+
 _HAND_CARD_W = 104
 _HAND_STEP = 120
 
@@ -544,7 +563,7 @@ def render_hand(pic: HandPicture) -> Image.Image:
         raise ValueError(f"a stud hand has at most 7 cards, got {len(pic.cards)}")
     wild = wild_ranks_of(pic.wilds)
     pool = list(pic.cards) + ([pic.community] if pic.community is not None else [])
-    described, value = best_of(pool, wild, pic.wild_in_flush)
+    described, value = game_best_of(pool, wild, pic.wild_in_flush, pic.ranking)
     lines = [f"Best now: {described}" if described else "No cards yet", _wild_line(pic.wilds)]
     n = len(pool)
     step = _HAND_STEP
@@ -580,7 +599,7 @@ def hand_alt(pic: HandPicture) -> str:
     wild = wild_ranks_of(pic.wilds)
     up = set(pic.up)
     pool = list(pic.cards) + ([pic.community] if pic.community is not None else [])
-    described, value = best_of(pool, wild, pic.wild_in_flush)
+    described, value = game_best_of(pool, wild, pic.wild_in_flush, pic.ranking)
     cards = " ".join(f"{c} (down)" if c not in up else str(c) for c in pic.cards)
     out = [f"{pic.title}. Your cards: {cards or 'none'}."]
     if pic.community is not None:
@@ -601,7 +620,7 @@ _SD_ROW_H = 44 + int(_SD_CARD_W * 1.4) + 14 + 62
 def _showdown_values(pic: ShowdownPicture) -> list[tuple[str, HandValue | None]]:
     wild = wild_ranks_of(pic.wilds)
     extra = [pic.community] if pic.community is not None else []
-    return [best_of(list(h.cards) + extra, wild, pic.wild_in_flush) for h in pic.hands]
+    return [game_best_of(list(h.cards) + extra, wild, pic.wild_in_flush, pic.ranking) for h in pic.hands]
 
 
 def render_showdown(pic: ShowdownPicture) -> Image.Image:

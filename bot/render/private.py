@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from bot.engine.cards.card import Card, Rank
+from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
 from bot.engine.values.evaluator import evaluate, stand_in
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.showing import ShowingCategory, ShowingValue, showing_value
 from bot.render.cards import cards as card_text
 from bot.render.cards import rank_list
-from bot.render.narrate import dealt_cards, hand_value_text
+from bot.render.narrate import dealt_cards, hand_value_text, low_value_text
 
 
 def best_now(
@@ -54,6 +55,22 @@ def best_now(
     return text
 
 
+def game_best_now(
+    cards: Sequence[Card], wild_ranks: Sequence[Rank], wild_in_flush: WildInFlush,
+    board: Collection[Card] = (), ranking: str = "high",
+) -> str:
+    """``best_now`` in the hand's game: in razz (``ranking = "low"``) the ace-to-five low
+    (``eight-six low: 8♥ 6♣ 4♦ 3♠ A♠``); in stud hi-lo the high hand, then the eight-or-better low
+    once there are five cards (``...; no low``)."""
+    if ranking == "low":
+        return low_value_text(ace_to_five(cards)) if cards else ""
+    high = best_now(cards, wild_ranks, wild_in_flush, board)
+    if ranking == "high-low" and len(cards) >= 5:
+        low = eight_or_better(cards)
+        high += f"; {low_value_text(low)}" if low is not None else "; no low"
+    return high
+
+
 def _group_name(value: ShowingValue) -> str:
     """``Three of a kind, kings, seven kicker`` -- the words of ``HandValue.describe(kickers=True)``."""
     ranks, category = value.ranks, value.category
@@ -81,15 +98,17 @@ def private_text(
     wild_ranks: Sequence[Rank],
     wild_in_flush: WildInFlush,
     board: Collection[Card] = (),
+    ranking: str = "high",
 ) -> str:
     """The private message: hand and street, own cards as dealt (down cards in brackets), the
     community card if any, the best hand now and the wild ranks. ``board``: the other players' up
-    cards, which the wilds' stand-ins avoid."""
+    cards, which the wilds' stand-ins avoid. ``ranking``: ``"low"`` in razz, ``"high-low"`` in
+    stud hi-lo (``game_best_now``)."""
     lines = [f"Hand #{hand_no}, {street}. Your cards: {dealt_cards(cards, up)}"]
     all_cards = list(cards) + ([community] if community is not None else [])
     if community is not None:
         lines.append(f"Community card: {community}")
-    best = best_now(all_cards, wild_ranks, wild_in_flush, board)
+    best = game_best_now(all_cards, wild_ranks, wild_in_flush, board, ranking)
     if best:
         lines.append(f"Best now: {best}")
     lines.append(f"Wild: {rank_list(wild_ranks)}")

@@ -80,4 +80,5 @@ def hand_picture(
     cards = tuple(down[:2]) + tuple(notice.up_cards) + tuple(down[2:])
     wilds = picture_wilds(notice.wild_ranks, events)
     title = f"Hand #{hand_no} · {street_name(notice.street)} · {notice.name}"
-    return HandPicture(title, cards, tuple(notice.up_cards), wilds, notice.community_card, wild_in_flush)
+    return HandPicture(title, cards, tuple(notice.up_cards), wilds, notice.community_card, wild_in_flush,
+                       notice.ranking)

@@ -24,7 +24,7 @@ from bot.engine.hand.hand import StudHand
 from bot.engine.hand.records import Decision
 from bot.engine.vocab import imperative
 from bot.render.cards import chips, street_name
-from bot.render.private import best_now, private_text
+from bot.render.private import game_best_now, private_text
 from bot.render.table import SeatView, TableView
 
 
@@ -104,6 +104,7 @@ class PrivateNotice:
     wild_ranks: tuple[Rank, ...]
     best: str
     text: str
+    ranking: str = "high"
 
 
 class Phase(StrEnum):
@@ -281,16 +282,17 @@ def private(
     up = engine.up_cards(seat)
     # The other players' up cards: a wild's stand-in avoids them (issue 14).
     board = [c for s in range(engine.seat_count) if s != seat for c in engine.up_cards(s)]
+    ranking = engine.game.split if engine.game.has_low else "high"
     text = private_text(
         hand_no, street_name(engine.street), cards, up, engine.community_card,
-        engine.wild_ranks, rulings.wild_in_flush, board,
+        engine.wild_ranks, rulings.wild_in_flush, board, ranking,
     )
     own = list(cards) + ([engine.community_card] if engine.community_card is not None else [])
+    best = game_best_now(own, engine.wild_ranks, rulings.wild_in_flush, board, ranking)
     return PrivateNotice(
         member=member, name=name, hand_id=hand_id, street=engine.street,
         down_cards=engine.down_cards(seat), up_cards=up, community_card=engine.community_card,
-        wild_ranks=engine.wild_ranks, best=best_now(own, engine.wild_ranks, rulings.wild_in_flush, board),
-        text=text,
+        wild_ranks=engine.wild_ranks, best=best, text=text, ranking=ranking,
     )
 
 

@@ -42,6 +42,7 @@ from bot.engine.games.catalogue import game_of
 from bot.engine.games.wilds import low_hole_rank
 from bot.engine.hand.hand import StudHand
 from bot.engine.hand.records import Decision
+from bot.engine.values.ace_to_five import EIGHT_OR_BETTER, ace_to_five_key
 from bot.engine.values.evaluator import strength
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.valuation import best_value, hole_spade
@@ -83,7 +84,8 @@ def estimate_equity(situation: Situation, rng: random.Random, samples: int = 120
     cards cannot give everyone a seventh card, one sampled card is shared, as in SPEC §2). The
     game decides the wilds: its shared wild ranks, or in low-hole-wild each hand's own low hole
     rank (an opponent's from its sampled down cards); in the Chicago games half the pot goes to
-    the best spade among the (sampled) down cards.
+    the best spade among the (sampled) down cards; in razz the lowest ace-to-five hand wins, in stud
+    hi-lo half goes to the best eight-or-better low (all to the high when nobody has one).
     """
     game = game_of(situation.game)
     mine = list(situation.down) + list(situation.up)
@@ -94,7 +96,7 @@ def estimate_equity(situation: Situation, rng: random.Random, samples: int = 120
     unseen = [c for c in FULL_DECK if c not in seen]
     wild = frozenset(situation.wild_ranks)
     per_player = game.wilds.per_player
-    chicago = game.split != "high"
+    chicago = game.split in ("high-spade", "low-spade")
     ruling = situation.wild_in_flush
     hands = [mine, *[list(up) for up in situation.opponents_up]]
     needs = [max(0, 7 - len(h) - len(shared)) for h in hands]
@@ -112,6 +114,7 @@ def estimate_equity(situation: Situation, rng: random.Random, samples: int = 120
             extra.append(draw[0])
             pos = 1
         scores: list[int] = []
+        lows: list[int | None] = []
         holes: list[list[Card]] = []
         for index, (hand, need) in enumerate(zip(hands, needs, strict=True)):
             drawn = draw[pos : pos + need]
@@ -126,6 +129,12 @@ def estimate_equity(situation: Situation, rng: random.Random, samples: int = 120
             if per_player:
                 rank = low_hole_rank(hole, ace_low=situation.low_ace)
                 seat_wild = frozenset() if rank is None else frozenset({rank})
+            if game.has_low:
+                low = ace_to_five_key(full)
+                if game.split == "low":
+                    scores.append(-low)
+                    continue
+                lows.append(low if low < EIGHT_OR_BETTER else None)
             scores.append(strength(full, seat_wild, wild_in_flush=ruling) if len(full) <= 7
                           else best_value(full, seat_wild, wild_in_flush=ruling).strength)
         best = max(scores)
@@ -134,6 +143,10 @@ def estimate_equity(situation: Situation, rng: random.Random, samples: int = 120
             spade = hole_spade(dict(enumerate(holes)), low=game.split == "low-spade",
                                ace_low=situation.low_ace)
             total += high if spade is None else 0.5 * high + (0.5 if spade == 0 else 0.0)
+        elif any(k is not None for k in lows):
+            best_low = min(k for k in lows if k is not None)
+            low_share = 1.0 / lows.count(best_low) if lows[0] == best_low else 0.0
+            total += 0.5 * high + 0.5 * low_share
         else:
             total += high
     return total / samples

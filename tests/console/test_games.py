@@ -57,9 +57,9 @@ def test_the_human_picks_the_game_when_it_is_their_deal(tmp_path: Path) -> None:
     # Enter deals; Ann (seat 1) is on the button of the first deal and chooses: a game not on the
     # list is refused with the reason, then she types one by name.
     text = run(PlayConfig(db=db, humans=["Ann"], bots=2, seed=3, game="dealers-choice"),
-               "\nrazz\nseven card stud\nq\n")
+               "\nblackjack\nseven card stud\nq\n")
     assert "Ann, you deal: choose the game" in text
-    assert "Choose one of: " in text                                  # the refusal of razz
+    assert "Choose one of: " in text                             # the refusal of blackjack
     assert "Ann chooses Seven-Card Stud: seven-card stud, no wild cards" in text
     assert re.search(r"Hand #1: Ann deals to [^.]+\. Seven-Card Stud,", text)
     assert stored_games(db) == ["seven-card-stud"]
@@ -68,10 +68,10 @@ def test_the_human_picks_the_game_when_it_is_their_deal(tmp_path: Path) -> None:
 def test_game_commands_between_hands_and_the_setting_is_kept(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     text = run(PlayConfig(db=db, humans=["Ann"], bots=1, seed=2),
-               "games\ngame razz\ngame seven-card-stud\nrulings\nq\n")
+               "games\ngame blackjack\ngame seven-card-stud\nrulings\nq\n")
     for name in dealable_games():
         assert f"{name}: {GAMES[name].rules}" in text
-    assert "Unknown game 'razz'" in text
+    assert "Unknown game 'blackjack'" in text
     assert "Sex in the Middle East → Seven-Card Stud" in text
     rulings = text.split("Takes effect from the next deal.")[1]
     assert "raise_cap: 3 (default)" in rulings and "follow_target" not in rulings   # stud's rulings
@@ -83,9 +83,9 @@ def test_game_commands_between_hands_and_the_setting_is_kept(tmp_path: Path) -> 
 
 def test_play_game_option() -> None:
     env = {**os.environ, "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"}
-    bad = subprocess.run([sys.executable, "-m", "bot", "play", "--auto", "--game", "razz"],
+    bad = subprocess.run([sys.executable, "-m", "bot", "play", "--auto", "--game", "blackjack"],
                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=60, check=False)
-    assert bad.returncode == 2 and "--game: Unknown game 'razz'" in bad.stderr
+    assert bad.returncode == 2 and "--game: Unknown game 'blackjack'" in bad.stderr
     text = run(PlayConfig(db=None, bots=2, auto=True, hands=1, seed=5, game="seven-card-stud"))
     assert "Wildstud: Seven-Card Stud" in text
     assert re.search(r"Hand #1: \w+ deals to [^.]+\. Seven-Card Stud,", text)

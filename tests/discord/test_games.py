@@ -96,10 +96,10 @@ async def test_rulings_belong_to_the_tables_game(fake_discord: FakeDiscord, tmp_
                                      focused="value", channel=poker)
     assert values.choice_values == ["natural-pair", "off"]          # no wild-aware pairs without wilds
     games = await fake.autocomplete(alice, "table game", {"name": "stud"}, focused="name", channel=poker)
-    assert games.choice_values == ["seven-card-stud"]
+    assert games.choice_values == ["seven-card-stud", "seven-card-stud-hi-lo"]
     changed = await fake.slash(alice, "table game", {"name": "sex-in-the-middle-east"}, channel=poker)
     assert "Seven-Card Stud → Sex in the Middle East" in changed.text
-    bad = await fake.slash(alice, "table game", {"name": "razz"}, channel=poker)
-    assert bad.ephemeral and "Unknown game 'razz'" in bad.text
+    bad = await fake.slash(alice, "table game", {"name": "blackjack"}, channel=poker)
+    assert bad.ephemeral and "Unknown game 'blackjack'" in bad.text
     listed = await fake.slash(bob, "ruling list", channel=poker)
     assert "Rulings of Sex in the Middle East" in listed.text and "follow_target" in listed.text

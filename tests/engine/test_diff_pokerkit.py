@@ -1,4 +1,6 @@
-"""Differential test (issue 12): ``seven-card-stud`` against pokerkit's fixed-limit seven-card stud.
+"""Differential test (issues 12, 19): ``seven-card-stud``, ``razz`` and ``seven-card-stud-hi-lo``
+against pokerkit's ``FixedLimitSevenCardStud``, ``FixedLimitRazz`` and
+``FixedLimitSevenCardStudHighLowSplitEightOrBetter``.
 
 Random legal hands are played on both engines with the same cards and the same choices (always
 one legal in both). At every step they must agree on whose turn it is, the legal actions and
@@ -32,10 +34,24 @@ is named here (the research notes' D-numbers) and avoided or tolerated as said:
   WSOP; issue 14); pokerkit still offers the wager -> that extra ``cbr`` is allowed and never chosen.
 * BI the bring-in itself may fold in Wildstud (a player may always leave, SPEC §7); pokerkit
   does not offer it -> that extra fold is allowed and never chosen.
+
+Razz and stud hi-lo add no difference in who brings in, who acts first, the legal actions or the
+ace-to-five and eight-or-better winners: pokerkit brings razz in on the highest card (ace low,
+then suit) and opens later streets on the lowest showing hand, first seat on a tie, as Wildstud
+does with ``high_hand_tiebreak = position``. Two conventions differ in hi-lo, both in the split:
+
+* HL-SIDE a side pot none of whose players has a low: pokerkit halves every pot once anyone at
+  the showdown has a low, and hands the low half of such a pot to its players without one, as a
+  tie; Wildstud gives it to the pot's high hand (each pot is split on its own: Robert's Rules of
+  Poker, "Ties") -> only the chip totals are compared for that hand.
+* HL-ODD pokerkit pushes pots with the same winners as one, so when two pots each leave an odd
+  chip between their halves pokerkit has one odd chip where Wildstud has two (D4 for the halves)
+  -> only the chip totals are compared for that hand.
 """
 
 from __future__ import annotations
 
+import io
 import random
 import warnings
 from pathlib import Path
@@ -50,6 +66,7 @@ from bot.engine.cards.card import FULL_DECK, Card  # noqa: E402
 from bot.engine.games.rulings import Rulings  # noqa: E402
 from bot.engine.hand.hand import StudHand  # noqa: E402
 from bot.engine.log import Deal  # noqa: E402
+from bot.engine.replay.replayer import replay_text  # noqa: E402
 
 A = pokerkit.Automation
 AUTOS = (A.ANTE_POSTING, A.BET_COLLECTION, A.BLIND_OR_STRADDLE_POSTING,
@@ -135,15 +152,24 @@ def feed_deals(ws: StudHand, pk: Any, fed: int) -> int:
     return len(log)
 
 
-def play_both(seed: int) -> None:
+PK_GAMES = {
+    "seven-card-stud": "FixedLimitSevenCardStud",
+    "razz": "FixedLimitRazz",
+    "seven-card-stud-hi-lo": "FixedLimitSevenCardStudHighLowSplitEightOrBetter",
+}
+"""Each game played here and pokerkit's class for it."""
+
+
+def play_both(seed: int, game: str = "seven-card-stud") -> tuple[StudHand, Any]:
+    """Play one random hand on both engines in lock step, checking every step; both hands."""
     rng = random.Random(seed)
     n = rng.randint(2, 7)                                           # D7, D8
     stacks = [rng.choice([3, 5, *range(15, 400)]) for _ in range(n)]  # D6
     deck: list[Card] = list(FULL_DECK)
     rng.shuffle(deck)
-    ws = StudHand(stacks, TableStakes(), HARNESS_RULINGS, source=deck, game="seven-card-stud")
-    pk = pokerkit.FixedLimitSevenCardStud.create_state(AUTOS, True, 5, 10, 20, 40, stacks, n,
-                                                       mode=pokerkit.Mode.CASH_GAME)
+    ws = StudHand(stacks, TableStakes(), HARNESS_RULINGS, source=deck, game=game)
+    pk = getattr(pokerkit, PK_GAMES[game]).create_state(AUTOS, True, 5, 10, 20, 40, stacks, n,
+                                                        mode=pokerkit.Mode.CASH_GAME)
     fed = feed_deals(ws, pk, 0)
     short_all_in_street: int | None = None
     while not ws.is_over:
@@ -180,33 +206,47 @@ def play_both(seed: int) -> None:
     assert result is not None
     assert not pk.status, f"seed {seed}: pokerkit did not finish"
     odd = max((pot.amount % len(pot.winners) for pot in result.pots), default=0)
+    # HL-SIDE: pokerkit halves every pot once anyone at the showdown has a low, even a side pot
+    # none of whose players has one; Wildstud gives such a pot to its high hand.
+    side_low = bool(result.lows) and any(not set(pot.eligible) & set(result.lows) for pot in result.pots)
+    # HL-ODD: pokerkit pushes pots with the same winners as one, so two odd pots' chips between the
+    # halves become one (D4 for halves).
+    if side_low or (result.lows and sum(pot.amount % 2 for pot in result.pots) >= 2):
+        odd = 2                                                     # compare the totals only
     if odd <= 1:
         assert list(pk.stacks) == list(result.final_stacks), f"seed {seed}: final stacks"
     else:                                                           # D4
         assert sum(pk.stacks) == sum(result.final_stacks)
     if not result.showdown:
-        return          # won by folds: pokerkit hands the street's bets back uncollected; stacks agree
+        return ws, pk   # won by folds: pokerkit hands the street's bets back uncollected; stacks agree
     pushes = [op for op in pk.operations if type(op).__name__ == "ChipsPushing"]
     # Pots: the same chips in the middle; pokerkit pushes pots with the same winners as one.
     assert sum(sum(op.amounts) for op in pushes) == sum(pot.amount for pot in result.pots), seed
     won = [sum(op.amounts[s] for op in pushes) for s in range(n)]
     winners = {s for s in range(n) if won[s]}
-    assert winners == {s for pot in result.pots for s in pot.winners if result.winnings[s]}, seed
+    if not side_low:
+        assert winners == {s for pot in result.pots for s in pot.winners if result.winnings[s]}, seed
     if odd <= 1:
         assert won == list(result.winnings), f"seed {seed}: winnings"
+    return ws, pk
 
 
-def test_random_hands_agree_with_pokerkit() -> None:
+@pytest.mark.parametrize("game", list(PK_GAMES))
+def test_random_hands_agree_with_pokerkit(game: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")                             # D11's cash-game warning
-        for seed in range(2000):
-            play_both(seed)
+        for seed in range(2000 if game == "seven-card-stud" else 1500):
+            play_both(seed, game)
 
 
 HANDS = Path(__file__).resolve().parent.parent / "hands"
 
 
 @pytest.mark.parametrize("name, stacks", [
+    ("40-razz-seven-six-beats-eight-seven.toml", [875, 995, 1130]),
+    # D4: Wildstud gives the tied low half's odd chip to p2 (lowest card by suit, Ah before As):
+    # [953, 1152, 895]; pokerkit to the first winner.
+    ("41-stud-hi-lo-quartered.toml", [954, 1151, 895]),
     ("20-seven-card-stud-natural-fives.toml", [995, 1170, 835]),
     ("22-seven-card-stud-split-left-of-dealer.toml", [1008, 1007, 985]),
     # D4: Wildstud's default odd_chip gives the odd chip to p2 (Ts beats Th): [1007, 1008, 985];
@@ -214,12 +254,33 @@ HANDS = Path(__file__).resolve().parent.parent / "hands"
     ("21-seven-card-stud-split-odd-chip.toml", [1008, 1007, 985]),
 ])
 def test_pokerkit_replays_our_seven_card_stud_histories(name: str, stacks: list[int]) -> None:
-    # The issue: plain seven-card-stud files are F7S with only underscore fields added.
+    # The issues: plain seven-card-stud, razz and hi-lo files are F7S, FR and F7S/8 with only
+    # underscore fields added.
     with (HANDS / name).open("rb") as fp:
         history = pokerkit.HandHistory.load(fp)
-    assert "_game" in history.user_defined_fields
+    assert "_game" in history.user_defined_fields or history.variant == "FR"
     *_, last = iter(history)
     assert list(last.stacks) == stacks
+
+
+@pytest.mark.parametrize("game", ["razz", "seven-card-stud-hi-lo"])
+def test_wildstud_replays_pokerkits_histories(game: str) -> None:
+    # The issue: ``wildstud replay`` reads pokerkit's FR and F7S/8 files, all-in showdowns
+    # included (pokerkit shows before the last cards, again after seventh street, in its own
+    # order, and asks the lone player with chips to check: LONE).
+    cls = getattr(pokerkit, PK_GAMES[game])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for seed in range(300):
+            ws, pk = play_both(seed, game)
+            history = pokerkit.HandHistory.from_game_state(
+                cls(AUTOS, True, 5, 10, 20, 40, mode=pokerkit.Mode.CASH_GAME), pk)
+            buffer = io.BytesIO()
+            history.dump(buffer)
+            report = replay_text(buffer.getvalue().decode(), check_results=False)
+            assert report.error is None, f"seed {seed}: {report.error}"
+            assert report.hand is not None and report.hand.result is not None
+            assert report.hand.result.final_stacks == ws.result.final_stacks, seed   # type: ignore[union-attr]
 
 
 def _heads_up(deck: str) -> tuple[StudHand, Any]:

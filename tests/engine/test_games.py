@@ -15,9 +15,11 @@ from bot.engine.games.rulings import RULINGS, Rulings
 from bot.engine.log import Deal
 from bot.engine.simulate import play_hand
 
-# The issue's game names, in its order (a contract: commands, PHH _game, JSON).
+# The issues' game names, in their order (a contract: commands, PHH _game, JSON): issue 12's
+# eight, then issue 19's razz and stud hi-lo.
 ISSUE_GAMES = ["sex-in-the-middle-east", "seven-card-stud", "follow-the-queen", "baseball",
-               "deuces-wild", "low-hole-wild", "high-chicago", "low-chicago"]
+               "deuces-wild", "low-hole-wild", "high-chicago", "low-chicago", "razz",
+               "seven-card-stud-hi-lo"]
 
 BETTING = {"high_hand_tiebreak", "open_pair_double", "raise_cap", "heads_up_uncapped", "burn_cards",
            "odd_chip"}
@@ -34,6 +36,9 @@ APPLIES = {
     "low-hole-wild": BETTING | {"low_hole_ace", "wild_in_flush", "natural_wins_ties"},
     "high-chicago": BETTING,
     "low-chicago": BETTING | {"low_chicago_ace"},
+    # An open pair on fourth street changes no limit in razz or hi-lo (docs/rules.md).
+    "razz": BETTING - {"open_pair_double"},
+    "seven-card-stud-hi-lo": BETTING - {"open_pair_double"},
 }
 
 

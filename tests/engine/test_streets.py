@@ -15,7 +15,7 @@ from tests.engine.helpers import FL, play
 SIX_CARD_STUD = Game(
     "six-card-stud-test", "Six-card stud (test)", "a test game", WildModel("fixed"), BETTING_RULINGS,
     streets=(
-        Street(3, (False, False, True), False, False, "bring-in"),
+        Street(3, (False, False, True), False, False, "low-card"),
         Street(4, (True,), True, False, "high-hand"),
         Street(5, (True,), True, True, "high-hand"),
         Street(6, (False,), True, True, "high-hand", shortage=True),

@@ -115,18 +115,18 @@ async def test_bad_game_input_is_refused_and_changes_nothing(store: Store, db_pa
     h = Harness(store, db_path)
     await open_table(h, games=f"{STUD},{SITME}")
     before = h.service.games(h.key)
-    with pytest.raises(TableError, match="Unknown game 'razz'"):
-        await h.service.set_game(h.key, 101, "razz")
+    with pytest.raises(TableError, match="Unknown game 'blackjack'"):
+        await h.service.set_game(h.key, 101, "blackjack")
     with pytest.raises(NotDealer):
         await h.service.set_game(h.key, 102, STUD)
     with pytest.raises(TableError, match="Unknown game"):
-        await h.service.set_games(h.key, 101, [STUD, "razz"])
+        await h.service.set_games(h.key, 101, [STUD, "blackjack"])
     with pytest.raises(TableError, match="at least one game"):
         await h.service.set_games(h.key, 101, " , ")
     with pytest.raises(NotDealer):
         await h.service.set_games(h.key, 102, [STUD])
     with pytest.raises(TableError, match="Unknown game"):
-        await h.service.create_table(TableKey(1, 555), 101, game="razz")
+        await h.service.create_table(TableKey(1, 555), 101, game="blackjack")
     assert not h.service.has_table(TableKey(1, 555))
     assert h.service.games(h.key) == before
     not_yet = [name for name in GAMES if not dealable(name)]

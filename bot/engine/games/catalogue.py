@@ -26,13 +26,14 @@ from typing import Literal, get_args
 from bot.engine.cards.card import Rank
 from bot.engine.errors import RulingError
 from bot.engine.games.rulings import RULINGS, Rulings
-from bot.engine.games.streets import STREETS, Street
+from bot.engine.games.streets import RAZZ_STREETS, STREETS, Street
 from bot.engine.vocab import normalise
 
 WildKind = Literal["fixed", "follow", "low-hole"]
 FollowMode = Literal["accumulate", "replace"]
-Split = Literal["high", "high-spade", "low-spade"]
-"""How each pot is split: to the best hand, or halved with the best spade dealt face down."""
+Split = Literal["high", "high-spade", "low-spade", "low", "high-low"]
+"""How each pot is split: to the best hand; halved with the best spade dealt face down; to the best
+ace-to-five low (razz); halved between the best high and the best eight-or-better low (stud hi-lo)."""
 WILD_KINDS: tuple[WildKind, ...] = get_args(WildKind)
 FOLLOW_MODES: tuple[FollowMode, ...] = get_args(FollowMode)
 SPLITS: tuple[Split, ...] = get_args(Split)
@@ -151,12 +152,19 @@ class Game:
                 raise RulingError(f"{values[name]!r} is not an option of ruling {name} in {self.name}: "
                                   f"choose one of {', '.join(offered)}")
 
+    @property
+    def has_low(self) -> bool:
+        """Some pot (or half of it) goes to an ace-to-five low: razz and stud hi-lo."""
+        return self.split in ("low", "high-low")
+
     def describe(self) -> str:
         """``"Title: rules"`` in one line, for announcements."""
         return f"{self.title}: {self.rules}"
 
 
 _NO_WILD_PAIRS = (("open_pair_double", ("natural-pair", "off")),)
+_LOW_RULINGS = tuple(r for r in BETTING_RULINGS if r != "open_pair_double")
+"""Razz and hi-lo: an open pair on fourth street changes no limit there, so that ruling does not apply."""
 
 _GAME_LIST = (
     Game(
@@ -214,6 +222,18 @@ _GAME_LIST = (
         "dealt face down (the best hand takes all if nobody has one)",
         WildModel("fixed"), ("low_chicago_ace", *BETTING_RULINGS), split="low-spade",
         limited=_NO_WILD_PAIRS,
+    ),
+    Game(
+        "razz", "Razz",
+        "seven-card stud for the lowest hand, ace to five: aces low, straights and flushes do not "
+        "count, pairs do; the highest door card brings in and the lowest showing hand acts first",
+        WildModel("fixed"), _LOW_RULINGS, split="low", streets=RAZZ_STREETS,
+    ),
+    Game(
+        "seven-card-stud-hi-lo", "Seven-Card Stud Hi-Lo",
+        "seven-card stud, no wild cards; half the pot to the best high hand, half to the best low "
+        "of five different ranks from ace to eight (no such low: the high takes all)",
+        WildModel("fixed"), _LOW_RULINGS, split="high-low",
     ),
 )
 

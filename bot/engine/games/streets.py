@@ -7,7 +7,7 @@ every live seat this street's card, one community card is dealt face up for all 
 a last, single-pass down street can have it). ``big_bet``: fixed limit bets the big bet.
 
 >>> [s.number for s in STREETS], STREETS[0].passes, STREETS[0].opener
-([3, 4, 5, 6, 7], (False, False, True), 'bring-in')
+([3, 4, 5, 6, 7], (False, False, True), 'low-card')
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Opener = Literal["bring-in", "high-hand"]
-"""Who opens a street's betting: ``bring-in`` (the lowest door card brings in) or ``high-hand``
-(the best showing hand acts first); see ``bot.engine.hand.opening``."""
+Opener = Literal["low-card", "high-card", "high-hand", "low-hand"]
+"""Who opens a street's betting: a bring-in by the ``low-card`` (the lowest door card) or the
+``high-card`` (razz: the highest door card, aces low); or first to act by the ``high-hand`` (the
+best showing hand) or the ``low-hand`` (razz: the lowest showing hand); see
+``bot.engine.hand.opening``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,11 +39,19 @@ class Street:
             raise ValueError("only a street of one down card can be dealt as a community card")
 
 
-STREETS: tuple[Street, ...] = (
-    Street(3, (False, False, True), False, False, "bring-in"),
-    Street(4, (True,), True, False, "high-hand"),
-    Street(5, (True,), True, True, "high-hand"),
-    Street(6, (True,), True, True, "high-hand"),
-    Street(7, (False,), True, True, "high-hand", shortage=True),
-)
+def stud_streets(bring_in: Opener = "low-card", later: Opener = "high-hand") -> tuple[Street, ...]:
+    """Seven-card stud's five streets, opened by ``bring_in`` on third street and ``later`` after."""
+    return (
+        Street(3, (False, False, True), False, False, bring_in),
+        Street(4, (True,), True, False, later),
+        Street(5, (True,), True, True, later),
+        Street(6, (True,), True, True, later),
+        Street(7, (False,), True, True, later, shortage=True),
+    )
+
+
+STREETS = stud_streets()
 """Seven-card stud: third to seventh street (SPEC §2, WSOP-LA stud section; burns per TDA RP-10)."""
+
+RAZZ_STREETS = stud_streets("high-card", "low-hand")
+"""Razz: the stud deal, the highest door card brings in, the lowest showing hand acts first."""

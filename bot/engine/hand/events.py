@@ -15,6 +15,7 @@ from bot.engine.cards.card import Card, Rank
 from bot.engine.games.follow import FollowNote, WildEvent
 from bot.engine.log import Action, Deal
 from bot.engine.values.evaluator import HandValue
+from bot.engine.values.low import LowValue, spell
 
 
 class StreetStarted(NamedTuple):
@@ -89,11 +90,13 @@ class FollowNoted(NamedTuple):
 
 class BringInSeat(NamedTuple):
     """``seat`` must bring in; ``door`` is the low door card. ``passed_from`` is the low card's seat when
-    that player is all-in and the obligation passed on (then ``seat`` may also fold, TDA RP-10E)."""
+    that player is all-in and the obligation passed on (then ``seat`` may also fold, TDA RP-10E).
+    ``high_card``: the game brings in on the highest door card instead (razz)."""
 
     seat: int
     door: Card
     passed_from: int | None = None
+    high_card: bool = False
 
     @property
     def kind(self) -> str:
@@ -104,12 +107,14 @@ class BringInSeat(NamedTuple):
 class FirstToAct(NamedTuple):
     """On ``street`` (4..7) ``high_hand`` shows the best hand and ``seat`` acts first (``seat`` differs
     when the high hand is all-in). ``same_as_sixth``: seventh street is a community card, so the order
-    of sixth street stands (TDA RP-10H)."""
+    of sixth street stands (TDA RP-10H). ``low``: the game opens on the lowest showing hand
+    (razz), so ``high_hand`` is that hand."""
 
     street: int
     high_hand: int
     seat: int | None
     same_as_sixth: bool = False
+    low: bool = False
 
     @property
     def kind(self) -> str:
@@ -164,11 +169,25 @@ class ShowdownStarted(NamedTuple):
 
 
 class HandShown(NamedTuple):
-    """``seat`` showed ``cards`` (its own, as dealt) worth ``value``."""
+    """``seat`` showed ``cards`` (its own, as dealt) worth ``value``. In razz and stud hi-lo
+    ``ranking`` is ``"low"`` / ``"high-low"`` and ``low`` the hand's ace-to-five low (razz) or
+    eight-or-better low (hi-lo; ``None``: no low); in razz ``value`` (the high hand) does not play."""
 
     seat: int
     cards: tuple[Card, ...]
     value: HandValue
+    low: LowValue | None = None
+    ranking: str = "high"
+
+    def describe(self) -> str:
+        """What the hand is worth in its game: ``"Eight-six low (8-6-4-3-A)"`` in razz, ``"Flush,
+        ace high; eight-six low"`` or ``"...; no low"`` in hi-lo, the high hand otherwise."""
+        if self.ranking == "low" and self.low is not None:
+            return self.low.describe()
+        high = self.value.describe(kickers=True)
+        if self.ranking == "high-low":
+            return f"{high}; {self.low.name} ({spell(self.low.ranks)})" if self.low else f"{high}; no low"
+        return high
 
     @property
     def kind(self) -> str:
@@ -191,18 +210,41 @@ class PotAwarded(NamedTuple):
     """Pot ``pot_index`` (0 = main pot) of ``amount`` went to ``shares`` (``(seat, chips)`` pairs);
     ``by_fold``: everyone else folded. ``odd_chips``: the seats that got the chips an even split
     leaves over, one each, with the card that decided it (ruling ``odd_chip = high-card-by-suit``:
-    the seat's highest card by rank, then suit) or ``None`` (``left-of-dealer``)."""
+    the seat's highest card by rank, then suit) or ``None`` (``left-of-dealer``). ``low_shares``: in
+    stud hi-lo, the low half's part of ``shares`` (empty when nobody had a low); in razz the whole
+    pot is the low's. ``lowest``: the odd chips went by the lowest card by suit (tied lows)."""
 
     pot_index: int
     amount: int
     shares: tuple[tuple[int, int], ...]
     by_fold: bool
     odd_chips: tuple[tuple[int, Card | None], ...] = ()
+    low_shares: tuple[tuple[int, int], ...] = ()
+    lowest: bool = False
 
     @property
     def kind(self) -> str:
         """Always ``"pot_awarded"``."""
         return "pot_awarded"
+
+    def halves(self) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+        """Stud hi-lo: ``(high half, low half)`` as ``(seat, chips)`` pairs; ``(shares, ())`` when
+        the pot was not split high and low."""
+        if not self.low_shares:
+            return self.shares, ()
+        low = dict(self.low_shares)
+        high = tuple((s, c - low.get(s, 0)) for s, c in self.shares if c - low.get(s, 0))
+        return high, self.low_shares
+
+    def halves_note(self, name: Callable[[int], str], chips: Callable[[int], str] = str) -> str:
+        """``"high half to Ada 51; low half to Bea 25, Cid 25"``, or ``""`` when not split high-low."""
+        high, low = self.halves()
+        if not low:
+            return ""
+        def side(pairs: tuple[tuple[int, int], ...]) -> str:
+            return ", ".join(f"{name(s)} {chips(c)}" for s, c in pairs)
+        odd = " (the odd chip to the high half)" if self.amount % 2 else ""
+        return f"high half to {side(high)}; low half to {side(low)}{odd}"
 
     def odd_chip_note(self, name: Callable[[int], str]) -> str:
         """Who got the odd chip and why, for the end of the pot's line: ``"; odd chip to Ada: A♦ is
@@ -211,10 +253,11 @@ class PotAwarded(NamedTuple):
             return ""
         who = " and ".join(name(seat) for seat, _ in self.odd_chips)
         cards = [str(card) for _, card in self.odd_chips if card is not None]
+        end = "lowest" if self.lowest else "highest"
         if len(self.odd_chips) == 1:
-            why = f"{cards[0]} is the highest card by suit" if cards else "first to the dealer's left"
+            why = f"{cards[0]} is the {end} card by suit" if cards else "first to the dealer's left"
             return f"; odd chip to {who}: {why}"
-        why = f"the highest cards by suit ({', '.join(cards)})" if cards else "first to the dealer's left"
+        why = f"the {end} cards by suit ({', '.join(cards)})" if cards else "first to the dealer's left"
         return f"; odd chips to {who}: {why}"
 
 

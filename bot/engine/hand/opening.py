@@ -1,11 +1,12 @@
 """Who opens each betting round, from the street's ``opener`` (SPEC §5).
 
-``bring-in``: the lowest door card brings in (with the wild set now, ruling ``showing_hand``; the
-real low card all-in for the ante passes the obligation on, TDA RP-10E). ``high-hand``: the best
+``low-card``: the lowest door card brings in (with the wild set now, ruling ``showing_hand``; the
+real low card all-in for the ante passes the obligation on, TDA RP-10E); ``high-card``: the highest
+door card brings in (razz, aces low: ``low_games.high_door_index``). ``high-hand``: the best
 showing hand acts first (ties by position or by the highest card by suit, ruling
-``high_hand_tiebreak``; in a seventh-street shortage the sixth-street order stands). A game's
-``Street.opener`` picks one of ``OPENERS``; a new way to open (razz's highest door card, a flop
-game's blinds) is one more entry there.
+``high_hand_tiebreak``; in a seventh-street shortage the sixth-street order stands); ``low-hand``:
+the lowest showing hand (razz: ``low_games.low_hand_index``). A game's ``Street.opener`` picks one
+of ``OPENERS``; a new way to open (a flop game's blinds) is one more entry there.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from bot.engine.betting.pots import uncalled
 from bot.engine.betting.round import BettingRound
+from bot.engine.games.low_games import high_door_index, low_hand_index
 from bot.engine.hand.events import BettingClosed, BringInSeat, FirstToAct, UncalledReturned
 from bot.engine.values.showing import door_card_key
 from bot.engine.values.valuation import best_showing
@@ -73,8 +75,10 @@ def _round(state: HandState, street: Street, *, open_pair: bool = False, bring_i
 
 
 def _bring_in(state: HandState, street: Street) -> int | None:
-    """The lowest door card brings in; all-in for the ante, the next seat with chips owes it."""
-    low = low_door_seat(state)
+    """The lowest (razz: highest) door card brings in; all-in for the ante, the next seat with chips
+    owes it."""
+    high_card = street.opener == "high-card"
+    low = high_door_seat(state) if high_card else low_door_seat(state)
     seat = low
     passed_from: int | None = None
     seats, n = state.seats, state.n
@@ -84,26 +88,29 @@ def _bring_in(state: HandState, street: Street) -> int | None:
                     if seats[s].stack > 0 and not seats[s].folded)
     state.bring_in_seat = low
     _round(state, street, bring_in_seat=seat, bring_in_may_fold=passed_from is not None)
-    state.events.append(BringInSeat(seat, seats[low].up[0], passed_from))
+    state.events.append(BringInSeat(seat, seats[low].up[0], passed_from, high_card))
     return seat
 
 
-def _high_hand(state: HandState, street: Street) -> int | None:
-    """The best showing hand acts first (the sixth-street order stands under a community card)."""
+def _showing_leader(state: HandState, street: Street) -> int | None:
+    """The best (razz: lowest) showing hand acts first (the sixth-street order stands under a
+    community card)."""
     number = street.number
     open_pair = number == 4 and state.stakes.is_fixed_limit and open_pair_shown(state)
     rnd = _round(state, street, open_pair=open_pair)
     same_as_before = state.community is not None and (number - 1) in state.high_hands
-    high = state.high_hands[number - 1] if same_as_before else high_hand_seat(state)
+    high = state.high_hands[number - 1] if same_as_before else leader_seat(state, street.opener)
     state.high_hands[number] = high
     first = rnd.first_actor(high)
-    state.events.append(FirstToAct(number, high, first, same_as_before))
+    state.events.append(FirstToAct(number, high, first, same_as_before, street.opener == "low-hand"))
     return first
 
 
 OPENERS: dict[Opener, Callable[[HandState, Street], int | None]] = {
-    "bring-in": _bring_in,
-    "high-hand": _high_hand,
+    "low-card": _bring_in,
+    "high-card": _bring_in,
+    "high-hand": _showing_leader,
+    "low-hand": _showing_leader,
 }
 """How each kind of street opens: sets up the round and returns the first seat to act."""
 
@@ -146,6 +153,22 @@ def low_door_seat(state: HandState) -> int:
     return min((s for s in range(state.n) if not seats[s].folded), key=key)
 
 
+def high_door_seat(state: HandState) -> int:
+    """Razz's bring-in: the highest door card, aces low (``low_games.high_door_index``)."""
+    live = [s for s in range(state.n) if not state.seats[s].folded]
+    return live[high_door_index([state.seats[s].up[0] for s in live])]
+
+
+def leader_seat(state: HandState, opener: Opener) -> int:
+    """The live seat whose showing hand leads: the best (``high-hand``) or, in razz, the lowest
+    (``low-hand``; ties by position or by suit as ``high_hand_tiebreak`` says)."""
+    if opener == "low-hand":
+        by_suit = state.rulings.high_hand_tiebreak == "suit"
+        ups = {s: state.seats[s].up for s in range(state.n) if not state.seats[s].folded}
+        return low_hand_index(ups, by_suit=by_suit)
+    return high_hand_seat(state)
+
+
 def high_hand_seat(state: HandState) -> int:
     """The live seat with the best showing hand; ties by position or by the highest card by suit."""
     by_suit = state.rulings.high_hand_tiebreak == "suit"
@@ -172,7 +195,7 @@ def high_hand_seat(state: HandState) -> int:
 def open_pair_shown(state: HandState) -> bool:
     """Fourth street: does any live player show a pair (SPEC §5, ``open_pair_double``)?"""
     rule = state.rulings.open_pair_double
-    if rule == "off":
+    if rule == "off" or "open_pair_double" not in state.game.rulings:
         return False
     wild = state.follow.wild_set
     for record in state.seats:

@@ -7,12 +7,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Literal
 
 from bot.engine.cards.card import Rank
 from bot.engine.command import Command, Kind
 from bot.engine.values.evaluator import HandValue
+from bot.engine.values.low import LowValue
 
 DecisionKind = Literal["buy", "pay"]
 """``buy``: buy an extra card or decline it; ``pay``: match the pot or fold."""
@@ -56,7 +58,8 @@ class HandResult:
     ``shown``: each shown hand's value by seat; ``mucked``: seats that mucked; ``show_order``: the
     order hands were shown (empty when everyone else folded). ``winnings``: chips collected from
     pots per seat. ``final_stacks``: stacks after the hand. ``showdown``: False when all but one
-    folded. ``wild_ranks``: the wild ranks at the end, in the order they became wild.
+    folded. ``wild_ranks``: the wild ranks at the end, in the order they became wild. ``lows``: in
+    razz and stud hi-lo, each shown hand's low by seat (hi-lo: only hands with an eight-or-better).
     """
 
     pots: tuple[PotResult, ...]
@@ -68,3 +71,4 @@ class HandResult:
     final_stacks: tuple[int, ...]
     showdown: bool
     wild_ranks: tuple[Rank, ...]
+    lows: Mapping[int, LowValue] = field(default_factory=lambda: MappingProxyType({}))

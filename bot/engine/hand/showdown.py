@@ -3,8 +3,11 @@ per-player wilds and Chicago).
 
 Show order, each hand's value (with the shared wilds, or a low-hole-wild player's own), mucking,
 and the pots: main pot and side pots from the contributions (``pots``), Baseball's dead money in
-the main pot, and each pot split as the game's ``split`` says (``SPLITTERS``): to its best shown
-hand (``high``), or halved with the best spade dealt face down (``high-spade``, ``low-spade``).
+the main pot, and each pot split as the game's ``split`` says: to its best shown hand (``high``);
+halved with the best spade dealt face down (``high-spade``, ``low-spade``); to the best ace-to-five
+low (``low``, razz); halved between the best high and the best eight-or-better low, the odd chip to
+the high half and the high taking all when nobody has a low (``high-low``, stud hi-lo; the rules
+and their sources are in docs/rules.md, "Razz and stud hi-lo").
 """
 
 from __future__ import annotations
@@ -12,8 +15,9 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from bot.engine.betting.pots import chicago_shares, split_pots
+from bot.engine.betting.pots import chicago_shares, share_pot, split_pots
 from bot.engine.cards.card import Card, Rank, Suit
+from bot.engine.games.low_games import hi_lo_shares, low_card_order, low_winners
 from bot.engine.games.wilds import low_hole_rank
 from bot.engine.hand.events import (
     HandEnded,
@@ -23,10 +27,12 @@ from bot.engine.hand.events import (
     ShowdownStarted,
     UncalledReturned,
 )
-from bot.engine.hand.opening import high_hand_seat
+from bot.engine.hand.opening import leader_seat
 from bot.engine.hand.records import HandResult, PotResult
 from bot.engine.log import Action
+from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
 from bot.engine.values.evaluator import HandValue, evaluate
+from bot.engine.values.low import LowValue
 from bot.engine.values.valuation import best_value, hole_spade
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -44,7 +50,7 @@ def begin_showdown(state: HandState) -> None:
     if start is None:
         before = last - 1
         start = state.high_hands[before] if state.community is not None and before in state.high_hands \
-            else high_hand_seat(state)
+            else leader_seat(state, state.game.streets[-1].opener)
     first: int = start
     n = state.n
     order = tuple(sorted(live, key=lambda s: (s - first) % n))
@@ -83,13 +89,26 @@ def _key(state: HandState, value: HandValue) -> tuple[int, int]:
     return value.showdown_key(natural_wins_ties=state.rulings.natural_wins_ties == "on")
 
 
+def low_of(state: HandState, seat: int) -> LowValue | None:
+    """``seat``'s low in razz (ace-to-five) or stud hi-lo (eight-or-better, or ``None``)."""
+    cards = state.hand_cards(seat)
+    return ace_to_five(cards) if state.game.split == "low" else eight_or_better(cards)
+
+
 def show(state: HandState, seat: int, timed_out: bool) -> None:
     """``seat`` shows its hand."""
     value = value_of(state, seat)
     state.shown[seat] = value
+    game = state.game
+    low: LowValue | None = None
+    if game.has_low:
+        low = low_of(state, seat)
+        if low is not None:
+            state.lows[seat] = low
     record = state.seats[seat]
     state.log.append(Action(state.street, seat, "show", 0, 0, record.stack == 0, timed_out))
-    state.events.append(HandShown(seat, tuple(record.cards), value))
+    ranking = game.split if game.has_low else "high"
+    state.events.append(HandShown(seat, tuple(record.cards), value, low, ranking))
 
 
 def may_muck(state: HandState, seat: int) -> bool:
@@ -98,14 +117,24 @@ def may_muck(state: HandState, seat: int) -> bool:
     record = state.seats[seat]
     if record.stack == 0 or state.betting_closed or not state.shown:
         return False
-    if state.game.split != "high" and any(c.suit is Suit.SPADES for c in record.down):
+    game = state.game
+    if game.split in ("high-spade", "low-spade") and any(c.suit is Suit.SPADES for c in record.down):
         return False                      # a spade down may win half of a Chicago pot
     mine = _key(state, value_of(state, seat))
-    shown = state.shown
+    my_low = low_of(state, seat) if game.has_low else None
+    shown, lows = state.shown, state.lows
     for pot in split_pots(state.contributions(), state.live_flags()).pots:
         if seat not in pot.eligible:
             continue
+        low_beaten = my_low is None or any(
+            (low := lows.get(s)) is not None and low.beats(my_low) for s in pot.eligible)
+        if game.split == "low":
+            if not low_beaten:
+                return False
+            continue
         if not any(s in shown and _key(state, shown[s]) > mine for s in pot.eligible):
+            return False
+        if not low_beaten:
             return False
     return True
 
@@ -126,9 +155,11 @@ def showdown_step(state: HandState, seat: int, shows: bool, timed_out: bool) -> 
     award(state, showdown=True)
 
 
-def _odd_chip_order(state: HandState, winners: list[int]) -> list[int]:
+def _odd_chip_order(state: HandState, winners: list[int], low: bool = False) -> list[int]:
     if state.rulings.odd_chip == "left-of-dealer":
         return sorted(winners)
+    if low:   # tied lows: the lowest card by suit (docs/rules.md, "Razz and stud hi-lo")
+        return low_card_order(winners, {s: state.seats[s].cards for s in winners})
     # Highest printed card among the player's own cards (community card ignored), rank then suit.
     return sorted(winners, key=lambda s: max(state.seats[s].cards), reverse=True)
 
@@ -168,31 +199,48 @@ def award(state: HandState, *, showdown: bool) -> None:
     results: list[PotResult | None] = [None] * len(pots)
     keys = {s: _key(state, v) for s, v in state.shown.items()}
     by_suit = state.rulings.odd_chip != "left-of-dealer"
+    how = state.game.split
+    lowest = showdown and how == "low"          # razz: the low takes the pot, odd chips by the lowest card
     for index in range(len(pots) - 1, -1, -1):                 # side pots first (SPEC §6)
         pot = pots[index]
         spade: int | None = None
+        lows: list[int] = []
         if showdown:
             contenders = [s for s in pot.eligible if s in keys]
             best = max(keys[s] for s in contenders)
             winners = [s for s in contenders if keys[s] == best]
-            spade = _spade_seat(state, contenders)
+            if state.game.has_low:
+                lows = low_winners(state.lows, contenders)
+                if how == "low":
+                    winners, lows = lows, []
+            else:
+                spade = _spade_seat(state, contenders)
         else:
             winners = list(pot.eligible)
-        order = _odd_chip_order(state, winners)
-        shares = chicago_shares(pot.amount, order, spade)
+        order = _odd_chip_order(state, winners, low=lowest)
+        low_order = _odd_chip_order(state, lows, low=True)
+        low_part: dict[int, int] = {}
+        if lows:
+            shares = hi_lo_shares(pot.amount, order, low_order)
+            low_part = share_pot(pot.amount // 2, low_order)
+        else:
+            shares = chicago_shares(pot.amount, order, spade)
         if spade is not None and spade not in winners:
             winners.append(spade)
+        winners.extend(s for s in lows if s not in winners)
         for seat, chips in shares.items():
             winnings[seat] += chips
         paid = tuple(shares.items())
         results[index] = PotResult(pot.amount, pot.eligible, tuple(sorted(winners)), paid)
         # Who got the chips an even split leaves over, and why (issue 14); Chicago's odd chip goes
-        # to the high half by its own rule.
+        # to the high half by its own rule, and so does hi-lo's.
         odd: tuple[tuple[int, Card | None], ...] = ()
-        if spade is None:
-            odd = tuple((s, max(seats[s].cards) if by_suit else None)
+        if spade is None and not lows:
+            odd = tuple((s, (_lowest_card(seats[s].cards) if lowest else max(seats[s].cards))
+                         if by_suit else None)
                         for s in order[: pot.amount % len(order)])
-        state.events.append(PotAwarded(index, pot.amount, paid, not showdown, odd))
+        state.events.append(PotAwarded(index, pot.amount, paid, not showdown, odd,
+                                       tuple(low_part.items()), lowest))
     for seat, record in enumerate(seats):
         record.stack += winnings[seat]
     final = tuple(record.stack for record in seats)
@@ -206,5 +254,11 @@ def award(state: HandState, *, showdown: bool) -> None:
         final_stacks=final,
         showdown=showdown,
         wild_ranks=state.wild_tuple,
+        lows=MappingProxyType(dict(state.lows)),
     )
     state.events.append(HandEnded(final))
+
+
+def _lowest_card(cards: list[Card]) -> Card:
+    """The lowest card by suit with the ace low (who gets the odd chip between tied lows)."""
+    return min(cards, key=lambda c: (1 if c.rank is Rank.ACE else int(c.rank), int(c.suit)))

@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
     from bot.engine.hand.events import Event
     from bot.engine.hand.records import Decision, HandResult
     from bot.engine.values.evaluator import HandValue
+    from bot.engine.values.low import LowValue
 
 Phase = Literal["dealing", "betting", "decision", "showdown", "over"]
 """Where a hand is: dealing, waiting for a bet (``betting``), for a choice that is not a bet
@@ -83,9 +84,9 @@ class HandState:
     __slots__ = (
         "accepted", "actor", "betting_closed", "bring_in_seat", "burns", "community", "deal_seq",
         "dealer", "decision", "events", "first_actors", "follow", "game", "high_hands", "indicators",
-        "last_aggressor", "legal", "live", "log", "manual_showdown", "mucked", "n", "phase", "result",
-        "round", "rulings", "seats", "seen", "show_index", "show_order", "shown", "source", "stakes",
-        "starting", "street", "wild_mask", "wild_tuple",
+        "last_aggressor", "legal", "live", "log", "lows", "manual_showdown", "mucked", "n", "phase",
+        "result", "round", "rulings", "seats", "seen", "show_index", "show_order", "shown", "source",
+        "stakes", "starting", "street", "wild_mask", "wild_tuple",
     )
 
     def __init__(self, game: Game, stakes: TableStakes, rulings: Rulings, source: CardSource,
@@ -131,6 +132,7 @@ class HandState:
         self.show_order: tuple[int, ...] = ()
         self.show_index = 0
         self.shown: dict[int, HandValue] = {}
+        self.lows: dict[int, LowValue] = {}         # razz and hi-lo: the shown hands' lows
         self.mucked: list[int] = []
         self.result: HandResult | None = None
 

@@ -12,7 +12,7 @@ import tomli_w
 from bot.engine.cards.card import Card
 from bot.engine.games.catalogue import DEFAULT_GAME
 from bot.engine.games.follow import WildEvent
-from bot.engine.phh.history import VARIANT_OF_STRUCTURE, player_label
+from bot.engine.phh.history import player_label, variant_code
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only (hand.py does not import this module)
     from bot.engine.hand.hand import StudHand
@@ -133,7 +133,7 @@ def export_phh(
     flush()
 
     stakes = hand.stakes
-    data: dict[str, Any] = {"variant": VARIANT_OF_STRUCTURE[stakes.structure]}
+    data: dict[str, Any] = {"variant": variant_code(stakes.structure, hand.game.split)}
     data["antes"] = [stakes.ante] * n
     data["bring_in"] = stakes.bring_in
     if stakes.structure == "fixed-limit":

@@ -20,11 +20,27 @@ show or muck (``sm``), or nothing (``noop``: an empty string or a lone commentar
 adds ``_pay AMOUNT`` (match the pot for a face-up three), ``_buy AMOUNT`` and ``_decline`` (the
 extra card for a face-up four); PHH readers do not know these, and only Wildstud replays Baseball."""
 
-STRUCTURE_OF_VARIANT: dict[str, str] = {"F7S": "fixed-limit", "P7S": "pot-limit", "N7S": "no-limit"}
-"""PHH variant code -> Wildstud betting structure (SPEC §9)."""
+_PREFIX: dict[str, str] = {"F": "fixed-limit", "P": "pot-limit", "N": "no-limit"}
+FAMILY_OF_SPLIT: dict[str, str] = {"low": "R", "high-low": "7S/8"}
+"""A game's ``split`` -> its PHH variant family; every other game is ``7S`` (seven-card stud)."""
 
-VARIANT_OF_STRUCTURE: dict[str, str] = {v: k for k, v in STRUCTURE_OF_VARIANT.items()}
-"""Wildstud betting structure -> PHH variant code."""
+GAME_OF_FAMILY: dict[str, str | None] = {"7S": None, "R": "razz", "7S/8": "seven-card-stud-hi-lo"}
+"""PHH variant family -> the game a history without ``_game`` is (``None``: the default game)."""
+
+STRUCTURE_OF_VARIANT: dict[str, str] = {
+    prefix + family: structure for family in GAME_OF_FAMILY for prefix, structure in _PREFIX.items()
+}
+"""PHH variant code -> Wildstud betting structure (SPEC §9): ``F7S``, ``FR`` (razz) and ``F7S/8``
+(stud hi-lo) are the standard fixed-limit codes; ``P``/``N`` name pot and no limit the same way."""
+
+VARIANT_OF_STRUCTURE: dict[str, str] = {"fixed-limit": "F7S", "pot-limit": "P7S", "no-limit": "N7S"}
+"""Wildstud betting structure -> PHH variant code of the seven-card stud family."""
+
+
+def variant_code(structure: str, split: str) -> str:
+    """The PHH variant of a hand: ``F7S``, ``FR`` (razz: ``split = "low"``) or ``F7S/8`` (stud
+    hi-lo: ``"high-low"``), with ``P``/``N`` for pot and no limit."""
+    return VARIANT_OF_STRUCTURE[structure][0] + FAMILY_OF_SPLIT.get(split, "7S")
 
 _PLAYER_RE = re.compile(r"^p([1-9][0-9]*)$")
 _AMOUNT_RE = re.compile(r"-?[0-9]+\Z", re.ASCII)
@@ -45,6 +61,10 @@ class PhhError(ValueError):
         self.reason = message
         self.index = index
         self.line = line
+
+
+class UnknownVariant(PhhError):
+    """A history of a variant Wildstud does not deal (hold'em, Omaha, draw...): an unusable file."""
 
 
 @dataclass(frozen=True, slots=True)

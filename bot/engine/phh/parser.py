@@ -17,11 +17,15 @@ from bot.engine.games.catalogue import DEFAULT_GAME, game_of
 from bot.engine.phh.history import (
     _AMOUNT_RE,
     _PLAYER_RE,
+    FAMILY_OF_SPLIT,
+    GAME_OF_FAMILY,
     STRUCTURE_OF_VARIANT,
     HandHistory,
     PhhAction,
     PhhError,
     RecordedWildEvent,
+    UnknownVariant,
+    variant_code,
 )
 
 
@@ -47,8 +51,13 @@ def parse_phh(text: str) -> HandHistory:
 
 def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
     variant = data.get("variant")
-    if not isinstance(variant, str) or variant not in STRUCTURE_OF_VARIANT:  # an array is unhashable
-        raise PhhError(f"variant must be one of F7S, P7S, N7S (seven-card stud), not {reprlib.repr(variant)}")
+    if not isinstance(variant, str):
+        raise PhhError(f"variant must be a string such as F7S, FR or F7S/8, not {reprlib.repr(variant)}")
+    if variant not in STRUCTURE_OF_VARIANT:
+        raise UnknownVariant(f"variant {reprlib.repr(variant)} is not a game Wildstud deals: it reads "
+                             "seven-card stud (F7S, P7S, N7S), razz (FR, PR, NR) and stud hi-lo "
+                             "(F7S/8, P7S/8, N7S/8)")
+    structure = STRUCTURE_OF_VARIANT[variant]
     if "blinds_or_straddles" in data:
         raise PhhError("blinds_or_straddles has no place in stud: use antes and bring_in")
     stacks = _chips_list(data, "starting_stacks", positive=True)
@@ -60,11 +69,12 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
         raise PhhError(f"antes must be the same for every player, got {list(antes)}")
     bring_in = _chips(data, "bring_in", positive=True)
     small_bet = big_bet = min_bet = None
-    if variant == "F7S":
+    if structure == "fixed-limit":
         small_bet = _chips(data, "small_bet", positive=True)
         big_bet = _chips(data, "big_bet", positive=True)
         if "min_bet" in data:
-            raise PhhError("min_bet is for pot and no limit (P7S, N7S); F7S uses small_bet and big_bet")
+            raise PhhError(f"min_bet is for pot and no limit (P7S, N7S); {variant} uses small_bet "
+                           "and big_bet")
     else:
         min_bet = _chips(data, "min_bet", positive=True)
         for key in ("small_bet", "big_bet"):
@@ -113,12 +123,17 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
     if "_wild_events" in data:
         wild_events = _parse_wild_events(data["_wild_events"], n)
 
-    game = DEFAULT_GAME.name
+    family = variant[1:]
+    game = GAME_OF_FAMILY[family] or DEFAULT_GAME.name
     if "_game" in data:
         try:
-            game = game_of(str(data["_game"])).name
+            named = game_of(str(data["_game"]))
         except ValueError as exc:
             raise PhhError(f"_game: {exc}") from None
+        if FAMILY_OF_SPLIT.get(named.split, "7S") != family:
+            written = variant_code(structure, named.split)
+            raise PhhError(f"_game {named.name} is written as variant {written}, not {variant}")
+        game = named.name
     known = {
         "_game", "variant", "antes", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks",
         "actions", "players", "seats", "finishing_stacks", "winnings", "_rulings", "_wild_ranks",

@@ -74,6 +74,10 @@ def report_json(report: ReplayReport) -> dict[str, Any]:
                     "cards": [c.code for c in hand.cards(seat)],
                     "description": result.shown[seat].describe(kickers=True),
                     "wilds_used": result.shown[seat].wilds_used,
+                    # Razz and stud hi-lo: the low as players say it and its five cards (None: no low).
+                    **({"low": low.name if (low := result.lows.get(seat)) else None,
+                        "low_best": [c.code for c in low.cards] if low else []}
+                       if hand.game.has_low else {}),
                 }
                 for seat in result.show_order
                 if seat in result.shown

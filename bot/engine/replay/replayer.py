@@ -60,7 +60,14 @@ from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction
 from bot.engine.games.follow import WildEvent
 from bot.engine.hand.hand import StudHand
-from bot.engine.phh.history import HandHistory, PhhAction, PhhError, RecordedWildEvent, player_label
+from bot.engine.phh.history import (
+    HandHistory,
+    PhhAction,
+    PhhError,
+    RecordedWildEvent,
+    UnknownVariant,
+    player_label,
+)
 from bot.engine.phh.parser import parse_phh
 from bot.engine.replay.report import ReplayError, ReplayReport, rulings_of, stakes_of
 from bot.engine.vocab import STREET_NAMES
@@ -168,7 +175,8 @@ def replay_text(text: str, *, check_results: bool = True) -> ReplayReport:
     try:
         history = parse_phh(text)
     except PhhError as exc:
-        return ReplayReport(None, error=ReplayError("format", exc.reason, exc.index, exc.line))
+        kind = "variant" if isinstance(exc, UnknownVariant) else "format"
+        return ReplayReport(None, error=ReplayError(kind, exc.reason, exc.index, exc.line))
     report = replay(history, check_results=check_results)
     if report.error is not None and report.error.kind == "mismatch" and report.error.field:
         _locate_field(report, text)
@@ -262,6 +270,9 @@ def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: 
         return
     seat = action.player
     assert seat is not None
+    if _tabled_or_lone(hand, action, seat, written[action.index][0][seat]):
+        report.spans.append((action.index, start, len(hand.events)))
+        return
     if action.kind != "sm":
         _check_cards_written(hand, history, action, written[action.index])
     elif hand.is_over:
@@ -299,6 +310,31 @@ def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: 
     except ValueError as exc:  # e.g. the engine saw a card twice
         raise _ReplayStop(ReplayError("cards", str(exc), action.index, action.line, action.text)) from None
     report.spans.append((action.index, start, len(hand.events)))
+
+
+def _tabled_or_lone(hand: StudHand, action: PhhAction, seat: int, written_count: int) -> bool:
+    """Another tool's all-in notation (pokerkit's): True when ``action`` needs nothing more.
+
+    Once the betting is closed every live hand is tabled at once, so the file may write the shows
+    in any order, before the last cards (with the cards dealt so far) and again after seventh
+    street: a show out of the engine's order tables every hand still to show, and a show of a
+    hand already shown only has its cards checked. A check by the one player left with chips
+    (pokerkit still asks that player to act) changes nothing."""
+    if action.kind == "cc":
+        able = [s for s in hand.live_seats if not hand.is_all_in(s)]
+        return not hand.is_over and (hand.betting_closed or hand.phase == "showdown") and able == [seat]
+    if not hand.betting_closed:
+        return False
+    if action.kind != "sm" or action.is_muck:
+        return False
+    shown = hand.result.shown if hand.result is not None else {}
+    waiting = hand.phase == "showdown" and seat != hand.actor and seat in hand.show_order
+    if seat not in shown and not waiting and not hand.is_over:
+        return False
+    _check_shown_cards(hand, action, seat, written_count)
+    while waiting and hand.phase == "showdown" and hand.actor is not None:
+        hand.show(hand.actor)
+    return True
 
 
 def _cumulative_deal_counts(history: HandHistory) -> list[tuple[tuple[int, ...], int]]:

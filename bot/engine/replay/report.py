@@ -15,8 +15,9 @@ from bot.engine.games.rulings import Rulings
 from bot.engine.hand.hand import StudHand
 from bot.engine.phh.history import HandHistory
 
-ERROR_KINDS = ("format", "illegal-action", "cards", "mismatch")
-"""``format``: not a readable stud PHH file (or bad stakes/rulings); ``illegal-action``: the
+ERROR_KINDS = ("format", "illegal-action", "cards", "mismatch", "variant")
+"""``format``: not a readable stud PHH file (or bad stakes/rulings); ``variant``: a history of a
+game Wildstud does not deal (hold'em, Omaha...); ``illegal-action``: the
 engine refused an action; ``cards``: the deal or show lines do not fit the deal; ``mismatch``:
 every action was legal but a recorded result differs from the engine's."""
 

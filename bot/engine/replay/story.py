@@ -160,19 +160,21 @@ class _Narrator(Narrator[str]):
 
     def visit_bring_in_seat(self, ev: BringInSeat) -> None:
         who = self.who
+        end = "high" if ev.high_card else "low"
         if ev.passed_from is not None:
-            self.say(f"  {who(ev.passed_from)} has the low door card ({ev.door}) but is all-in: "
+            self.say(f"  {who(ev.passed_from)} has the {end} door card ({ev.door}) but is all-in: "
                      f"{who(ev.seat)} brings in, completes or folds")
         else:
-            self.say(f"  {who(ev.seat)} has the low door card ({ev.door}) and must bring in")
+            self.say(f"  {who(ev.seat)} has the {end} door card ({ev.door}) and must bring in")
 
     def visit_first_to_act(self, ev: FirstToAct) -> None:
         who = self.who
         extra = " (as on sixth street: community card)" if ev.same_as_sixth else ""
+        end = "low" if ev.low else "high"
         if ev.seat is not None and ev.seat != ev.high_hand:
-            self.say(f"  {who(ev.high_hand)} shows the high hand (all-in); {who(ev.seat)} acts first")
+            self.say(f"  {who(ev.high_hand)} shows the {end} hand (all-in); {who(ev.seat)} acts first")
         else:
-            self.say(f"  {who(ev.high_hand)} shows the high hand and acts first{extra}")
+            self.say(f"  {who(ev.high_hand)} shows the {end} hand and acts first{extra}")
 
     def visit_action_taken(self, ev: ActionTaken) -> None:
         super().visit_action_taken(ev)
@@ -194,9 +196,13 @@ class _Narrator(Narrator[str]):
         self.say("— showdown — order: " + ", ".join(self.who(s) for s in ev.order))
 
     def visit_hand_shown(self, ev: HandShown) -> None:
-        best = " ".join(str(c) for c in ev.value.best)
-        self.say(f"  {self.who(ev.seat)} shows {' '.join(str(c) for c in ev.cards)}: "
-                 f"{ev.value.describe(kickers=True)} ({best})")
+        if ev.ranking == "low" and ev.low is not None:
+            worth = ev.low.describe()
+        else:
+            worth = f"{ev.value.describe(kickers=True)} ({' '.join(str(c) for c in ev.value.best)})"
+            if ev.ranking == "high-low":
+                worth += f"; {ev.low.describe()[0].lower()}{ev.low.describe()[1:]}" if ev.low else "; no low"
+        self.say(f"  {self.who(ev.seat)} shows {' '.join(str(c) for c in ev.cards)}: {worth}")
 
     def visit_hand_mucked(self, ev: HandMucked) -> None:
         self.say(f"  {self.who(ev.seat)} mucks")
@@ -204,6 +210,6 @@ class _Narrator(Narrator[str]):
     def visit_pot_awarded(self, ev: PotAwarded) -> None:
         super().visit_pot_awarded(ev)
         name = "main pot" if ev.pot_index == 0 else f"side pot {ev.pot_index}"
-        shares = ", ".join(f"{self.who(s)} {c}" for s, c in ev.shares)
+        shares = ev.halves_note(self.who) or ", ".join(f"{self.who(s)} {c}" for s, c in ev.shares)
         folded = " (everyone else folded)" if ev.by_fold else ""
         self.say(f"  {name} {ev.amount}: {shares}{folded}{ev.odd_chip_note(self.who)}")
