@@ -11,11 +11,13 @@ import tomllib
 
 import pytest
 
-from bot.engine.cards import FULL_DECK, Card, Rank, parse_cards
-from bot.engine.hand import StudHand
-from bot.engine.phh import PhhError, export_phh, parse_phh, player_label
-from bot.engine.rulings import Rulings
-from bot.engine.stakes import TableStakes
+from bot.engine.betting.stakes import TableStakes
+from bot.engine.cards.card import FULL_DECK, Card, Rank, parse_cards
+from bot.engine.games.rulings import Rulings
+from bot.engine.hand.hand import StudHand
+from bot.engine.phh.export import export_phh
+from bot.engine.phh.history import PhhError, player_label
+from bot.engine.phh.parser import parse_phh
 
 BASE = """
 variant = "F7S"
@@ -122,7 +124,7 @@ def test_pot_and_no_limit_use_min_bet(variant: str, structure: str) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (history(base=BASE.replace("F7S", "NT")), "variant must be one of F7S, P7S, N7S"),
+        (history(base=BASE.replace("F7S", "NT")), "variant 'NT' is not a game Wildstud deals"),
         (history(base=BASE.replace("small_bet = 20\n", "")), "missing field small_bet"),
         (history(base=BASE + "min_bet = 20\n"), "min_bet is for pot and no limit"),
         (history(base=BASE + "blinds_or_straddles = [1, 2, 0]\n"), "blinds_or_straddles has no place"),
