@@ -29,9 +29,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine.hand import StudHand
-from bot.engine.phh import export_phh
-from bot.engine.replay import replay_text
+from bot.engine.hand.hand import StudHand
+from bot.engine.phh.export import export_phh
+from bot.engine.replay.replayer import replay_text
 from bot.engine.simulate import simulate
 
 TARGET = 1000.0

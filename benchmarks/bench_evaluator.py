@@ -24,7 +24,7 @@ What it measures, on the same random 7-card hands (seeded):
   to theirs, measured in the same run, round-robin, so machine load hits everyone alike.
 
 Also reported: the time to build every table up front (``build_tables``; normally entries are
-made on first use) and the import time of ``bot.engine.evaluator``.
+made on first use) and the import time of ``bot.engine.values.evaluator``.
 """
 
 from __future__ import annotations
@@ -43,9 +43,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 t0 = time.perf_counter()
-from bot.engine import evaluator  # noqa: E402
-from bot.engine.cards import FULL_DECK, Card, Rank  # noqa: E402
-from bot.engine.values import ace_to_five, badugi, deuce_to_seven  # noqa: E402
+from bot.engine.cards.card import FULL_DECK, Card, Rank  # noqa: E402
+from bot.engine.values import ace_to_five, badugi, deuce_to_seven, evaluator  # noqa: E402
 
 IMPORT_SECONDS = time.perf_counter() - t0
 
@@ -173,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     medians = {name: statistics.median(v) for name, v in rates.items()}
 
     print(f"Python {sys.version.split()[0]}, {args.hands} random 7-card hands, median of {runs_wanted} runs")
-    print(f"import bot.engine.evaluator: {IMPORT_SECONDS * 1000:.0f} ms; "
+    print(f"import bot.engine.values.evaluator: {IMPORT_SECONDS * 1000:.0f} ms; "
           f"build_tables() (both rulings, {entries} non-flush entries): {build_seconds:.2f} s "
           f"(CPU {build_cpu:.2f} s)")
     if disagreements >= 0:

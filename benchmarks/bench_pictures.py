@@ -31,7 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine.cards import FULL_DECK, Rank
+from bot.engine.cards.card import FULL_DECK, Rank
 from bot.render.pictures import (
     HandPicture,
     SeatPicture,

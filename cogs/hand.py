@@ -25,7 +25,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.ui.common import Interaction, actor, reply, table_key
-from bot.engine.games import GAMES
+from bot.engine.games.catalogue import GAMES
 from bot.store.records import HandRecord
 from bot.tables.errors import TableError
 from bot.tables.fairness import check_openings, verify

@@ -19,8 +19,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.ui.common import Interaction, actor, reply, table_key
-from bot.engine.games import DEALERS_CHOICE, GAMES
-from bot.engine.rulings import RULING_HELP, RULINGS
+from bot.engine.games.catalogue import DEALERS_CHOICE, GAMES
+from bot.engine.games.rulings import RULING_HELP, RULINGS
 from bot.engine.vocab import normalise
 from bot.render.settings import rulings_changes, rulings_table
 from bot.tables.errors import TableError

@@ -41,8 +41,8 @@ from bot.discord.ui.games import GameSelect
 from bot.discord.ui.lobby import DealButton, JoinButton, deal
 from bot.discord.ui.table import DM_MODES, LOOKS
 from bot.discord.ui.text import code_block
-from bot.engine.games import DEALERS_CHOICE, GAMES
-from bot.engine.stakes import PRESETS, STRUCTURES, TableStakes
+from bot.engine.betting.stakes import PRESETS, STRUCTURES, TableStakes
+from bot.engine.games.catalogue import DEALERS_CHOICE, GAMES
 from bot.render.cards import chips
 from bot.render.settings import stakes_line
 from bot.tables.games import check_game_setting, dealable_games, setting_title

@@ -1,6 +1,6 @@
 """A slow, obviously correct reference for the wild-card evaluator (tests only).
 
-It shares no code with ``bot.engine.evaluator``: it tries every five-card subset of the hand
+It shares no code with ``bot.engine.values.evaluator``: it tries every five-card subset of the hand
 and, for the wild cards in it, every multiset of ranks they could name, in the suit of the
 other cards (a flush) or not. Each resulting five natural ranks are scored by a plain
 five-card poker scorer. Rules (SPEC §4): five of a kind on top; a straight needs five distinct
@@ -20,7 +20,7 @@ from collections.abc import Collection, Sequence
 from functools import cache
 from itertools import combinations, combinations_with_replacement
 
-from bot.engine.cards import Card, Rank
+from bot.engine.cards.card import Card, Rank
 
 CATEGORY_ORDER = (
     "high_card",

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 
-from bot.engine.cards import Card, Rank
+from bot.engine.cards.card import Card, Rank
 
 Score = tuple[tuple[int, ...], tuple[int, ...]]
 

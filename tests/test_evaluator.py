@@ -10,8 +10,8 @@ import dataclasses
 
 import pytest
 
-from bot.engine.cards import Card, Rank, parse_cards
-from bot.engine.evaluator import Category, HandValue, evaluate, strength
+from bot.engine.cards.card import Card, Rank, parse_cards
+from bot.engine.values.evaluator import Category, HandValue, evaluate, strength
 
 FIVES = frozenset({Rank.FIVE})
 

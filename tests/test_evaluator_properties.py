@@ -11,8 +11,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.cards import FULL_DECK, Card, Rank, Suit
-from bot.engine.evaluator import WILD_IN_FLUSH_OPTIONS, HandValue, evaluate, strength
+from bot.engine.cards.card import FULL_DECK, Card, Rank, Suit
+from bot.engine.values.evaluator import WILD_IN_FLUSH_OPTIONS, HandValue, evaluate, strength
 from tests.reference_evaluator import category_name, reference_evaluate, score_key, score_named
 
 RANKS = list(Rank)

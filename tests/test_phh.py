@@ -11,11 +11,13 @@ import tomllib
 
 import pytest
 
-from bot.engine.cards import FULL_DECK, Card, Rank, parse_cards
-from bot.engine.hand import StudHand
-from bot.engine.phh import PhhError, export_phh, parse_phh, player_label
-from bot.engine.rulings import Rulings
-from bot.engine.stakes import TableStakes
+from bot.engine.betting.stakes import TableStakes
+from bot.engine.cards.card import FULL_DECK, Card, Rank, parse_cards
+from bot.engine.games.rulings import Rulings
+from bot.engine.hand.hand import StudHand
+from bot.engine.phh.export import export_phh
+from bot.engine.phh.history import PhhError, player_label
+from bot.engine.phh.parser import parse_phh
 
 BASE = """
 variant = "F7S"

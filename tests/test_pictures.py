@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.engine.cards import Card, Rank, Suit, parse_cards
+from bot.engine.cards.card import Card, Rank, Suit, parse_cards
 from bot.render import pictures as P
 from bot.render import sprites as S
 from bot.render.gallery import render as render_gallery

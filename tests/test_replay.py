@@ -21,10 +21,13 @@ import tomli_w
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.cards import Card
-from bot.engine.hand import StudHand
-from bot.engine.phh import export_phh, parse_phh
-from bot.engine.replay import HistorySource, narrate, replay_file, replay_text, report_json
+from bot.engine.cards.card import Card
+from bot.engine.hand.hand import StudHand
+from bot.engine.phh.export import export_phh
+from bot.engine.phh.parser import parse_phh
+from bot.engine.replay.as_json import report_json
+from bot.engine.replay.replayer import HistorySource, replay_file, replay_text
+from bot.engine.replay.story import narrate
 from bot.engine.simulate import RandomPlayer, play_hand, random_rulings, random_stakes
 
 HANDS = Path(__file__).parent / "hands"
@@ -423,7 +426,7 @@ def test_random_hands_replay_exactly_hypothesis(seed: int) -> None:
 
 def test_eight_player_hands_with_community_cards_replay() -> None:
     # Nobody folds: every hand needs the community card (48 cards dealt by sixth street).
-    from bot.engine.stakes import TableStakes
+    from bot.engine.betting.stakes import TableStakes
 
     for seed in range(10):
         rng = random.Random(seed)
@@ -467,7 +470,7 @@ def test_an_even_split_has_no_odd_chip_note() -> None:
 def test_table_log_and_replay_word_a_face_up_five_alike_under_the_ruling(target: str, expected: str) -> None:
     # issue 14: the console said "the next up card sets a new wild rank" and replay "the next card
     # sets a wild rank" whatever the ruling; both now say what the ruling in force does.
-    from bot.engine.rulings import Rulings
+    from bot.engine.games.rulings import Rulings
     from bot.render.narrate import Narrator
     from tests.engine.helpers import new_hand, passive
 

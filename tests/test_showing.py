@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.cards import FULL_DECK, Card, Rank, parse_cards
-from bot.engine.showing import ShowingCategory, bring_in_index, door_card_key, showing_value
+from bot.engine.cards.card import FULL_DECK, Card, Rank, parse_cards
+from bot.engine.values.showing import ShowingCategory, bring_in_index, door_card_key, showing_value
 
 FIVES = frozenset({Rank.FIVE})
 

@@ -14,10 +14,10 @@ from collections import Counter
 
 import pytest
 
-from bot.engine.hand import StudHand
-from bot.engine.rulings import RULINGS, Rulings
+from bot.engine.betting.stakes import TableStakes
+from bot.engine.games.rulings import RULINGS, Rulings
+from bot.engine.hand.hand import StudHand
 from bot.engine.simulate import RandomPlayer, play_hand, random_rulings, random_stakes, simulate
-from bot.engine.stakes import TableStakes
 
 
 def test_same_seed_same_hands() -> None:

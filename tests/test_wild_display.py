@@ -12,8 +12,8 @@ from collections.abc import Collection
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.cards import FULL_DECK, Card, Rank, parse_cards
-from bot.engine.evaluator import Category, HandValue, evaluate
+from bot.engine.cards.card import FULL_DECK, Card, Rank, parse_cards
+from bot.engine.values.evaluator import Category, HandValue, evaluate
 from bot.render.narrate import hand_value_text
 from bot.render.private import best_now
 

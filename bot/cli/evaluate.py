@@ -21,8 +21,8 @@ import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from bot.engine.cards import Rank, parse_cards
-from bot.engine.evaluator import WILD_IN_FLUSH_OPTIONS, HandValue, evaluate
+from bot.engine.cards.card import Rank, parse_cards
+from bot.engine.values.evaluator import WILD_IN_FLUSH_OPTIONS, HandValue, evaluate
 
 
 def register(subparsers: Any) -> None:

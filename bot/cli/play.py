@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
     from bot.console.game import PlayConfig, names_for, play
     from bot.console.terminal import wants_color
-    from bot.engine.stakes import PRESETS
+    from bot.engine.betting.stakes import PRESETS
     from bot.tables.errors import TableError
     from bot.tables.games import check_game_setting
 

@@ -3,7 +3,7 @@
 Without ``--json`` it narrates the hand street by street (cards dealt -- down cards too, a history
 is public --, wild ranks added and why, the bring-in and who acts first, every action, pots,
 showdown and winners). With ``--json`` it prints one JSON object (see
-:func:`bot.engine.replay.report_json`: ``wild_ranks``, ``wild_events``, ``pots``, ``winnings``,
+:func:`bot.engine.replay.as_json.report_json`: ``wild_ranks``, ``wild_events``, ``pots``, ``winnings``,
 ``finishing_stacks``, ``showdown``, ``error`` ...). ``FILE`` may be ``-`` for standard input.
 
 Exit status: 0 when every action is legal and the recorded results (if any) agree with the
@@ -40,7 +40,9 @@ def register(subparsers: Any) -> None:
 
 def run(args: Any) -> int:
     """Replay ``args.file``; returns the exit status."""
-    from bot.engine.replay import narrate, replay_text, report_json
+    from bot.engine.replay.as_json import report_json
+    from bot.engine.replay.replayer import replay_text
+    from bot.engine.replay.story import narrate
 
     name = str(args.file)
     try:

@@ -51,11 +51,11 @@ def register(subparsers: Any) -> None:
 
 def run(args: Any) -> int:
     """Run the simulation; returns the exit status (2 for bad arguments)."""
+    from bot.engine.betting.stakes import PRESETS
     from bot.engine.errors import RulingError
-    from bot.engine.games import GAMES, game_of
-    from bot.engine.rulings import Rulings
+    from bot.engine.games.catalogue import GAMES, game_of
+    from bot.engine.games.rulings import Rulings
     from bot.engine.simulate import simulate
-    from bot.engine.stakes import PRESETS
 
     if args.list_games:
         for name in GAMES:

@@ -33,10 +33,10 @@ from typing import TextIO
 from bot.console.commands import HELP, InputError, echo, parse_action
 from bot.console.presenter import ConsolePresenter
 from bot.console.terminal import LineReader, Style
+from bot.engine.betting.stakes import PRESETS, TableStakes
 from bot.engine.errors import IllegalAction
-from bot.engine.games import DEALERS_CHOICE, DEFAULT_GAME, GAMES
-from bot.engine.rulings import RULINGS, Rulings
-from bot.engine.stakes import PRESETS, TableStakes
+from bot.engine.games.catalogue import DEALERS_CHOICE, DEFAULT_GAME, GAMES
+from bot.engine.games.rulings import RULINGS, Rulings
 from bot.render.cards import chips
 from bot.render.settings import rulings_table
 from bot.store import Store

@@ -65,7 +65,7 @@ from bot.discord.ui.table import (
     table_layout,
 )
 from bot.discord.ui.text import split_text
-from bot.engine.cards import Rank
+from bot.engine.cards.card import Rank
 from bot.render.scenes import hand_picture
 from bot.render.views import Phase, TableSnapshot
 from bot.render.wilds import wild_summary

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from bot.engine.cards import Card
+from bot.engine.cards.card import Card
 
 DEAL_KINDS = ("hole", "community", "burn", "indicator")
 """``hole``: a card to a seat (up or down); ``community``: the shared seventh-street card in a

@@ -11,7 +11,7 @@ the engine's benchmark; see ``benchmarks/bench_engine.py``).
 Everything is reproducible from the seed: the same seed gives the same hands.
 
 >>> import random
->>> from bot.engine.stakes import TableStakes
+>>> from bot.engine.betting.stakes import TableStakes
 >>> hand = play_hand(random.Random(1), [1000] * 4, TableStakes())
 >>> hand.is_over, sum(hand.result.final_stacks)
 (True, 4000)
@@ -29,12 +29,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine.cards import Deck
-from bot.engine.evaluator import Category
-from bot.engine.games import Game, game_of
-from bot.engine.hand import StudHand
-from bot.engine.rulings import DEFAULT_RULINGS, Rulings
-from bot.engine.stakes import TableStakes
+from bot.engine.betting.stakes import TableStakes
+from bot.engine.cards.deck import Deck
+from bot.engine.games.catalogue import Game, game_of
+from bot.engine.games.rulings import DEFAULT_RULINGS, Rulings
+from bot.engine.hand.hand import StudHand
+from bot.engine.values.evaluator import Category
 
 __all__ = ["RandomPlayer", "SimulationStats", "play_hand", "random_rulings", "random_stakes", "simulate"]
 
@@ -167,7 +167,7 @@ def random_stakes(rng: random.Random) -> TableStakes:
 def random_rulings(rng: random.Random, game: Game | str | None = None) -> Rulings:
     """Every ruling set to a random option (SPEC §3-§6); with ``game``, only the options that game
     offers for its own rulings (the others keep their defaults)."""
-    from bot.engine.rulings import RULINGS
+    from bot.engine.games.rulings import RULINGS
 
     if game is None:
         return Rulings.from_dict({name: rng.choice(options) for name, options in RULINGS.items()})

@@ -1,6 +1,6 @@
 """Cards as players read them: rank and suit symbol (``A♥``), hidden cards, chip amounts.
 
->>> from bot.engine.cards import parse_cards
+>>> from bot.engine.cards.card import parse_cards
 >>> cards(parse_cards("Ah Td 5c"))
 'A♥ T♦ 5♣'
 >>> board(parse_cards("Kd 7s"), hidden=2)
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.engine.cards import Card, Rank
+from bot.engine.cards.card import Card, Rank
 from bot.engine.vocab import street_name, street_ordinal
 
 __all__ = ["HIDDEN", "board", "card", "cards", "chips", "rank_list", "street_name", "street_ordinal"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from bot.engine.cards import Card, Rank, parse_cards
+from bot.engine.cards.card import Card, Rank, parse_cards
 from bot.render.pictures import (
     HandPicture,
     SeatPicture,

@@ -1,7 +1,7 @@
 """The public hand log: engine events -> lines for the table's channel (and the terminal).
 
 ``TableNarrator`` (also called ``Narrator``) is the live table's voice of the one narrator,
-``bot.engine.narration.Narrator``, which ``wildstud replay`` speaks too. It reads a hand's events
+``bot.engine.narration.narrator.Narrator``, which ``wildstud replay`` speaks too. It reads a hand's events
 incrementally (``narrator.lines(hand.events_since(i))``) and returns ``Line(kind, text)`` pairs,
 where ``kind`` is a ``bot.tables.notices.NoticeKind`` value
 (``"street"``, ``"action"``, ``"wild"``, ``"result"``, ``"info"``). It never reveals a down card,
@@ -18,9 +18,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.engine.cards import Card, Rank
-from bot.engine.evaluator import HandValue
-from bot.engine.events import (
+from bot.engine.cards.card import Card, Rank
+from bot.engine.hand.events import (
     ActionTaken,
     BettingClosed,
     BringInSeat,
@@ -36,10 +35,11 @@ from bot.engine.events import (
     WildRankAdded,
 )
 from bot.engine.log import Action, Deal
-from bot.engine.narration import Narrator as EventNarrator
-from bot.engine.showing import showing_value
+from bot.engine.narration.narrator import Narrator as EventNarrator
 from bot.engine.values.ace_to_five import ace_to_five
+from bot.engine.values.evaluator import HandValue
 from bot.engine.values.low import LowValue
+from bot.engine.values.showing import showing_value
 from bot.engine.vocab import action_phrase
 from bot.render.cards import cards as card_text
 from bot.render.cards import chips, rank_list, street_name
@@ -57,7 +57,7 @@ class Line:
 def dealt_cards(cards: Sequence[Card], up: Iterable[Card]) -> str:
     """A player's own cards in the order dealt, down cards in brackets: ``[7♣ K♦] K♠ 5♥ [3♥]``.
 
-    >>> from bot.engine.cards import parse_cards
+    >>> from bot.engine.cards.card import parse_cards
     >>> cs = parse_cards("7c Kd Ks 5h 3h")
     >>> dealt_cards(cs, parse_cards("Ks 5h"))
     '[7♣ K♦] K♠ 5♥ [3♥]'
@@ -87,8 +87,8 @@ def hand_value_text(value: HandValue, in_play: Collection[Card] = ()) -> str:
     """The hand's name, the five cards as they play, and what each wild card stood for (a card
     neither in the hand nor in ``in_play``, the board's other cards, where the hand allows one).
 
-    >>> from bot.engine.cards import Rank, parse_cards
-    >>> from bot.engine.evaluator import evaluate
+    >>> from bot.engine.cards.card import Rank, parse_cards
+    >>> from bot.engine.values.evaluator import evaluate
     >>> hand_value_text(evaluate(parse_cards("9s Kd Qd 9c 5c 8d 7d"), {Rank.FIVE, Rank.NINE}))
     'Royal flush: A♦ K♦ Q♦ J♦ T♦ (wild: 9♠ as A♦, 9♣ as J♦, 5♣ as T♦)'
 
@@ -119,7 +119,7 @@ def action_text(action: Action, name: str) -> str:
 
 
 class TableNarrator(EventNarrator[Line]):
-    """The live table's voice of the one narrator (``bot.engine.narration.Narrator``).
+    """The live table's voice of the one narrator (``bot.engine.narration.narrator.Narrator``).
 
     ``names``: the players in deal order (engine seats). Keep one narrator per hand and feed it
     every event once, in order: ``narrator.lines(hand.events_since(i))``.

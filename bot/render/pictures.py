@@ -40,12 +40,12 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.engine.cards import FULL_DECK, Card, Rank, Suit
-from bot.engine.evaluator import HandValue, evaluate
-from bot.engine.follow import WildEvent
-from bot.engine.showing import showing_value
+from bot.engine.cards.card import FULL_DECK, Card, Rank, Suit
+from bot.engine.games.follow import WildEvent
 from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
+from bot.engine.values.evaluator import HandValue, evaluate
 from bot.engine.values.low import spell
+from bot.engine.values.showing import showing_value
 from bot.render.cards import rank_list
 from bot.render.sprites import (
     _BEST,

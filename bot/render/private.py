@@ -1,7 +1,7 @@
 """A player's own view of their hand, sent only to them: their down and up cards and their best hand
 right now under the current wild ranks.
 
->>> from bot.engine.cards import Rank, parse_cards
+>>> from bot.engine.cards.card import Rank, parse_cards
 >>> cs = parse_cards("7c Kd Ks 5h")
 >>> print(private_text(3, "fourth street", cs, parse_cards("Ks 5h"), None, (Rank.FIVE,), "any-card"))
 Hand #3, fourth street. Your cards: [7♣ K♦] K♠ 5♥
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from bot.engine.cards import Card, Rank
-from bot.engine.evaluator import evaluate, stand_in
-from bot.engine.showing import ShowingCategory, ShowingValue, showing_value
+from bot.engine.cards.card import Card, Rank
 from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
+from bot.engine.values.evaluator import evaluate, stand_in
+from bot.engine.values.showing import ShowingCategory, ShowingValue, showing_value
 from bot.render.cards import cards as card_text
 from bot.render.cards import rank_list
 from bot.render.narrate import dealt_cards, hand_value_text, low_value_text

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.engine.cards import Rank
-from bot.engine.follow import WildEvent
+from bot.engine.cards.card import Rank
+from bot.engine.games.follow import WildEvent
 from bot.render.cards import street_name
 from bot.render.pictures import HandPicture, SeatPicture, TablePicture, WildRank, wilds_from_events
 from bot.render.views import Phase, PrivateNotice, SeatSnapshot, TableSnapshot, table_view

@@ -1,7 +1,7 @@
 """Stakes and rulings as text (SPEC §5, §8): the full list, and the changes announced before a deal.
 
->>> from bot.engine.rulings import Rulings
->>> from bot.engine.stakes import PRESETS
+>>> from bot.engine.games.rulings import Rulings
+>>> from bot.engine.betting.stakes import PRESETS
 >>> print(rulings_changes(Rulings(), Rulings(raise_cap="4")))
 Ruling raise_cap: 3 → 4 (fixed limit: raises allowed after the bet)
 >>> print(stakes_change(PRESETS["micro"], PRESETS["small"]))
@@ -10,8 +10,8 @@ Stakes: fixed limit 2/4, ante 1 and bring-in 1 → fixed limit 20/40, ante 5 and
 
 from __future__ import annotations
 
-from bot.engine.rulings import RULING_HELP, RULINGS, Rulings
-from bot.engine.stakes import TableStakes
+from bot.engine.betting.stakes import TableStakes
+from bot.engine.games.rulings import RULING_HELP, RULINGS, Rulings
 from bot.render.cards import chips
 
 

@@ -12,7 +12,7 @@ import functools
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.engine.cards import Card, Rank, Suit
+from bot.engine.cards.card import Card, Rank, Suit
 
 # -- colours ----------------------------------------------------------------------------------
 _BG = (32, 34, 37)

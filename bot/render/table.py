@@ -5,7 +5,7 @@ table display.
 lays it out. Other players' down cards appear only as card backs (``▒▒``).
 
 >>> from dataclasses import replace
->>> from bot.engine.cards import parse_cards
+>>> from bot.engine.cards.card import parse_cards
 >>> view = TableView(
 ...     title="Hand #3 · fourth street", stakes="fixed limit 20/40, ante 5 and bring-in 10",
 ...     seats=(
@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine.cards import Card
+from bot.engine.cards.card import Card
 from bot.render.cards import board, chips
 
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.engine.betting import LegalActions
-from bot.engine.cards import Card, Rank
-from bot.engine.follow import WildEvent
-from bot.engine.hand import StudHand
-from bot.engine.rulings import Rulings
-from bot.engine.stakes import TableStakes
+from bot.engine.betting.round import LegalActions
+from bot.engine.betting.stakes import TableStakes
+from bot.engine.cards.card import Card, Rank
+from bot.engine.games.follow import WildEvent
+from bot.engine.games.rulings import Rulings
+from bot.engine.hand.hand import StudHand
 from bot.engine.vocab import imperative
 from bot.render.cards import chips, street_name
 from bot.render.private import game_best_now, private_text

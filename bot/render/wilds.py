@@ -3,8 +3,8 @@
 Fives are always wild and come first; each later rank shows the face-up five that armed the follow
 (whose it was and on which street) and the card that set the rank.
 
->>> from bot.engine.cards import Card, Rank
->>> from bot.engine.follow import WildEvent
+>>> from bot.engine.cards.card import Card, Rank
+>>> from bot.engine.games.follow import WildEvent
 >>> ev = WildEvent(Card.parse("5h"), 1, 3, Card.parse("2d"), 2, 3, Rank.TWO, "follow")
 >>> wild_line(ev, ["Ann", "Bea", "Cid"])
 '5♥ (Bea, 3rd) → 2♦ (Cid): twos are wild'
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.engine.cards import Rank
-from bot.engine.follow import WildEvent
+from bot.engine.cards.card import Rank
+from bot.engine.games.follow import WildEvent
 from bot.render.cards import rank_list, street_ordinal
 
 

@@ -24,13 +24,14 @@ from typing import Any
 
 import aiosqlite
 
-from bot.engine.cards import FULL_DECK, Card, Deck
+from bot.engine.betting.stakes import TableStakes
+from bot.engine.cards.card import FULL_DECK, Card
+from bot.engine.cards.deck import Deck
 from bot.engine.command import Command
 from bot.engine.errors import IllegalAction
-from bot.engine.hand import StudHand
-from bot.engine.phh import parse_seats_entry
-from bot.engine.rulings import Rulings
-from bot.engine.stakes import TableStakes
+from bot.engine.games.rulings import Rulings
+from bot.engine.hand.hand import StudHand
+from bot.engine.phh.history import parse_seats_entry
 
 _DEMO_DECK = tuple(c.code for c in FULL_DECK)
 

@@ -82,7 +82,7 @@ class HandStore(StoreBase):
         card codes, top first (a list, or one space-separated string); ``commitment`` and ``salt``
         are the published deck commitment and its salt (DESIGN: fairness). ``stakes`` and
         ``rulings`` default to the table's current ones; the hand keeps its own copy (SPEC §8).
-        ``game`` is the name of the game it is dealt as (``bot.engine.games``). Hands are
+        ``game`` is the name of the game it is dealt as (``bot.engine.games.catalogue``). Hands are
         numbered 1, 2, ... per table.
 
         Raises :class:`StoreError` if the table is closed, a hand is already in progress there, a

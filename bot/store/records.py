@@ -158,7 +158,7 @@ class HandRecord:
 
     ``deck`` is the deck order as card codes (top card first); ``actions`` are the logged action
     texts in sequence order (``actions[0]`` has seq 1). ``game`` is the name of the game the hand
-    was dealt as (``bot.engine.games``; hands from before issue 12 are ``sex-in-the-middle-east``).
+    was dealt as (``bot.engine.games.catalogue``; hands from before issue 12 are ``sex-in-the-middle-east``).
     """
 
     id: int

@@ -19,7 +19,7 @@ Databases written before schema 4 held the commands as typed (``p2 raise 40``); 
 from __future__ import annotations
 
 from bot.engine.command import Command
-from bot.engine.phh import parse_seats_entry, seats_entry
+from bot.engine.phh.history import parse_seats_entry, seats_entry
 
 
 def encode_seats(seat_nos: tuple[int, ...]) -> str:

@@ -25,7 +25,7 @@ Whole-deck (hands dealt before per-card commitments)
 
 The stored secret tells the schemes apart: 32 hex digits is a whole-deck salt, 64 a per-card seed.
 
->>> from bot.engine.cards import FULL_DECK
+>>> from bot.engine.cards.card import FULL_DECK
 >>> deck = deck_text(FULL_DECK)
 >>> deck[:8], len(deck)
 ('2c2d2h2s', 104)
@@ -51,7 +51,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from bot.engine.cards import FULL_DECK, Card, check_distinct, parse_cards
+from bot.engine.cards.card import FULL_DECK, Card, check_distinct, parse_cards
 
 SALT_BYTES = 16
 """Length of a salt in bytes (written as twice as many hex digits): the whole-deck salt and each

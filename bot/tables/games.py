@@ -1,6 +1,6 @@
 """A table's game (issue 12): the game it deals, dealer's choice, and the rulings of its games.
 
-A table's ``game`` setting is a game name (``bot.engine.games.GAMES``) or ``dealers-choice``: then,
+A table's ``game`` setting is a game name (``bot.engine.games.catalogue.GAMES``) or ``dealers-choice``: then,
 before each deal, the player on the button (the seat that deals it) picks the game from the table's
 allowed list (``allowed_games``; empty means every game the engine deals). While they choose, the
 table holds a ``PendingChoice``: the timer, a restart and a stale select all meet it (the timer
@@ -23,11 +23,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine.cards import Deck
-from bot.engine.games import DEALERS_CHOICE, DEFAULT_GAME, GAMES, Game, game_of
-from bot.engine.hand import StudHand
-from bot.engine.rulings import RULINGS, Rulings
-from bot.engine.stakes import PRESETS
+from bot.engine.betting.stakes import PRESETS
+from bot.engine.cards.deck import Deck
+from bot.engine.games.catalogue import DEALERS_CHOICE, DEFAULT_GAME, GAMES, Game, game_of
+from bot.engine.games.rulings import RULINGS, Rulings
+from bot.engine.hand.hand import StudHand
 from bot.tables.errors import TableError
 
 __all__ = [

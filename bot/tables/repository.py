@@ -17,9 +17,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from bot.engine.games import DEALERS_CHOICE, DEFAULT_GAME, GAMES
-from bot.engine.rulings import Rulings
-from bot.engine.stakes import PRESETS, TableStakes
+from bot.engine.betting.stakes import PRESETS, TableStakes
+from bot.engine.games.catalogue import DEALERS_CHOICE, DEFAULT_GAME, GAMES
+from bot.engine.games.rulings import Rulings
 from bot.store import Store, StoreError
 from bot.store.records import HandRecord, Seat, TableRecord
 from bot.tables.codec import decode_seats, encode_seats

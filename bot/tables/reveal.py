@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.engine.cards import Card, Deck
-from bot.engine.hand import StudHand
+from bot.engine.betting.stakes import TableStakes
+from bot.engine.cards.card import Card
+from bot.engine.cards.deck import Deck
+from bot.engine.games.rulings import Rulings
+from bot.engine.hand.hand import StudHand
 from bot.engine.log import Action
-from bot.engine.rulings import Rulings
-from bot.engine.stakes import TableStakes
 from bot.store import HandRecord, Store, StoreError
 from bot.tables.codec import decode_action, decode_seats
 from bot.tables.fairness import DealCommitment, Opening
@@ -166,7 +167,7 @@ def viewer_history(record: HandRecord, member: int | None, names: dict[int, str]
     view (no down card but those shown). ``names`` maps member ids to display names (default:
     ``member <id>``). Raises ``ValueError`` while the hand is being played or for an inconsistent
     record. The text reads like any history but cannot be replayed (its unknown cards)."""
-    from bot.engine.phh import export_phh
+    from bot.engine.phh.export import export_phh
 
     if record.status == "in_progress":
         raise ValueError(f"hand {record.id} is still being played")

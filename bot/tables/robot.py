@@ -18,8 +18,8 @@ Decisions use only what the seat may know: its own down cards and everyone's up 
 source is injected, so a seeded robot is reproducible.
 
 >>> import random
->>> from bot.engine.betting import LegalActions
->>> from bot.engine.cards import Rank, parse_cards
+>>> from bot.engine.betting.round import LegalActions
+>>> from bot.engine.cards.card import Rank, parse_cards
 >>> s = Situation(down=tuple(parse_cards("5h 5d")), up=tuple(parse_cards("5c")),
 ...               opponents_up=(tuple(parse_cards("2c")),), dead=(), community=None,
 ...               wild_ranks=(Rank.FIVE,), wild_in_flush="any-card", street=3, pot=12,
@@ -35,15 +35,15 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.engine.baseball import Decision
-from bot.engine.betting import LegalActions
-from bot.engine.cards import FULL_DECK, Card, Rank
-from bot.engine.evaluator import strength
-from bot.engine.games import game_of
-from bot.engine.hand import StudHand
-from bot.engine.valuation import best_value, hole_spade
+from bot.engine.betting.round import LegalActions
+from bot.engine.cards.card import FULL_DECK, Card, Rank
+from bot.engine.games.baseball import Decision
+from bot.engine.games.catalogue import game_of
+from bot.engine.games.wilds import low_hole_rank
+from bot.engine.hand.hand import StudHand
 from bot.engine.values.ace_to_five import EIGHT_OR_BETTER, ace_to_five_key
-from bot.engine.wilds import low_hole_rank
+from bot.engine.values.evaluator import strength
+from bot.engine.values.valuation import best_value, hole_spade
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,12 +21,12 @@ import random
 from collections.abc import Sequence
 from functools import partial
 
-from bot.engine.cards import Deck
+from bot.engine.cards.deck import Deck
 from bot.engine.errors import IllegalAction
-from bot.engine.events import ShowdownStarted, StreetStarted
-from bot.engine.games import DEALERS_CHOICE, GAMES, game_of
-from bot.engine.hand import StudHand
-from bot.engine.phh import export_phh
+from bot.engine.games.catalogue import DEALERS_CHOICE, GAMES, game_of
+from bot.engine.hand.events import ShowdownStarted, StreetStarted
+from bot.engine.hand.hand import StudHand
+from bot.engine.phh.export import export_phh
 from bot.render.narrate import Line, Narrator
 from bot.render.settings import rulings_changes, stakes_change
 from bot.store.records import HandRecord

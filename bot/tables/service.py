@@ -33,10 +33,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from bot.engine.betting.stakes import PRESETS, TableStakes
 from bot.engine.command import PLAYER_KINDS
-from bot.engine.games import DEALERS_CHOICE, DEFAULT_GAME
-from bot.engine.rulings import Rulings
-from bot.engine.stakes import PRESETS, TableStakes
+from bot.engine.games.catalogue import DEALERS_CHOICE, DEFAULT_GAME
+from bot.engine.games.rulings import Rulings
 from bot.engine.vocab import normalise
 from bot.render.cards import chips
 from bot.render.settings import rulings_changes, stakes_change, stakes_line

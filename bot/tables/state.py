@@ -10,10 +10,10 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.engine.games import DEFAULT_GAME, Game
-from bot.engine.hand import StudHand
-from bot.engine.rulings import Rulings
-from bot.engine.stakes import TableStakes
+from bot.engine.betting.stakes import TableStakes
+from bot.engine.games.catalogue import DEFAULT_GAME, Game
+from bot.engine.games.rulings import Rulings
+from bot.engine.hand.hand import StudHand
 from bot.render.narrate import Narrator
 from bot.tables.clock import TimerHandle
 from bot.tables.fairness import DealCommitment
@@ -63,7 +63,7 @@ class LiveHand:
     rulings: Rulings
     narrator: Narrator
     game: Game = DEFAULT_GAME
-    """The game this hand is dealt as (``bot.engine.games``)."""
+    """The game this hand is dealt as (``bot.engine.games.catalogue``)."""
     actions: list[str] = field(default_factory=list)
     narrated: int = 0
     timed_out: set[int] = field(default_factory=set)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from bot.console.game import GUILD, PlayConfig, play
-from bot.engine.games import GAMES
+from bot.engine.games.catalogue import GAMES
 from bot.store import Store
 from bot.tables.games import dealable_games
 

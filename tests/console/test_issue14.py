@@ -91,7 +91,7 @@ def test_history_writes_a_finished_hand_as_the_player_saw_it(
     import sqlite3
 
     from bot.cli import main
-    from bot.engine.replay import replay_text
+    from bot.engine.replay.replayer import replay_text
 
     monkeypatch.chdir(tmp_path)
     db = tmp_path / "hist.sqlite3"

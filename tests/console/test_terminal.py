@@ -18,7 +18,7 @@ import pytest
 
 from bot.console.commands import InputError, parse_action
 from bot.console.game import PlayConfig, play
-from bot.engine.cards import Card
+from bot.engine.cards.card import Card
 from bot.store import Store
 from bot.tables.notices import ActionOption, Prompt
 

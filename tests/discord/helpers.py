@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from bot.discord.client import WildstudBot
-from bot.engine.cards import Card
+from bot.engine.cards.card import Card
 from bot.settings import Settings
 from bot.tables.clock import FakeClock
 from bot.tables.options import TableOptions

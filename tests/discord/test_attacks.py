@@ -15,8 +15,8 @@ import pytest
 from PIL import Image
 
 from bot.discord.client import WildstudBot
-from bot.engine.games import GAMES
-from bot.engine.rulings import RULINGS
+from bot.engine.games.catalogue import GAMES
+from bot.engine.games.rulings import RULINGS
 from bot.render.pictures import PICTURE_WIDTH
 from bot.settings import Settings
 from bot.tables.clock import FakeClock

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.engine.games import GAMES
+from bot.engine.games.catalogue import GAMES
 from bot.tables.games import dealable
 from tests.discord.helpers import hand_log, new_bot, open_table, play_passively
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeMessage, start_bot

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.engine.cards import Card
+from bot.engine.cards.card import Card
 from tests.discord.helpers import (
     STARTING_CHIPS,
     current_prompt,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.discord.client import WildstudBot
-from bot.engine.cards import FULL_DECK, Card, parse_cards
+from bot.engine.cards.card import FULL_DECK, Card, parse_cards
 from bot.settings import Settings
 from bot.tables.clock import FakeClock
 from bot.tables.notices import TableKey

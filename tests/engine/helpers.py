@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.engine.cards import FULL_DECK, Card, parse_cards
-from bot.engine.hand import StudHand
-from bot.engine.rulings import Rulings
-from bot.engine.stakes import TableStakes
+from bot.engine.betting.stakes import TableStakes
+from bot.engine.cards.card import FULL_DECK, Card, parse_cards
+from bot.engine.games.rulings import Rulings
+from bot.engine.hand.hand import StudHand
 
 FL = TableStakes.fixed_limit(ante=5, bring_in=10, small_bet=20, big_bet=40)
 """Fixed limit 20/40, ante 5, bring-in 10 (the stakes of the example hands)."""
@@ -123,6 +123,6 @@ def passive(hand: StudHand, until_street: int = 8) -> None:
 
 def ranks(text: str) -> tuple[object, ...]:
     """``"5 2 J"`` -> the Rank values, for comparing with ``wild_ranks``."""
-    from bot.engine.cards import Rank
+    from bot.engine.cards.card import Rank
 
     return tuple(Rank.parse(t) for t in text.split())

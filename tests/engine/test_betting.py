@@ -9,12 +9,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine.cards import FULL_DECK, Card
+from bot.engine.betting.stakes import TableStakes
+from bot.engine.cards.card import FULL_DECK, Card
 from bot.engine.errors import IllegalAction
-from bot.engine.events import BringInSeat
-from bot.engine.hand import StudHand
-from bot.engine.rulings import Rulings
-from bot.engine.stakes import TableStakes
+from bot.engine.games.rulings import Rulings
+from bot.engine.hand.events import BringInSeat
+from bot.engine.hand.hand import StudHand
 from tests.engine.helpers import FL, NL, PL, new_hand, play, state
 from tests.engine.test_properties import random_command, stakes_strategy
 

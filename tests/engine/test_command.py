@@ -1,6 +1,6 @@
 """``Command``: parsing, PHH round trips, and the engine's verify/can/apply triad.
 
-The PHH side is checked against the project's PHH reader (``bot.engine.phh.parse_phh``, written to
+The PHH side is checked against the project's PHH reader (``bot.engine.phh.parser.parse_phh``, written to
 phh-std independently of ``Command``); the engine side by playing random hands twice in lockstep,
 once with the commands as a player gives them and once with the resolved commands read back from
 their PHH strings (what a resumed hand replays): the two logs must be identical.
@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.cards import Deck
+from bot.engine.betting.stakes import TableStakes
+from bot.engine.cards.deck import Deck
 from bot.engine.command import AMOUNT_KINDS, Command, Kind
 from bot.engine.errors import IllegalAction
-from bot.engine.hand import StudHand
+from bot.engine.games.rulings import Rulings
+from bot.engine.hand.hand import StudHand
 from bot.engine.log import Action
-from bot.engine.phh import parse_phh
-from bot.engine.rulings import Rulings
-from bot.engine.stakes import TableStakes
+from bot.engine.phh.parser import parse_phh
 from tests.engine.helpers import FL, NL, PL
 
 SEATS = st.integers(min_value=0, max_value=7)

@@ -61,12 +61,12 @@ import pytest
 
 pokerkit = pytest.importorskip("pokerkit")
 
-from bot.engine.cards import FULL_DECK, Card  # noqa: E402
-from bot.engine.hand import StudHand  # noqa: E402
+from bot.engine.betting.stakes import TableStakes  # noqa: E402
+from bot.engine.cards.card import FULL_DECK, Card  # noqa: E402
+from bot.engine.games.rulings import Rulings  # noqa: E402
+from bot.engine.hand.hand import StudHand  # noqa: E402
 from bot.engine.log import Deal  # noqa: E402
-from bot.engine.replay import replay_text  # noqa: E402
-from bot.engine.rulings import Rulings  # noqa: E402
-from bot.engine.stakes import TableStakes  # noqa: E402
+from bot.engine.replay.replayer import replay_text  # noqa: E402
 
 A = pokerkit.Automation
 AUTOS = (A.ANTE_POSTING, A.BET_COLLECTION, A.BLIND_OR_STRADDLE_POSTING,

@@ -7,10 +7,10 @@ import itertools
 
 import pytest
 
-from bot.engine.cards import Card, Rank
-from bot.engine.follow import derive_wilds
+from bot.engine.cards.card import Card, Rank
+from bot.engine.games.follow import derive_wilds
+from bot.engine.games.rulings import Rulings
 from bot.engine.log import Deal
-from bot.engine.rulings import Rulings
 from tests.engine.helpers import new_hand, passive, play, ranks
 
 

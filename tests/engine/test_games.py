@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from bot.engine.baseball import extra_card_fits
+from bot.engine.betting.stakes import TableStakes
 from bot.engine.errors import RulingError
-from bot.engine.games import DEFAULT_GAME, GAMES, game_of
+from bot.engine.games.baseball import extra_card_fits
+from bot.engine.games.catalogue import DEFAULT_GAME, GAMES, game_of
+from bot.engine.games.rulings import RULINGS, Rulings
 from bot.engine.log import Deal
-from bot.engine.rulings import RULINGS, Rulings
 from bot.engine.simulate import play_hand
-from bot.engine.stakes import TableStakes
 
 # The issues' game names, in their order (a contract: commands, PHH _game, JSON): issue 12's
 # eight, then issue 19's razz and stud hi-lo.

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.cards import Card, Deck
+from bot.engine.betting.stakes import TableStakes
+from bot.engine.cards.card import Card
+from bot.engine.cards.deck import Deck
 from bot.engine.errors import IllegalAction
-from bot.engine.events import BettingClosed, BurnsScrambled, FirstToAct, PotAwarded
-from bot.engine.hand import StudHand
+from bot.engine.games.rulings import Rulings
+from bot.engine.hand.events import BettingClosed, BurnsScrambled, FirstToAct, PotAwarded
+from bot.engine.hand.hand import StudHand
 from bot.engine.log import Deal
-from bot.engine.rulings import Rulings
-from bot.engine.stakes import TableStakes
 from tests.engine.helpers import FL, NL, new_hand, passive, play, ranks, state, stud_deck
 
 SHEET = ["Ah 3c Qc 9s 5s Ts 4d", "Kh 7c 5h Kd Jh 4c 9d", "8d Js 2d 8c 7h 8h 3d"]

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pokerkit import BadugiHand, EightOrBetterLowHand, RegularLowHand, StandardLowHand
 
-from bot.engine.cards import FULL_DECK, Card, parse_cards
+from bot.engine.cards.card import FULL_DECK, Card, parse_cards
 from bot.engine.values.ace_to_five import ace_to_five, ace_to_five_key, eight_or_better, qualifies_eight
 from bot.engine.values.badugi import badugi, badugi_key
 from bot.engine.values.deuce_to_seven import deuce_to_seven, deuce_to_seven_key

@@ -7,11 +7,11 @@ import typing
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import narration
-from bot.engine.cards import Deck
-from bot.engine.events import Event
-from bot.engine.hand import StudHand
-from bot.engine.narration import EventVisitor, Narrator
+from bot.engine.cards.deck import Deck
+from bot.engine.hand.events import Event
+from bot.engine.hand.hand import StudHand
+from bot.engine.narration import narrator as narration
+from bot.engine.narration.narrator import EventVisitor, Narrator
 from tests.engine.helpers import FL, NL
 
 

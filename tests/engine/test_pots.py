@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.pots import Pot, share_pot, split_pots, uncalled
+from bot.engine.betting.pots import Pot, share_pot, split_pots, uncalled
 
 Layers = list[tuple[int, tuple[int, ...]]]
 

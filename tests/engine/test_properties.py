@@ -14,14 +14,14 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine.cards import FULL_DECK, Card, Rank
+from bot.engine.betting.stakes import TableStakes
+from bot.engine.cards.card import FULL_DECK, Card, Rank
 from bot.engine.errors import IllegalAction
-from bot.engine.evaluator import evaluate
-from bot.engine.follow import derive_wilds
-from bot.engine.hand import StudHand
+from bot.engine.games.follow import derive_wilds
+from bot.engine.games.rulings import RULINGS, Rulings
+from bot.engine.hand.hand import StudHand
 from bot.engine.log import Action, Deal
-from bot.engine.rulings import RULINGS, Rulings
-from bot.engine.stakes import TableStakes
+from bot.engine.values.evaluator import evaluate
 from tests.engine.helpers import state
 from tests.engine.test_pots import reference_split
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.engine.betting.stakes import PRESETS, TableStakes
 from bot.engine.errors import RulingError, StakesError
-from bot.engine.rulings import RULINGS, Rulings
-from bot.engine.stakes import PRESETS, TableStakes
+from bot.engine.games.rulings import RULINGS, Rulings
 
 # Written out from SPEC.md's ruling tables (§3-§6), default first, independently of rulings.py.
 SPEC_RULINGS = {

@@ -12,11 +12,11 @@ import random
 
 import pytest
 
-from bot.engine.cards import Card, Rank, Suit
-from bot.engine.games import GAMES
-from bot.engine.hand import StudHand
+from bot.engine.cards.card import Card, Rank, Suit
+from bot.engine.games.catalogue import GAMES
+from bot.engine.games.rulings import Rulings
+from bot.engine.hand.hand import StudHand
 from bot.engine.log import Deal
-from bot.engine.rulings import Rulings
 from bot.engine.simulate import play_hand, random_stakes
 from tests.reference_evaluator import category_name, reference_evaluate
 

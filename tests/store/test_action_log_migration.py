@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine.phh import parse_phh
+from bot.engine.phh.parser import parse_phh
 from bot.store import SCHEMA_VERSION, Store
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "codec-v3.sqlite3"

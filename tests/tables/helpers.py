@@ -6,8 +6,8 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.engine.cards import FULL_DECK, Card, parse_cards
-from bot.engine.stakes import TableStakes
+from bot.engine.betting.stakes import TableStakes
+from bot.engine.cards.card import FULL_DECK, Card, parse_cards
 from bot.store import Store
 from bot.tables.clock import FakeClock
 from bot.tables.notices import NoticeKind, Prompt, TableKey

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.engine.betting.stakes import PRESETS, TableStakes
 from bot.engine.errors import IllegalAction
-from bot.engine.stakes import PRESETS, TableStakes
 from bot.render.cards import HIDDEN
 from bot.render.table import TableView
 from bot.store import Store

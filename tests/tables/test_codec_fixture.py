@@ -14,10 +14,11 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from bot.engine.cards import Card, Deck
-from bot.engine.hand import StudHand
-from bot.engine.rulings import Rulings
-from bot.engine.stakes import TableStakes
+from bot.engine.betting.stakes import TableStakes
+from bot.engine.cards.card import Card
+from bot.engine.cards.deck import Deck
+from bot.engine.games.rulings import Rulings
+from bot.engine.hand.hand import StudHand
 from bot.store import Store
 from bot.store.records import HandRecord
 from bot.tables.notices import NoticeKind, TableKey

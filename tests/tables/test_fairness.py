@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.cards import FULL_DECK
-from bot.engine.stakes import PRESETS
+from bot.engine.betting.stakes import PRESETS
+from bot.engine.cards.card import FULL_DECK
 from bot.store import Store
 from bot.tables.fairness import DealCommitment, Opening, check_openings, commitment, deck_text, verify
 from tests.tables.helpers import Harness

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine.cards import Rank
-from bot.engine.games import GAMES
-from bot.engine.stakes import PRESETS
+from bot.engine.betting.stakes import PRESETS
+from bot.engine.cards.card import Rank
+from bot.engine.games.catalogue import GAMES
 from bot.store import Store
 from bot.tables.errors import NotDealer, StaleAction, TableError
 from bot.tables.games import dealable

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.engine.stakes import PRESETS, TableStakes
+from bot.engine.betting.stakes import PRESETS, TableStakes
 from bot.store import Store
 from bot.tables.notices import NoticeKind
 from tests.tables.helpers import Harness, StackedRandom, stacked_deck

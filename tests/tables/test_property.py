@@ -11,8 +11,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.engine.betting.stakes import PRESETS
 from bot.engine.errors import IllegalAction
-from bot.engine.stakes import PRESETS
 from bot.store import Store
 from tests.tables.helpers import Harness
 

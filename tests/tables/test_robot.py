@@ -10,12 +10,13 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.baseball import Decision
-from bot.engine.betting import LegalActions
-from bot.engine.cards import FULL_DECK, Deck, Rank, parse_cards
-from bot.engine.evaluator import strength
-from bot.engine.hand import StudHand
-from bot.engine.stakes import PRESETS
+from bot.engine.betting.round import LegalActions
+from bot.engine.betting.stakes import PRESETS
+from bot.engine.cards.card import FULL_DECK, Rank, parse_cards
+from bot.engine.cards.deck import Deck
+from bot.engine.games.baseball import Decision
+from bot.engine.hand.hand import StudHand
+from bot.engine.values.evaluator import strength
 from bot.tables.robot import Robot, Situation, estimate_equity, situation
 
 FACING_BET = LegalActions(0, fold=True, call=40, wager="raise", min_to=80, max_to=80, to_options=(80,))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine.stakes import PRESETS, TableStakes
+from bot.engine.betting.stakes import PRESETS, TableStakes
 from bot.store import Store
 from bot.tables.errors import TableError
 from bot.tables.notices import NoticeKind, NoticePresenter, Reply

@@ -22,8 +22,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.cards import Card
-from bot.engine.stakes import PRESETS, TableStakes
+from bot.engine.betting.stakes import PRESETS, TableStakes
+from bot.engine.cards.card import Card
 from bot.store import Store
 from bot.tables.notices import NoticeKind, PrivateNotice, Reply
 from bot.tables.reveal import reveal_of, viewer_history

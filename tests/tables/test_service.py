@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.engine.betting.stakes import PRESETS
 from bot.engine.errors import IllegalAction
-from bot.engine.stakes import PRESETS
 from bot.store import Store
 from bot.tables.errors import NotDealer, StaleAction, TableError
 from bot.tables.notices import (

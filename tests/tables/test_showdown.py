@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine.betting import LegalActions
-from bot.engine.cards import Card, parse_cards
+from bot.engine.betting.round import LegalActions
+from bot.engine.betting.stakes import PRESETS, TableStakes
+from bot.engine.cards.card import Card, parse_cards
 from bot.engine.errors import IllegalAction
-from bot.engine.stakes import PRESETS, TableStakes
 from bot.store import Store
 from bot.tables.errors import TableError
 from bot.tables.notices import NoticeKind, PrivateNotice

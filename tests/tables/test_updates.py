@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine.cards import parse_cards
-from bot.engine.stakes import PRESETS
+from bot.engine.betting.stakes import PRESETS
+from bot.engine.cards.card import parse_cards
 from bot.render.views import Phase
 from bot.store import Store
 from bot.tables.clock import FakeClock

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.stakes import PRESETS, TableStakes
+from bot.engine.betting.stakes import PRESETS, TableStakes
 from bot.store import Store
 from bot.tables.errors import NotDealer, StaleAction, TableError
 from bot.tables.fairness import check_openings

@@ -18,7 +18,7 @@ import discord
 from bot.discord.ui.common import Interaction, actor, reply, table_key, wildstud
 from bot.discord.ui.errors import answer_error
 from bot.engine.errors import IllegalAction
-from bot.engine.games import GAMES
+from bot.engine.games.catalogue import GAMES
 from bot.tables.errors import StaleAction
 from bot.tables.notices import GameChoiceNotice
 

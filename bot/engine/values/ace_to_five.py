@@ -12,7 +12,7 @@ five different ranks: the lowest five set bits (one table lookup, ``_LOW5``) are
 mask, read as a number, already orders lows (a lower top card, then the next...). Hands with
 fewer different ranks (under 1% of seven-card hands) go through ``_grouped``, cached by ranks.
 
->>> from bot.engine.cards import parse_cards
+>>> from bot.engine.cards.card import parse_cards
 >>> ace_to_five(parse_cards("8h 6c 4d 3s As Kc Kd")).describe()
 'Eight-six low (8-6-4-3-A)'
 >>> ace_to_five(parse_cards("5h 4c 3d 2s As")).name, eight_or_better(parse_cards("9h 6c 4d 3s As"))
@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Final
 
-from bot.engine.cards import Card
+from bot.engine.cards.card import Card
 from bot.engine.values.low import LowValue, grouped_name, noun, pick_cards
 
 _LOW_BIT: Final = (0, 0, *(1 << (r - 1) for r in range(2, 14)), 1)

@@ -9,7 +9,7 @@ a tie. Aces are low (the best hand is A-2-3-4 in four suits), as in the rooms an
 How it is fast: every subset of up to four cards is tried, largest first, with one rank mask and
 one suit mask each; a subset's rank mask read as a number orders hands of its size.
 
->>> from bot.engine.cards import parse_cards
+>>> from bot.engine.cards.card import parse_cards
 >>> badugi(parse_cards("7h 4c 2d 2s")).name
 'three-card badugi, 7-4-2'
 >>> badugi(parse_cards("Ks 4h 3d Ac")).describe()
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Final
 
-from bot.engine.cards import Card
+from bot.engine.cards.card import Card
 from bot.engine.values.low import LowValue, pick_cards, spell
 
 _LOW_BIT: Final = (0, 0, *(1 << (r - 1) for r in range(2, 14)), 1)

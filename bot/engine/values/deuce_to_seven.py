@@ -10,7 +10,7 @@ How it is fast: with five different ranks the rank mask (bit ``r`` for rank ``r`
 number orders no-pair hands, a straight is a mask of five adjacent bits, and a flush one suit;
 paired hands go through ``_grouped``, cached by ranks.
 
->>> from bot.engine.cards import parse_cards
+>>> from bot.engine.cards.card import parse_cards
 >>> deuce_to_seven(parse_cards("7h 5c 4d 3s 2s")).describe()
 'Number one, the wheel (7-5-4-3-2)'
 >>> deuce_to_seven(parse_cards("Ah 5c 4d 3s 2s")).name, deuce_to_seven(parse_cards("8h 7c 6d 5s 4s")).name
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Final
 
-from bot.engine.cards import Card
+from bot.engine.cards.card import Card
 from bot.engine.values.low import LowValue, grouped_name, noun, pick_cards
 
 _PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL_HOUSE, _QUADS, _STRAIGHT_FLUSH = range(1, 9)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.engine.cards import Card, Rank
+from bot.engine.cards.card import Card, Rank
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,261 @@
+"""The seven-card stud family as data (issue 12): every game the dealer may name.
+
+A ``Game`` says how a hand differs from plain seven-card stud: its streets (the stud deal pattern
+for every game here), its wild model, Baseball's extra card and three-up payment, how each pot is
+split, and which rulings apply. ``GAMES`` maps each contract name to its game, in menu order;
+``sex-in-the-middle-east`` is first and the default everywhere. The rules and the choice of each
+default are in docs/rules.md ("Dealer's choice"), with their sources.
+
+>>> DEFAULT_GAME.name, [g for g in GAMES][:2]
+('sex-in-the-middle-east', ['sex-in-the-middle-east', 'seven-card-stud'])
+>>> game_of("Follow The Queen").wilds.trigger
+<Rank.QUEEN: 12>
+>>> try:
+...     game_of("seven-card-stud").check_ruling("five_follows_five")
+... except ValueError as exc:
+...     print(str(exc)[:71])
+ruling five_follows_five does not apply to seven-card-stud: its rulings
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bot.engine.cards.card import Rank
+from bot.engine.errors import RulingError
+from bot.engine.games.rulings import RULINGS, Rulings
+from bot.engine.games.streets import STREETS, Street
+from bot.engine.vocab import normalise
+
+WILD_KINDS = ("fixed", "follow", "low-hole")
+FOLLOW_MODES = ("accumulate", "replace")
+SPLITS = ("high", "high-spade", "low-spade", "low", "high-low")
+BRING_INS = ("low-card", "high-card")
+ACTS_FIRST = ("high-hand", "low-hand")
+
+
+@dataclass(frozen=True, slots=True)
+class WildModel:
+    """Which ranks are wild in a game.
+
+    ``kind``: ``"fixed"`` (``ranks`` only, the same for everyone), ``"follow"`` (``ranks`` always,
+    plus the rank of the card after a face-up ``trigger``; ``mode`` ``"accumulate"`` keeps every
+    follower, ``"replace"`` keeps only the latest) or ``"low-hole"`` (per player: the rank of the
+    player's lowest down card, in that player's hand only). ``ranks`` is empty for no wild cards.
+    """
+
+    kind: str
+    ranks: frozenset[Rank] = frozenset()
+    trigger: Rank | None = None
+    mode: str = "accumulate"
+
+    def __post_init__(self) -> None:
+        if self.kind not in WILD_KINDS or self.mode not in FOLLOW_MODES:
+            raise ValueError(f"bad wild model {self.kind!r}/{self.mode!r}")
+        if (self.kind == "follow") != (self.trigger is not None):
+            raise ValueError("a follow wild model needs a trigger rank, and only it")
+
+    @property
+    def per_player(self) -> bool:
+        """Wild ranks differ between players (low-hole-wild)."""
+        return self.kind == "low-hole"
+
+    @property
+    def shared(self) -> bool:
+        """Some rank is wild for everyone (fixed with ranks, or a follow game)."""
+        return self.kind == "follow" or (self.kind == "fixed" and bool(self.ranks))
+
+
+BETTING_RULINGS = ("high_hand_tiebreak", "open_pair_double", "raise_cap", "heads_up_uncapped",
+                   "burn_cards", "odd_chip")
+"""The rulings of every game (SPEC §5-§6)."""
+
+_WILD_VALUE_RULINGS = ("wild_in_flush", "natural_wins_ties")
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game of the stud family.
+
+    ``name``: the contract name (PHH ``_game``, commands, JSON). ``title``: for people. ``rules``:
+    a short rules text for announcements. ``streets``: third to seventh street (``dealing.STREETS``).
+    ``wilds``: the ``WildModel``. ``extra_card``: a rank that earns its holder one more card when
+    dealt face up (Baseball's four), or ``None``. ``pay_rank``: a rank whose face-up card asks its
+    holder to match the pot or fold under ``three_up = pay-the-pot-or-fold`` (Baseball's three).
+    ``split``: ``"high"`` (best hand takes each pot), ``"high-spade"`` / ``"low-spade"`` (each pot
+    halved between the best hand and the highest / lowest spade dealt face down). ``rulings``: the
+    ruling names that apply, in SPEC order. ``limited``: ruling options not offered in this game,
+    as ``(name, options offered)`` pairs.
+    """
+
+    name: str
+    title: str
+    rules: str
+    wilds: WildModel
+    rulings: tuple[str, ...]
+    streets: tuple[Street, ...] = STREETS
+    extra_card: Rank | None = None
+    pay_rank: Rank | None = None
+    split: str = "high"
+    limited: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    bring_in: str = "low-card"
+    acts_first: str = "high-hand"
+
+    def __post_init__(self) -> None:
+        if self.split not in SPLITS or self.bring_in not in BRING_INS or self.acts_first not in ACTS_FIRST:
+            raise ValueError(f"bad split, bring-in or first to act: {self.split!r}, {self.bring_in!r}, "
+                             f"{self.acts_first!r}")
+        for name in self.rulings:
+            if name not in RULINGS:  # pragma: no cover - a programming error in GAMES
+                raise ValueError(f"unknown ruling {name}")
+
+    def check_ruling(self, name: str) -> str:
+        """The canonical ruling name if it applies to this game.
+
+        Accepts what ``Rulings.parse_ruling`` accepts; raises ``RulingError`` naming the rulings of
+        this game when the ruling is unknown or belongs to other games.
+        """
+        key = normalise(name)
+        if key not in self.rulings:
+            what = f"ruling {key} does not apply to" if key in RULINGS else f"unknown ruling {name!r} for"
+            raise RulingError(f"{what} {self.name}: its rulings are {', '.join(self.rulings)}")
+        return key
+
+    def options(self, name: str) -> tuple[str, ...]:
+        """The options of ruling ``name`` offered in this game, the default first."""
+        key = self.check_ruling(name)
+        return dict(self.limited).get(key, RULINGS[key])
+
+    def parse_ruling(self, name: str, value: str) -> tuple[str, str]:
+        """``Rulings.parse_ruling`` restricted to this game: ``(name, option)`` or ``RulingError``."""
+        key = self.check_ruling(name)
+        key, option = Rulings.parse_ruling(key, value)
+        offered = self.options(key)
+        if option not in offered:
+            raise RulingError(f"{option!r} is not an option of ruling {key} in {self.name}: "
+                              f"choose one of {', '.join(offered)}")
+        return key, option
+
+    def rulings_dict(self, rulings: Rulings) -> dict[str, str]:
+        """``{name: option}`` for this game's rulings only (what a hand history records)."""
+        everything = rulings.to_dict()
+        return {name: everything[name] for name in self.rulings}
+
+    def check_rulings(self, rulings: Rulings) -> None:
+        """``RulingError`` if an option this game does not offer is chosen (e.g. ``wild-aware``
+        open pairs in a game without wild cards). Rulings of other games are ignored."""
+        values = rulings.to_dict()
+        for name, offered in self.limited:
+            if name in self.rulings and values[name] not in offered:
+                raise RulingError(f"{values[name]!r} is not an option of ruling {name} in {self.name}: "
+                                  f"choose one of {', '.join(offered)}")
+
+    @property
+    def has_low(self) -> bool:
+        """Some pot (or half of it) goes to an ace-to-five low: razz and stud hi-lo."""
+        return self.split in ("low", "high-low")
+
+    def describe(self) -> str:
+        """``"Title: rules"`` in one line, for announcements."""
+        return f"{self.title}: {self.rules}"
+
+
+_NO_WILD_PAIRS = (("open_pair_double", ("natural-pair", "off")),)
+_LOW_RULINGS = tuple(r for r in BETTING_RULINGS if r != "open_pair_double")
+"""Razz and hi-lo: an open pair on fourth street changes no limit there, so that ruling does not apply."""
+
+_GAME_LIST = (
+    Game(
+        "sex-in-the-middle-east", "Sex in the Middle East",
+        "seven-card stud; fives wild, and each face-up five makes the rank of the next up card wild "
+        "too, for the rest of the hand (wild ranks pile up)",
+        WildModel("follow", frozenset({Rank.FIVE}), Rank.FIVE, "accumulate"),
+        ("follow_target", "five_follows_five", "wild_in_flush", "natural_wins_ties", "showing_hand",
+         *BETTING_RULINGS),
+    ),
+    Game(
+        "seven-card-stud", "Seven-Card Stud",
+        "seven-card stud, no wild cards",
+        WildModel("fixed"), BETTING_RULINGS, limited=_NO_WILD_PAIRS,
+    ),
+    Game(
+        "follow-the-queen", "Follow the Queen",
+        "seven-card stud; queens wild, and a face-up queen makes the rank of the next up card wild, "
+        "replacing the previous one",
+        WildModel("follow", frozenset({Rank.QUEEN}), Rank.QUEEN, "replace"),
+        ("queen_last", "queen_follows_queen", "follower_until_replaced", *_WILD_VALUE_RULINGS,
+         "showing_hand", *BETTING_RULINGS),
+    ),
+    Game(
+        "baseball", "Baseball",
+        "seven-card stud; threes and nines wild; a face-up four earns an extra card; a face-up "
+        "three is wild (or its player matches the pot or folds)",
+        WildModel("fixed", frozenset({Rank.THREE, Rank.NINE})),
+        ("three_up", "four_card", "four_card_face", *_WILD_VALUE_RULINGS, "showing_hand",
+         *BETTING_RULINGS),
+        extra_card=Rank.FOUR, pay_rank=Rank.THREE,
+    ),
+    Game(
+        "deuces-wild", "Deuces Wild",
+        "seven-card stud; twos wild",
+        WildModel("fixed", frozenset({Rank.TWO})),
+        (*_WILD_VALUE_RULINGS, "showing_hand", *BETTING_RULINGS),
+    ),
+    Game(
+        "low-hole-wild", "Low Hole Wild",
+        "seven-card stud; your lowest down card, and every card of its rank in your hand, is wild "
+        "for you only (the last card can change it)",
+        WildModel("low-hole"),
+        ("low_hole_ace", *_WILD_VALUE_RULINGS, *BETTING_RULINGS), limited=_NO_WILD_PAIRS,
+    ),
+    Game(
+        "high-chicago", "High Chicago",
+        "seven-card stud, no wild cards; half the pot to the best hand, half to the highest spade "
+        "dealt face down (the best hand takes all if nobody has one)",
+        WildModel("fixed"), BETTING_RULINGS, split="high-spade", limited=_NO_WILD_PAIRS,
+    ),
+    Game(
+        "low-chicago", "Low Chicago",
+        "seven-card stud, no wild cards; half the pot to the best hand, half to the lowest spade "
+        "dealt face down (the best hand takes all if nobody has one)",
+        WildModel("fixed"), ("low_chicago_ace", *BETTING_RULINGS), split="low-spade",
+        limited=_NO_WILD_PAIRS,
+    ),
+    Game(
+        "razz", "Razz",
+        "seven-card stud for the lowest hand, ace to five: aces low, straights and flushes do not "
+        "count, pairs do; the highest door card brings in and the lowest showing hand acts first",
+        WildModel("fixed"), _LOW_RULINGS, split="low",
+        bring_in="high-card", acts_first="low-hand",
+    ),
+    Game(
+        "seven-card-stud-hi-lo", "Seven-Card Stud Hi-Lo",
+        "seven-card stud, no wild cards; half the pot to the best high hand, half to the best low "
+        "of five different ranks from ace to eight (no such low: the high takes all)",
+        WildModel("fixed"), _LOW_RULINGS, split="high-low",
+    ),
+)
+
+GAMES: Mapping[str, Game] = {game.name: game for game in _GAME_LIST}
+"""Every game by name, in menu order (the default first)."""
+
+DEFAULT_GAME = GAMES["sex-in-the-middle-east"]
+"""The game of a table or a history that names none."""
+
+DEALERS_CHOICE = "dealers-choice"
+"""The table setting (not a game) under which each dealer names the game."""
+
+
+def game_of(name: str | Game | None) -> Game:
+    """The game called ``name`` (any case, spaces or underscores for dashes); ``None`` is the
+    default game and a ``Game`` is returned as it is. Raises ``ValueError`` listing the names."""
+    if name is None:
+        return DEFAULT_GAME
+    if isinstance(name, Game):
+        return name
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    game = GAMES.get(key)
+    if game is None:
+        raise ValueError(f"unknown game {name!r}: the games are {', '.join(GAMES)}")
+    return game

@@ -1,0 +1,99 @@
+"""The ``wildstud replay --json`` object of a replay: :func:`report_json` (SPEC §9)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine.games.follow import WildEvent
+from bot.engine.phh.history import player_label
+from bot.engine.replay.report import ReplayReport
+
+
+def _wild_event_json(event: WildEvent) -> dict[str, Any]:
+    follow_seat = None if event.follow_seat is None else player_label(event.follow_seat)
+    return {
+        "five": event.five.code,
+        "seat": None if event.five_seat is None else player_label(event.five_seat),
+        "street": event.street,
+        "follow_card": event.follow_card.code,
+        "follow": event.follow_card.code,
+        "follow_seat": follow_seat,
+        "follow_street": event.follow_street,
+        "rank": event.rank.char,
+        "how": event.how,
+    }
+
+
+def report_json(report: ReplayReport) -> dict[str, Any]:
+    """The ``wildstud replay --json`` object (player labels ``p1``.., card codes, rank chars).
+
+    Keys: ``ok``, ``complete`` (the hand reached its end), ``variant``, ``players`` (labels),
+    ``names`` (the ``players`` field, or labels), ``rulings`` (the full set used),
+    ``wild_ranks``, ``wild_events`` (``five``, ``seat``, ``street``, ``follow_card`` (alias
+    ``follow``), ``follow_seat``, ``follow_street``, ``rank``, ``how``), ``pots`` (``amount``,
+    ``eligible``, ``winners``, ``shares``: chips per winner in the order of ``winners``),
+    ``returned`` (uncalled chips per player), ``winnings``, ``finishing_stacks``, ``showdown``
+    (in show order: ``player``, ``category``, ``best`` (five card codes), ``cards`` (as dealt),
+    ``description``, ``wilds_used``), ``mucked`` and ``error`` (``None`` or
+    :meth:`ReplayError.to_dict`). Results are ``None`` when the hand could not be dealt.
+    """
+    history, hand = report.history, report.hand
+    out: dict[str, Any] = {"ok": report.ok, "complete": report.complete}
+    if history is not None:
+        n = history.player_count
+        out["variant"] = history.variant
+        out["players"] = [player_label(s) for s in range(n)]
+        out["names"] = [history.name(s) for s in range(n)]
+    if hand is None:
+        out.update(rulings=None, wild_ranks=None, wild_events=None, pots=None, returned=None,
+                   winnings=None, finishing_stacks=None, showdown=None, mucked=None)
+    else:
+        out["game"] = hand.game.name
+        out["rulings"] = hand.game.rulings_dict(hand.rulings)
+        out["wild_ranks"] = [r.char for r in hand.wild_ranks]
+        out["wild_events"] = [_wild_event_json(e) for e in hand.wild_events]
+        result = hand.result
+        if result is not None:
+            out["pots"] = [
+                {
+                    "amount": pot.amount,
+                    "eligible": [player_label(s) for s in pot.eligible],
+                    "winners": [player_label(s) for s in pot.winners],
+                    "shares": [dict(pot.shares)[s] for s in pot.winners],
+                }
+                for pot in result.pots
+            ]
+            out["returned"] = list(result.returned)
+            out["winnings"] = list(result.winnings)
+            out["finishing_stacks"] = list(result.final_stacks)
+            out["showdown"] = [
+                {
+                    "player": player_label(seat),
+                    "category": result.shown[seat].category.value,
+                    "best": [c.code for c in result.shown[seat].best],
+                    "cards": [c.code for c in hand.cards(seat)],
+                    "description": result.shown[seat].describe(kickers=True),
+                    "wilds_used": result.shown[seat].wilds_used,
+                    # Razz and stud hi-lo: the low as players say it and its five cards (None: no low).
+                    **({"low": low.name if (low := result.lows.get(seat)) else None,
+                        "low_best": [c.code for c in low.cards] if low else []}
+                       if hand.game.has_low else {}),
+                }
+                for seat in result.show_order
+                if seat in result.shown
+            ]
+            out["mucked"] = [player_label(s) for s in result.mucked]
+        else:
+            n = hand.seat_count
+            out["pots"] = [
+                {"amount": p.amount, "eligible": [player_label(s) for s in p.eligible], "winners": [],
+                 "shares": []}
+                for p in hand.pots()
+            ]
+            out["returned"] = [0] * n
+            out["winnings"] = [0] * n
+            out["finishing_stacks"] = [hand.stack(s) for s in range(n)]
+            out["showdown"] = []
+            out["mucked"] = []
+    out["error"] = None if report.error is None else report.error.to_dict()
+    return out

@@ -1,0 +1,121 @@
+"""What a replay returns, and the settings it reads from a history (SPEC §9).
+
+``ReplayError`` (its ``kind`` one of ``ERROR_KINDS``) says what is wrong with a history and where;
+``ReplayReport`` is the outcome of :func:`bot.engine.replay.replayer.replay`; ``stakes_of`` and
+``rulings_of`` give a history's stakes and rulings as the engine's types.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine.betting.stakes import TableStakes
+from bot.engine.games.rulings import Rulings
+from bot.engine.hand.hand import StudHand
+from bot.engine.phh.history import HandHistory
+
+ERROR_KINDS = ("format", "illegal-action", "cards", "mismatch", "variant")
+"""``format``: not a readable stud PHH file (or bad stakes/rulings); ``variant``: a history of a
+game Wildstud does not deal (hold'em, Omaha...); ``illegal-action``: the
+engine refused an action; ``cards``: the deal or show lines do not fit the deal; ``mismatch``:
+every action was legal but a recorded result differs from the engine's."""
+
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayError:
+    """What is wrong with a history.
+
+    ``kind`` is one of :data:`ERROR_KINDS`. ``index``/``line``/``action`` locate the offending
+    action (0-based position in ``actions``, 1-based file line, its text) when there is one; for a
+    mismatch ``field`` names the recorded field (and ``line`` is that field's line), ``recorded``
+    and ``engine`` give both values.
+    """
+
+    kind: str
+    reason: str
+    index: int | None = None
+    line: int | None = None
+    action: str | None = None
+    field: str | None = None
+    recorded: Any = None
+    engine: Any = None
+
+    @property
+    def where(self) -> str:
+        """``"action 5 (line 17)"``, ``"finishing_stacks (line 40)"`` or ``""``."""
+        if self.index is not None:
+            return f"action {self.index + 1}" + (f" (line {self.line})" if self.line is not None else "")
+        if self.field is not None:
+            return self.field + (f" (line {self.line})" if self.line is not None else "")
+        return ""
+
+    def __str__(self) -> str:
+        where = self.where
+        quoted = f" {self.action.strip()!r}" if self.action else ""
+        return f"{where}{quoted}: {self.reason}" if where else self.reason
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: ``kind``, ``reason``, ``index``, ``line``, ``action``, ``position``
+        (the 1-based action number) and, for a mismatch, ``field``, ``recorded``, ``engine``."""
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "reason": self.reason,
+            "index": self.index,
+            "position": None if self.index is None else self.index + 1,
+            "line": self.line,
+            "action": self.action.strip() if self.action else None,
+            "message": str(self),
+        }
+        if self.field is not None:
+            out.update(field=self.field, recorded=self.recorded, engine=self.engine)
+        return out
+
+
+@dataclass
+class ReplayReport:
+    """The outcome of a replay.
+
+    ``history``: the parsed history (``None`` if it could not be read). ``hand``: the engine's hand
+    as far as the replay got (``None`` if it could not even be dealt). ``error``: the first problem,
+    or ``None``. ``applied``: how many entries of ``actions`` were applied. ``spans``: for each
+    applied action, ``(index, first_event, end_event)`` -- the engine events it caused (events
+    before the first action come from the antes and the third-street deal).
+    ``auto_shown``: seats the replay showed because the history left the showdown open.
+    ``checked``: the recorded results were compared with the engine's (``check_results``).
+    """
+
+    history: HandHistory | None
+    hand: StudHand | None = None
+    error: ReplayError | None = None
+    applied: int = 0
+    spans: list[tuple[int, int, int]] = field(default_factory=list)
+    auto_shown: list[int] = field(default_factory=list)
+    checked: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """No error."""
+        return self.error is None
+
+    @property
+    def complete(self) -> bool:
+        """The hand reached its end."""
+        return self.hand is not None and self.hand.is_over
+
+
+def stakes_of(history: HandHistory) -> TableStakes:
+    """The history's stakes as ``TableStakes`` (raises ``StakesError``, a ``ValueError``)."""
+    if history.structure == "fixed-limit":
+        assert history.small_bet is not None and history.big_bet is not None
+        return TableStakes.fixed_limit(ante=history.ante, bring_in=history.bring_in,
+                                       small_bet=history.small_bet, big_bet=history.big_bet)
+    assert history.min_bet is not None
+    make = TableStakes.pot_limit if history.structure == "pot-limit" else TableStakes.no_limit
+    return make(ante=history.ante, bring_in=history.bring_in, min_bet=history.min_bet)
+
+
+def rulings_of(history: HandHistory) -> Rulings:
+    """The history's ``_rulings`` as ``Rulings`` (defaults for the rest; raises ``RulingError``)."""
+    return Rulings.from_dict(dict(history.rulings))
