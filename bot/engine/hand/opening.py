@@ -2,10 +2,10 @@
 
 ``low-card``: the lowest door card brings in (with the wild set now, ruling ``showing_hand``; the
 real low card all-in for the ante passes the obligation on, TDA RP-10E); ``high-card``: the highest
-door card brings in (razz, aces low: ``low_games.high_door_index``). ``high-hand``: the best
+door card brings in (razz, aces low: ``low.high_door_index``). ``high-hand``: the best
 showing hand acts first (ties by position or by the highest card by suit, ruling
 ``high_hand_tiebreak``; in a seventh-street shortage the sixth-street order stands); ``low-hand``:
-the lowest showing hand (razz: ``low_games.low_hand_index``). A game's ``Street.opener`` picks one
+the lowest showing hand (razz: ``low.low_hand_index``). A game's ``Street.opener`` picks one
 of ``OPENERS``; a new way to open (a flop game's blinds) is one more entry there.
 """
 
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from bot.engine.betting.pots import uncalled
 from bot.engine.betting.round import BettingRound
-from bot.engine.games.low_games import high_door_index, low_hand_index
+from bot.engine.games.low import high_door_index, low_hand_index
 from bot.engine.hand.events import BettingClosed, BringInSeat, FirstToAct, UncalledReturned
 from bot.engine.values.showing import door_card_key
 from bot.engine.values.valuation import best_showing
@@ -154,7 +154,7 @@ def low_door_seat(state: HandState) -> int:
 
 
 def high_door_seat(state: HandState) -> int:
-    """Razz's bring-in: the highest door card, aces low (``low_games.high_door_index``)."""
+    """Razz's bring-in: the highest door card, aces low (``low.high_door_index``)."""
     live = [s for s in range(state.n) if not state.seats[s].folded]
     return live[high_door_index([state.seats[s].up[0] for s in live])]
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from bot.engine.betting.pots import chicago_shares, share_pot, split_pots
 from bot.engine.cards.card import Card, Rank, Suit
-from bot.engine.games.low_games import hi_lo_shares, low_card_order, low_winners
+from bot.engine.games.low import hi_lo_shares, low_card_order, low_winners
 from bot.engine.games.wilds import low_hole_rank
 from bot.engine.hand.events import (
     HandEnded,
