@@ -122,7 +122,7 @@ def game_choices(current: str, *, dealers_choice: bool = False) -> list[app_comm
     ``dealers-choice`` when ``dealers_choice``), each shown with its short rules.
 
     >>> [c.value for c in game_choices("stud")]
-    ['seven-card-stud']
+    ['seven-card-stud', 'seven-card-stud-hi-lo']
     >>> [c.value for c in game_choices("dealer", dealers_choice=True)]
     ['dealers-choice']
     """
