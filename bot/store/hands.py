@@ -3,8 +3,8 @@
 The lifecycle the table service follows::
 
     hand_id = await store.create_hand(table_id, players={1: alice, 3: bob}, deck=codes,
-                                      commitment=digest, salt=salt)
-    await store.append_action(hand_id, 1, "seats 3 1")        # the deal order (PHH's seats)
+                                      commitment=digest, salt=salt,
+                                      actions=["seats 3 1"])  # the deal order (PHH's seats)
     await store.append_action(hand_id, 2, "p1 pb")            # one PHH action string each, stored
     await store.append_action(hand_id, 3, "p2 cbr 20")        # (fsync'd) before anyone hears of it
     ...
@@ -60,6 +60,15 @@ def _deck_text(deck: Sequence[str] | str) -> str:
     return " ".join(codes)
 
 
+def _check_actions(actions: Sequence[str]) -> list[str]:
+    if isinstance(actions, str):
+        raise StoreError("Actions come as a list of texts.")
+    for action in actions:
+        if not isinstance(action, str) or not action or len(action) > _MAX_ACTION_LENGTH:
+            raise StoreError(f"An action is a non-empty text of at most {_MAX_ACTION_LENGTH} characters.")
+    return list(actions)
+
+
 class HandStore(StoreBase):
     """Hands and their action logs (mixed into :class:`bot.store.Store`)."""
 
@@ -74,6 +83,7 @@ class HandStore(StoreBase):
         stakes: Mapping[str, Any] | None = None,
         rulings: Mapping[str, Any] | None = None,
         game: str = DEFAULT_HAND_GAME,
+        actions: Sequence[str] = (),
     ) -> int:
         """Start a hand at an open table; returns the hand's id.
 
@@ -82,8 +92,11 @@ class HandStore(StoreBase):
         card codes, top first (a list, or one space-separated string); ``commitment`` and ``salt``
         are the published deck commitment and its salt (DESIGN: fairness). ``stakes`` and
         ``rulings`` default to the table's current ones; the hand keeps its own copy (SPEC §8).
-        ``game`` is the name of the game it is dealt as (``bot.engine.games``). Hands are
-        numbered 1, 2, ... per table.
+        ``game`` is the name of the game it is dealt as (``bot.engine.games``). ``actions``: the
+        first entries of its action log (numbers 1, 2, ...; the table service's deal order),
+        stored in the same transaction, so no hand is ever stored without them (a kill or a backup
+        between two steps once left a hand that could not be resumed). Hands are numbered 1, 2,
+        ... per table.
 
         Raises :class:`StoreError` if the table is closed, a hand is already in progress there, a
         player is not in the seat given, or the deck/commitment is empty.
@@ -100,6 +113,7 @@ class HandStore(StoreBase):
         stakes_text = None if stakes is None else dump_json(stakes, "stakes")
         rulings_text = None if rulings is None else dump_json(rulings, "rulings")
         game = check_text(game, "game", limit=64)
+        first = _check_actions(actions)
         # A hot path (every deal), so it locks what it reads rather than run serializable: the
         # table's row (deals at one table take turns), and each dealt seat's row, rewritten
         # unchanged so that a serializable top-up or cash-out of that seat running meanwhile must
@@ -155,6 +169,11 @@ class HandStore(StoreBase):
                     " VALUES (?, ?, ?, ?)",
                     (hand_id, seat_no, member_id, stacks[seat_no]),
                 )
+            for seq, action in enumerate(first, start=1):
+                await tx.run(
+                    "INSERT INTO hand_actions (hand_id, seq, action, created) VALUES (?, ?, ?, ?)",
+                    (hand_id, seq, action, tx.now),
+                )
             return hand_id
 
     async def append_action(self, hand_id: int, seq: int, action: str) -> bool:
@@ -175,9 +194,7 @@ class HandStore(StoreBase):
         check_id(hand_id, "hand")
         if isinstance(first_seq, bool) or not isinstance(first_seq, int) or first_seq < 1:
             raise StoreError("Action numbers start at 1.")
-        for action in actions:
-            if not isinstance(action, str) or not action or len(action) > _MAX_ACTION_LENGTH:
-                raise StoreError(f"An action is a non-empty text of at most {_MAX_ACTION_LENGTH} characters.")
+        actions = _check_actions(actions)
         async with self._transaction(locking=True) as tx:
             # Appends to this hand take turns from here on; one statement reads the status and the
             # count (every action pays for each round trip to the database).

@@ -576,6 +576,7 @@ class TableService:
                 "all-in, show or muck."
             )
         async with self.registry.locked(key) as table:
+            await self.runner.resync(table)
             seat = self.runner.check_turn(table, _actor(who).member, hand_id, turn)
             await self.runner.apply(table, seat, name, amount)
 
@@ -595,6 +596,7 @@ class TableService:
             raise TableError(f"{action!r} is not an action.")
         member = _actor(who).member
         async with self.registry.locked(key) as table:
+            await self.runner.resync(table)
             prompt = hand_prompt(table)
             if prompt is None:
                 raise TableError("Nobody is to act right now.")

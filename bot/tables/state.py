@@ -78,6 +78,8 @@ class LiveHand:
     """How many of ``showdown_lines`` were already posted, because a player had to be asked to show
     or muck (they see the hands shown before them)."""
     in_showdown: bool = False
+    unsettled: bool = False
+    """The hand is over but the store could not settle it yet (the channel was told once)."""
     """The engine's showdown has begun (``ShowdownStarted`` was narrated)."""
 
     @property
@@ -132,6 +134,14 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timers: list[TimerHandle] = field(default_factory=list)
     auto_deal: TimerHandle | None = None
+    resync: bool = False
+    """A write to the store failed (or was refused) while this table may have had something half
+    recorded: before anything else happens here the hand is brought back in line with the store
+    (``HandRunner.resync``), as a restart would."""
+    retry: TimerHandle | None = None
+    """The timer that tries ``resync`` again while the database is out of reach."""
+    retries: int = 0
+    """How many times in a row ``resync`` found the database out of reach (sets the next delay)."""
     undeliverable: set[int] = field(default_factory=set)
     max_seats: int = 8
     """The most players who may sit here (2..8; the store refuses a buy-in beyond it)."""
