@@ -91,13 +91,14 @@ async def _run(token: str) -> int:
 
     from bot.cli.database import database_errors
     from bot.discord.client import make_bot
-    from bot.store import SchemaTooNew, StoreError
+    from bot.store import NotWildstudDatabase, SchemaTooNew, StoreError
     from bot.store.backend import redact
 
     log = logging.getLogger("bot.cli.run")
     # OSError is left to the clause below: Discord or the database server out of reach.
     unusable: tuple[type[BaseException], ...] = (
-        sqlite3.Error, SchemaTooNew, StoreError, *(e for e in database_errors() if e is not OSError)
+        sqlite3.Error, SchemaTooNew, StoreError, NotWildstudDatabase,
+        *(e for e in database_errors() if e is not OSError),
     )
     async with make_bot() as bot:
         try:

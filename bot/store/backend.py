@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
 import random
 import re
 import sqlite3
@@ -291,6 +292,7 @@ class SqliteBackend(Backend):
             )
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
+            _prepare_file(path)
         db = await aiosqlite.connect(path, isolation_level=None)
         try:
             await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
@@ -333,6 +335,58 @@ class SqliteBackend(Backend):
                 # leaves the connection with no transaction open before the lock is released.
                 await db.rollback()
                 raise
+
+
+_WILDSTUD_CORE = frozenset({"guild_settings", "balances", "ledger"})
+"""Tables every Wildstud database has had since schema version 1."""
+
+
+def _prepare_file(path: Path) -> None:
+    """Before a writing open: create a missing database file readable by its owner only (0600: it
+    holds every live deck and salt; SQLite gives its ``-wal``/``-shm`` files the same mode), and
+    refuse a non-empty file that is not a Wildstud database (another program's SQLite file, a file
+    that is not SQLite) rather than add our tables to it and switch it to WAL. Raises
+    :class:`NotWildstudDatabase`."""
+    from bot.store.errors import NotWildstudDatabase
+
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        return
+    except FileExistsError:
+        pass
+    if not path.is_file():
+        raise NotWildstudDatabase(f"cannot open {path}: it is not a database file")
+    if path.stat().st_size > 0:
+        sqlite_file_version(path)
+
+
+def sqlite_file_version(path: Path) -> int:
+    """The schema version of the non-empty file at ``path``, read without writing anything; raises
+    :class:`NotWildstudDatabase` unless it is a Wildstud SQLite database (any version; 0 for a
+    SQLite file with no tables at all)."""
+    from bot.store.errors import NotWildstudDatabase
+
+    try:
+        with open(path, "rb") as file:
+            header = file.read(16)
+        if header != b"SQLite format 3\x00":
+            raise NotWildstudDatabase(f"cannot open {path}: not a SQLite database")
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            names = {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as error:
+        raise NotWildstudDatabase(f"cannot open {path}: not a SQLite database ({error})") from None
+    except OSError as error:
+        raise NotWildstudDatabase(f"cannot open {path}: {error.strerror or error}") from None
+    if (version == 0 and names) or (version > 0 and not _WILDSTUD_CORE <= names):
+        raise NotWildstudDatabase(
+            f"cannot open {path}: not a Wildstud database (another program's SQLite file?);"
+            " Wildstud adds its tables only to a new or empty file"
+        )
+    return version
 
 
 # -- PostgreSQL ----------------------------------------------------------------------------------

@@ -197,7 +197,7 @@ async def test_settle_up_nets_hands_in_the_period_with_fewest_payments(store: St
     ]
 
 
-async def test_a_hand_and_its_first_actions_are_stored_in_one_transaction(store: Store, db_path: Path) -> None:
+async def test_a_hand_and_its_first_actions_are_stored_in_one_transaction(store: Store) -> None:
     table = await seated_table(store)
     hand_id = await store.create_hand(
         table, players={1: ALICE, 2: BOB}, deck=DECK, commitment="c", salt="s", actions=["seats 2 1"]
