@@ -43,6 +43,12 @@ class ActionConflict(StoreError):
     already settled with different results): two writers disagree about what happened."""
 
 
+class StaleLease(StoreError):
+    """A write by a process whose table lease another process has since taken (its generation is
+    older than the lease's): refused, so a process that stalled past its lease cannot write into a
+    hand the new owner drives (fencing)."""
+
+
 class SchemaTooNew(RuntimeError):
     """The database was written by a newer Wildstud (its ``user_version`` is above ours)."""
 

@@ -35,3 +35,8 @@ class DatabaseUnavailable(TableError):
     def __init__(self, reason: str = "The database is unreachable, so your action was not taken;"
                                       " try again in a moment.") -> None:
         super().__init__(reason)
+
+
+class LeaseLost(TableError):
+    """Another process took this table's lease (this one stalled past it): the store refused the
+    write, nothing changed, and this process stops dealing the table (its keeper drops it)."""

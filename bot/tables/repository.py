@@ -21,11 +21,11 @@ from typing import Any
 from bot.engine.games import DEALERS_CHOICE, DEFAULT_GAME, GAMES
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import PRESETS, TableStakes
-from bot.store import Store, StoreError
+from bot.store import StaleLease, Store, StoreError
 from bot.store.errors import database_failures
 from bot.store.records import HandRecord, Seat, TableRecord
 from bot.tables.codec import decode_seats, encode_seats
-from bot.tables.errors import DatabaseUnavailable, TableError
+from bot.tables.errors import DatabaseUnavailable, LeaseLost, TableError
 from bot.tables.fairness import DealCommitment
 from bot.tables.games import PendingChoice
 from bot.tables.notices import TableKey
@@ -45,6 +45,8 @@ def refused(prefix: str = "") -> Iterator[None]:
     ``DatabaseUnavailable``, logged; nothing else is caught."""
     try:
         yield
+    except StaleLease as exc:
+        raise LeaseLost(exc.reason) from None
     except StoreError as exc:
         raise TableError(f"{prefix}{exc.reason}") from None
     except database_failures() as exc:
@@ -244,22 +246,25 @@ class Repository:
                 rulings=(rulings or table.rulings).to_dict(),
                 game=game,
                 actions=[encode_seats(order)],
+                lease=table.lease,
             )
 
-    async def append_action(self, hand_id: int, seq: int, text: str) -> None:
-        """Store action number ``seq`` of a hand before it is applied."""
+    async def append_action(self, table: Table, hand_id: int, seq: int, text: str) -> None:
+        """Store action number ``seq`` of a hand before it is applied (under the table's lease)."""
         with refused("Your action could not be recorded, so it did not happen: "):
-            await self.store.append_action(hand_id, seq, text)
+            await self.store.append_action(hand_id, seq, text, lease=table.lease)
 
-    async def void_hand(self, hand_id: int, reason: str) -> None:
+    async def void_hand(self, table: Table, hand_id: int, reason: str) -> None:
         """Void a hand: every chip goes back to where it was before it (``Store.void_hand``)."""
         with refused():
-            await self.store.void_hand(hand_id, reason)
+            await self.store.void_hand(hand_id, reason, lease=table.lease)
 
-    async def settle_hand(self, hand_id: int, final_stacks: Mapping[int, int], phh: str) -> None:
+    async def settle_hand(
+        self, table: Table, hand_id: int, final_stacks: Mapping[int, int], phh: str
+    ) -> None:
         """Settle a finished hand: final stacks by table seat, and its PHH history text."""
         with refused():
-            await self.store.settle_hand(hand_id, final_stacks, phh)
+            await self.store.settle_hand(hand_id, final_stacks, phh, lease=table.lease)
 
 
 def _game_setting(value: object, default: str | None) -> str:

@@ -32,7 +32,7 @@ from bot.render.settings import rulings_changes, stakes_change
 from bot.store.records import HandRecord
 from bot.tables.clock import Clock
 from bot.tables.codec import encode_action, encode_seats
-from bot.tables.errors import DatabaseUnavailable, StaleAction, TableError
+from bot.tables.errors import DatabaseUnavailable, LeaseLost, StaleAction, TableError
 from bot.tables.fairness import DealCommitment
 from bot.tables.games import (
     PendingChoice,
@@ -305,7 +305,9 @@ class HandRunner:
         command = engine.verify(seat, action, amount)  # resolved; IllegalAction: nothing changed
         text = encode_action(seat, command)
         try:
-            await self.repository.append_action(live.hand_id, live.turn, text)
+            await self.repository.append_action(table, live.hand_id, live.turn, text)
+        except LeaseLost:
+            raise                      # another process deals the table now: nothing to catch up
         except TableError:
             # The store failed or refused what the engine allows (another writer, a dropped
             # connection after the commit?): catch up with the store before the next move.
@@ -561,7 +563,7 @@ class HandRunner:
                 f"The database is unreachable, so hand #{live.hand_no}'s result is not recorded yet (it"
                 " will be as soon as it is back); a hand that is over cannot be voided.")
         try:
-            await self.repository.void_hand(live.hand_id, f"{reason} (voided by {who})")
+            await self.repository.void_hand(table, live.hand_id, f"{reason} (voided by {who})")
         except DatabaseUnavailable:
             self.store_failed(table)
             raise
@@ -592,7 +594,7 @@ class HandRunner:
         table.cancel_timers()
         finals = {live.seat_nos[i]: result.final_stacks[i] for i in range(len(live.seat_nos))}
         try:
-            await self.repository.settle_hand(live.hand_id, finals, _history(live))
+            await self.repository.settle_hand(table, live.hand_id, finals, _history(live))
         except DatabaseUnavailable:
             # The hand stays, over, until the store has its result: the retry (or the next deal)
             # settles it from the stored log, as a restart would. No chip is lost meanwhile.
@@ -605,6 +607,13 @@ class HandRunner:
                     live.hand_id,
                 )
             self.store_failed(table)
+            return
+        except LeaseLost:
+            # Another process took the table over (this one stalled past its lease): it settles
+            # the hand from the stored log; this one lets go of it.
+            log.warning("table %s: lease lost before hand %s was settled", table.table_id, live.hand_id)
+            table.cancel_timers()
+            table.hand = None
             return
         except TableError:
             log.exception("could not settle hand %s", live.hand_id)
@@ -650,7 +659,7 @@ class HandRunner:
         try:
             live, told = _rebuild(table, record)
         except (IllegalAction, ValueError, KeyError, IndexError, NotImplementedError) as exc:
-            await self.repository.void_hand(record.id, f"its log could not be replayed ({exc})")
+            await self.repository.void_hand(table, record.id, f"its log could not be replayed ({exc})")
             table.post(
                 NoticeKind.VOID,
                 f"Hand #{record.hand_no} could not be resumed {after} and is void: every chip bet in"

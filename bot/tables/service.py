@@ -161,6 +161,8 @@ class TableService:
             ):
                 continue
             table = await self.repository.load(record)
+            if self.leases is not None:
+                table.lease = self.leases.generations.get(record.id)
             self.registry.add(table)
             loaded.append(table)
         if not loaded:
@@ -290,6 +292,7 @@ class TableService:
                 await self.repository.save_settings(table)
             if self.leases is not None:
                 await self.leases.claim(table.table_id)  # a new table: nobody else holds it
+                table.lease = self.leases.generations.get(table.table_id)
             self.registry.add(table)
         async with self.registry.locked(key, table=table):
             table.post(NoticeKind.INFO, f"Table open: {stakes_line(stakes)}. "

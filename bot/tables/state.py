@@ -134,6 +134,9 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timers: list[TimerHandle] = field(default_factory=list)
     auto_deal: TimerHandle | None = None
+    lease: int | None = None
+    """The generation of this process's lease on the table (None: no leases, one process); every
+    hand write carries it, and the store refuses it once another process has taken the table."""
     resync: bool = False
     """A write to the store failed (or was refused) while this table may have had something half
     recorded: before anything else happens here the hand is brought back in line with the store

@@ -231,3 +231,53 @@ async def test_a_deal_is_stored_whole_or_not_at_all(store: Store, db_path: Path 
     assert hand.actions and hand.actions[0].startswith("seats ")
     await h.passive()
     await h.audit_ok()
+
+
+class StoreClock:
+    """The stores' clock (lease times), moved by hand."""
+
+    def __init__(self) -> None:
+        from datetime import UTC, datetime
+
+        self.now = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
+
+    def __call__(self) -> Any:
+        return self.now
+
+
+async def test_a_process_that_stalled_past_its_lease_cannot_write(db_path: Path | str) -> None:
+    """Fencing (issue 18): process A deals, stalls past its lease, B takes the table over and
+    resumes the hand; A's player's click is refused by the store (nothing stored), and B's table
+    goes on (before, A's write went in and B refused its own players until a restart)."""
+    from datetime import timedelta
+
+    from bot.tables.errors import LeaseLost
+    from bot.tables.leases import TableLeases
+    from bot.tables.service import TableService
+
+    when = StoreClock()
+    store_a = await Store.open(db_path, clock=when)
+    store_b = await Store.open(db_path, clock=when)
+    try:
+        a = Harness(store_a, Path(str(db_path)))
+        a.service = TableService(store_a, a.rec, clock=a.clock, default_options=a.service.default_options,
+                                 leases=TableLeases(store_a, owner="a", seconds=30))
+        await a.table(("Ann", 500), ("Ben", 500))
+        await a.service.deal(a.key, a.members["Ann"])
+        prompt = a.prompt()
+        when.now += timedelta(seconds=31)                 # A stalls: its lease lapses
+        b = Harness(store_b, Path(str(db_path)))
+        b.service = TableService(store_b, b.rec, clock=b.clock, default_options=b.service.default_options,
+                                 leases=TableLeases(store_b, owner="b", seconds=30))
+        assert await b.service.adopt() == [b.key]         # B takes the table and resumes the hand
+        with pytest.raises(LeaseLost, match="Another Wildstud process deals this table now"):
+            await a.service.act(a.key, prompt.member, prompt.hand_id, prompt.turn, "bring_in")
+        [hand] = await store_b.table_hands(a.service.table(a.key).table_id)
+        assert len(hand.actions) == prompt.turn - 1       # nothing of A's was stored
+        await b.passive()                                 # B's players play the hand out
+        assert (await store_b.get_hand(hand.id)).status == "finished"
+        report = await store_b.audit()
+        assert report.ok, report.all_problems()
+    finally:
+        await store_a.close()
+        await store_b.close()
