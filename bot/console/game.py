@@ -419,6 +419,22 @@ class TerminalGame:
         table = service.snapshot(self.key)
         try:   # the channel notice says what happened; the confirmation would repeat it
             await service.void_hand(self.key, self.dealer(table), reason, name=name)
+            request = service.void_request(self.key)
+            if request is None:
+                return True
+            # The void needs the others' consent (bot.tables.voiding): each human at the keyboard
+            # is asked; a computer player agrees to a misdeal before the showdown, never after it
+            # has begun (it would be giving back a pot it may be winning).
+            for member, who in request.needed.items():
+                if member in self.robots:
+                    agree = "showdown" not in request.why
+                    self.say(f"{who} {'agrees' if agree else 'does not agree'}.")
+                else:
+                    answer = (await self.read(f"{who}, do you agree to void this hand? (yes/no) ")).strip()
+                    agree = answer.lower() in ("y", "yes")
+                await service.answer_void(self.key, member, request.request_id, agree)
+                if not agree:
+                    return False
         except IllegalAction as exc:
             self.say(self.style.tint("yellow", exc.reason))
             return False

@@ -552,28 +552,37 @@ class HandRunner:
                 pass  # the reason was posted; the next join or back re-arms the auto-deal
 
     # ==================================================================== the dealer's void
-    async def void(self, table: Table, reason: str, who: str) -> str:
-        """Void the hand in progress (see ``TableService.void_hand``); returns the confirmation."""
-        await self.resync(table)
-        live = table.hand
-        if live is None:
-            raise TableError("No hand is in progress, so there is nothing to void.")
+    @staticmethod
+    def check_voidable(live: LiveHand) -> None:
+        """Refuse to void a hand that is over but not settled yet (the database was out of reach):
+        a void would throw its real result away."""
         if live.engine.is_over:
             raise DatabaseUnavailable(
                 f"The database is unreachable, so hand #{live.hand_no}'s result is not recorded yet (it"
                 " will be as soon as it is back); a hand that is over cannot be voided.")
+
+    async def void(self, table: Table, reason: str, who: str, consent: str = "") -> str:
+        """Void the hand in progress (see ``TableService.void_hand``); returns the confirmation.
+        ``consent``: how the void was agreed to, said after who voided it (", with the agreement of
+        Ben")."""
+        await self.resync(table)
+        live = table.hand
+        if live is None:
+            raise TableError("No hand is in progress, so there is nothing to void.")
+        self.check_voidable(live)
         try:
-            await self.repository.void_hand(table, live.hand_id, f"{reason} (voided by {who})")
+            await self.repository.void_hand(table, live.hand_id, f"{reason} (voided by {who}{consent})")
         except DatabaseUnavailable:
             self.store_failed(table)
             raise
         table.cancel_timers()
+        table.void_request = None
         live.deadline = None
         live.void_reason = reason
         table.post(
             NoticeKind.VOID,
-            f"Hand #{live.hand_no} is void: {who} voided it ({reason}). Every chip bet in it is back"
-            " with its owner: each stack is what it was before the hand.",
+            f"Hand #{live.hand_no} is void: {who} voided it ({reason}){consent}. Every chip bet in it is"
+            " back with its owner: each stack is what it was before the hand.",
             live.hand_id,
         )
         table.tell(table_notice(table))            # the hand's last state: void, no cards, no pot
@@ -592,6 +601,7 @@ class HandRunner:
         result = live.engine.result
         assert result is not None
         table.cancel_timers()
+        table.void_request = None         # a void asked for lapses with the hand
         finals = {live.seat_nos[i]: result.final_stacks[i] for i in range(len(live.seat_nos))}
         try:
             await self.repository.settle_hand(table, live.hand_id, finals, _history(live))

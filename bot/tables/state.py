@@ -101,6 +101,23 @@ class LiveHand:
 
 
 @dataclass
+class VoidRequest:
+    """A void waiting for the consent of the other players still in the hand (see
+    ``TableService.void_hand``): who asked, why, who must agree and who has."""
+
+    request_id: int
+    hand_id: int
+    asker: int
+    asker_name: str
+    reason: str
+    why: str
+    """Why consent is needed ("the showdown has begun", "Ann has chips in it")."""
+    needed: dict[int, str]
+    """Member -> name of everyone whose agreement is needed."""
+    agreed: set[int] = field(default_factory=set)
+
+
+@dataclass
 class Table:
     """One table: keyed by (guild, channel), one lock for every change."""
 
@@ -134,6 +151,10 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timers: list[TimerHandle] = field(default_factory=list)
     auto_deal: TimerHandle | None = None
+    void_request: VoidRequest | None = None
+    """A void asked for and waiting for the other players' consent (lapses with the hand)."""
+    void_seq: int = 0
+    """The number of the last void request at this table (a stale button is refused)."""
     lease: int | None = None
     """The generation of this process's lease on the table (None: no leases, one process); every
     hand write carries it, and the store refuses it once another process has taken the table."""

@@ -30,7 +30,12 @@ def test_void_at_a_turn_gives_every_chip_back_and_the_same_dealer_deals_again(tm
     assert asyncio.run(play(config, io.StringIO(typed), out)) == 0
     text = out.getvalue()
     assert "No hand is in progress, so there is nothing to void." in text
-    assert "Hand #1 is void: Ann voided it (Misdeal: a card flashed)." in text
+    # Ann deals and plays, so her void needs the others' consent; the computer players agree to a
+    # misdeal before the showdown (issue 18).
+    assert "Because Ann has chips in it, a void needs the agreement of" in text
+    voided = (r"Hand #1 is void: Ann voided it \(Misdeal: a card flashed\),"
+              r" with the agreement of \w+ and \w+\.")
+    assert re.search(voided, text)
     assert "each stack is what it was before the hand" in text
     assert "Hand #1 deck: the" in text and "stay closed" in text   # opened as after any hand
     # A misdeal is re-dealt with the same button: the same dealer and deal order as hand #1.
