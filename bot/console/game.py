@@ -417,8 +417,10 @@ class TerminalGame:
         service = self.service
         assert service is not None
         table = service.snapshot(self.key)
+        # Whoever types it at the keyboard rules as the dealer (hot seat: the player whose turn it is).
+        member = next((m for m, n in self.humans.items() if n == name), table.dealer)
         try:   # the channel notice says what happened; the confirmation would repeat it
-            await service.void_hand(self.key, self.dealer(table), reason, name=name)
+            await service.void_hand(self.key, Actor(member, name, dealer_rights=True), reason, name=name)
             request = service.void_request(self.key)
             if request is None:
                 return True
