@@ -65,7 +65,7 @@ async def test_dealer_voids_the_hand_chips_go_back_and_old_buttons_are_stale(
     asked = await fake.slash(alice, "hand void", {"reason": "a down card was dealt face up"}, channel=poker)
     assert asked.ephemeral and "not void yet" in asked.text and "alice has chips in it" in asked.text
     question = next(m for m in fake.channel_messages(poker)
-                    if "asks to void hand #1" in m.text and "Agree to void" in m.button_labels)
+                    if "agree to void hand #1" in m.text and "Agree to void" in m.button_labels)
     assert f"<@{bob.id}>" in question.text and f"<@{carol.id}>" in question.text
     own = await fake.click(alice, question, label="Agree to void")        # not hers to give
     assert own.ephemeral and "Only bob and carol" in own.text

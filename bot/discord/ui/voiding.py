@@ -63,13 +63,16 @@ class VoidButton(
 
 
 def void_line(notice: VoidConsentNotice) -> str:
-    """The question, mentioning each player asked.
+    """The question under its buttons, mentioning each player asked (the channel's log line says
+    why their agreement is needed).
 
     >>> n = VoidConsentNotice(1, 2, 3, 4, "Ann", "misdeal", ((7, "Bea"), (8, "Cid")), "Ann asks ...")
     >>> void_line(n)
-    '<@7> <@8> Ann asks ...'
+    '<@7> <@8> do you agree to void hand #4 (asked by Ann: misdeal)? Every chip would go back.'
     """
-    return " ".join(f"<@{member}>" for member, _ in notice.needed) + " " + notice.text
+    mentions = " ".join(f"<@{member}>" for member, _ in notice.needed)
+    return (f"{mentions} do you agree to void hand #{notice.hand_no} (asked by {notice.asker}:"
+            f" {notice.reason})? Every chip would go back.")
 
 
 def void_view(notice: VoidConsentNotice) -> discord.ui.View:
