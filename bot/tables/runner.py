@@ -362,7 +362,8 @@ class HandRunner:
             return
         table_seat = table.seats.get(live.seat_nos[seat])
         if table_seat is not None and table_seat.leaving:
-            await self._auto(table, seat, Command(Kind.FOLD if live.engine.legal_actions(seat).fold else Kind.TIMEOUT))
+            leaving = Kind.FOLD if live.engine.legal_actions(seat).fold else Kind.TIMEOUT
+            await self._auto(table, seat, Command(leaving))
             return
         if live.engine.phase == "showdown":
             # Card rooms' showdown (SPEC §6): a hand that could still win a pot is shown without

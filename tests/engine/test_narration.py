@@ -11,8 +11,8 @@ from bot.engine.cards.deck import Deck
 from bot.engine.command import Command, Kind
 from bot.engine.hand.events import Event
 from bot.engine.hand.hand import StudHand
+from bot.engine.narration import narrator as narration
 from bot.engine.narration.narrator import EventVisitor, Narrator
-from bot.engine.narration.narrator import narrator as narration
 from tests.engine.helpers import FL, NL
 
 

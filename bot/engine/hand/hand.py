@@ -43,9 +43,9 @@ from bot.engine.errors import IllegalAction
 from bot.engine.games.catalogue import Game, game_of
 from bot.engine.games.follow import WildEvent
 from bot.engine.games.rulings import DEFAULT_RULINGS, Rulings
+from bot.engine.hand import decisions, planning, showdown, streets
 from bot.engine.hand.dealing import post_antes, sync_wilds
 from bot.engine.hand.events import ActionTaken, CardDealt, Event
-from bot.engine.hand.hand import decisions, planning, showdown, streets
 from bot.engine.hand.opening import showing
 from bot.engine.hand.records import Decision, HandResult
 from bot.engine.hand.state import HandState, Phase
