@@ -17,6 +17,7 @@ from bot.tables.errors import DatabaseUnavailable, TableError
 from bot.tables.notices import NoticeKind
 from bot.tables.options import TableOptions
 from bot.tables.runner import RETRY_SECONDS
+from tests.engine.helpers import command
 from tests.postgres import RawDb
 from tests.tables.helpers import Harness
 
@@ -83,7 +84,7 @@ async def until_over(h: Harness) -> None:
         prompt = h.prompt()
         names = [o.action for o in prompt.options]
         action = next(a for a in ("show", "bring_in", "check", "call") if a in names)
-        await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, action)
+        await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, command(action))
 
 
 def stacks(h: Harness) -> dict[str, int]:
@@ -157,10 +158,10 @@ async def test_a_failed_append_is_refused_with_the_true_reason_and_the_hand_goes
     prompt = h.prompt()
     faults.fail("hand_actions", "INSERT")
     with pytest.raises(DatabaseUnavailable, match=UNREACHABLE):
-        await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, "bring_in")
+        await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, command("bring_in"))
     assert table.hand.actions == before                   # nothing happened in memory either
     with pytest.raises(DatabaseUnavailable):             # still down: refused again, same reason
-        await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, "bring_in")
+        await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, command("bring_in"))
     faults.heal()
     await h.clock.advance(sum(RETRY_SECONDS))
     assert any("database is back" in t for t in h.texts(NoticeKind.INFO))
@@ -185,7 +186,7 @@ async def test_an_append_committed_but_reported_failed_is_taken_from_the_store(
 
     monkeypatch.setattr(store, "append_action", dropped_after_commit)
     with pytest.raises(DatabaseUnavailable):
-        await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, "bring_in")
+        await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, command("bring_in"))
     monkeypatch.setattr(store, "append_action", real)
     # The action is in the store; the table takes it from there (before, the next action stored at
     # the same number conflicted and the table refused everyone until a restart).
@@ -271,7 +272,7 @@ async def test_a_process_that_stalled_past_its_lease_cannot_write(db_path: Path 
                                  leases=TableLeases(store_b, owner="b", seconds=30))
         assert await b.service.adopt() == [b.key]         # B takes the table and resumes the hand
         with pytest.raises(LeaseLost, match="Another Wildstud process deals this table now"):
-            await a.service.act(a.key, prompt.member, prompt.hand_id, prompt.turn, "bring_in")
+            await a.service.act(a.key, prompt.member, prompt.hand_id, prompt.turn, command("bring_in"))
         [hand] = await store_b.table_hands(a.service.table(a.key).table_id)
         assert len(hand.actions) == prompt.turn - 1       # nothing of A's was stored
         await b.passive()                                 # B's players play the hand out

@@ -12,6 +12,7 @@ import pytest
 from bot.store import Store
 from bot.tables.errors import StaleAction, TableError
 from bot.tables.notices import Actor, NoticeKind
+from tests.engine.helpers import command
 from tests.tables.helpers import Harness
 
 THREE = (("Ann", 500), ("Bea", 500), ("Cid", 500))
@@ -78,7 +79,7 @@ async def test_after_the_showdown_has_begun_even_a_dealer_out_of_the_hand_needs_
                 if "muck" in names:
                     break                   # a beaten hand is asked to show or muck: mid-showdown
                 action = next(a for a in ("bring_in", "check", "call") if a in names)
-                await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, action)
+                await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, command(action))
             if table.hand is None:
                 continue
             told = await h.service.void_hand(h.key, 999, "dispute")
