@@ -286,7 +286,7 @@ async def test_a_process_that_stalled_past_its_lease_cannot_write(db_path: Path 
 
 async def test_stakes_queued_for_a_deal_that_could_not_be_stored_stay_queued(
         store: Store, db_path: Path | str) -> None:
-    from bot.engine.stakes import PRESETS
+    from bot.engine.betting.stakes import PRESETS
 
     h = await two_players(store, db_path)
     faults = Faults(db_path)
