@@ -115,19 +115,21 @@ deadline is 3 s); the table is then edited through the channel instead."""
 _RESPONDER: ContextVar[_Responder | None] = ContextVar("wildstud_responder", default=None)
 
 
-def prompt_line(prompt: Prompt, seconds_left: int | None) -> str:
-    """The ping: ``<@id> your turn · Pot 25 · 10 to call · 60 s to act`` (or a reminder).
+def prompt_line(prompt: Prompt, deadline: int | None) -> str:
+    """The ping: ``<@id> your turn · Pot 25 · 10 to call · time's up <t:UNIX:R>`` (or a reminder);
+    ``deadline`` is the Unix time the turn times out, shown as Discord's relative timestamp, which
+    every client counts down live.
 
     >>> from bot.tables.notices import Prompt
-    >>> prompt_line(Prompt(7, "Bea", 1, 4, (), "", to_call=10, pot=25), 60)
-    '<@7> your turn · Pot 25 · 10 to call · 60 s to act'
+    >>> prompt_line(Prompt(7, "Bea", 1, 4, (), "", to_call=10, pot=25), 1767225600)
+    "<@7> your turn · Pot 25 · 10 to call · time's up <t:1767225600:R>"
     """
     head = f"<@{prompt.member}> reminder: your turn" if prompt.reminder else f"<@{prompt.member}> your turn"
     parts = [head, f"Pot {prompt.pot:,}"]
     if prompt.to_call:
         parts.append(f"{prompt.to_call:,} to call")
-    if seconds_left is not None:
-        parts.append(f"{max(0, seconds_left)} s to act")
+    if deadline is not None:
+        parts.append(f"time's up <t:{deadline}:R>")
     return " · ".join(parts)
 
 
@@ -272,20 +274,34 @@ class DiscordPresenter(PrivateMessages):
                 await self._deliver(table, state, update, privates)
             for reply in replies:
                 await self._reply(table, state, reply)
+            dealt = any(isinstance(n, PublicNotice) and n.kind is NoticeKind.HAND_START for n in update.notices)
+            if state.choice is not None and (dealt or update.table.phase is not Phase.BETWEEN_HANDS):
+                # The game was chosen (or the time ran out): the menu goes, the hand's log and
+                # summary keep the choice.
+                with _logged(table, "delete the dealer's choice menu"):
+                    await self._delete(table, state.choice)
+                state.choice = None
             for choice in (n for n in update.notices if isinstance(n, GameChoiceNotice)):
                 with _logged(table, "ask for the dealer's choice"):
-                    await self._ask_game(table, choice, update.now)
+                    await self._ask_game(table, state, choice, update.now)
             if responder is None:
                 with _logged(table, "ping the player to act"):
                     await self._ping(table, state, None)
 
-    async def _ask_game(self, key: TableKey, notice: GameChoiceNotice, now: float) -> None:
+    async def _ask_game(self, key: TableKey, state: _TableState, notice: GameChoiceNotice, now: float) -> None:
         """Dealer's choice (issue 12): one message mentioning the chooser, with the select menu only
-        they may use (``bot.discord.ui.games``); it is refused as stale once the game is chosen."""
-        seconds = None if notice.deadline is None else round(notice.deadline - now)
+        they may use (``bot.discord.ui.games``); it is deleted once the hand is dealt, and an old
+        one still shown is refused as stale."""
+        deadline = None
+        if notice.deadline is not None:
+            deadline = round(self.wall_clock().timestamp() + notice.deadline - now)
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(notice.member)])
-        await self._channel(key).send(choice_line(notice, seconds), view=choice_view(notice),
-                                      allowed_mentions=mentions)
+        if state.choice is not None:          # asked again (after a restart): one live menu
+            await self._delete(key, state.choice)
+            state.choice = None
+        message = await self._channel(key).send(choice_line(notice, deadline), view=choice_view(notice),
+                                                allowed_mentions=mentions)
+        state.choice = message.id
 
     # ------------------------------------------------------------------ reading an update
     def _digest(
@@ -355,10 +371,10 @@ class DiscordPresenter(PrivateMessages):
         assert snapshot is not None
         for final in finished:
             await self._summarise(key, state, final, look, responder)
-        seconds = None
-        if snapshot.prompt is not None and snapshot.prompt.deadline is not None:
-            seconds = round(snapshot.prompt.deadline - update.now)
-        layout = table_layout(snapshot, state.recent, look=look, seconds_left=seconds)
+        deadline = None
+        if snapshot.prompt is not None and snapshot.phase is Phase.IN_HAND:
+            deadline = self._deadline(state, snapshot.prompt)
+        layout = table_layout(snapshot, state.recent, look=look, deadline=deadline)
         shows = snapshot.hand_id if snapshot.phase is not Phase.BETWEEN_HANDS else None
         if (shows is not None and state.shows is None and state.message is not None
                 and not _recent(state.message, self.wall_clock())):
@@ -434,6 +450,8 @@ class DiscordPresenter(PrivateMessages):
         with _logged(key, "take the buttons off the closed table's message"):
             if state.message is not None:
                 await self._put(key, state.message, closed_layout("Table closed."), responder)
+            if state.choice is not None:
+                await self._delete(key, state.choice)
             await self._drop_ping(key, state, with_channel=True)
         state.message = None
         await self._remember(state, table_id)
@@ -520,11 +538,10 @@ class DiscordPresenter(PrivateMessages):
             prompt = reminder
         elif turn == state.pinged:
             return
-        await self._drop_ping(key, state, with_channel=interaction is not None)
-        seconds = None
-        if prompt.deadline is not None:
-            seconds = round(prompt.deadline - state.now)
-        text = prompt_line(prompt, seconds)
+        # A timer moved the turn (or reminds): its ping replaces the last one at once, so the
+        # channel never keeps a ping for a turn that is over.
+        await self._drop_ping(key, state, with_channel=True)
+        text = prompt_line(prompt, self._deadline(state, prompt))
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(prompt.member)])
         loop = asyncio.get_running_loop()
         if interaction is not None and answered:
@@ -559,6 +576,17 @@ class DiscordPresenter(PrivateMessages):
             await self._channel(key).get_partial_message(message_id).delete()
 
     # ------------------------------------------------------------------ helpers
+    def _deadline(self, state: _TableState, prompt: Prompt) -> int | None:
+        """The Unix time ``prompt``'s turn times out (for ``<t:UNIX:R>``), fixed once per turn so a
+        reminder or another update of the same turn draws the same text (and nothing is redrawn)."""
+        if prompt.deadline is None:
+            return None
+        turn = (prompt.hand_id, prompt.turn, prompt.deadline)
+        if state.deadline is None or state.deadline[0] != turn:
+            wall = self.wall_clock().timestamp() + (prompt.deadline - state.now)
+            state.deadline = (turn, round(wall))
+        return state.deadline[1]
+
     def _channel(self, key: TableKey) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(
             key.channel, guild_id=key.guild, type=discord.ChannelType.text

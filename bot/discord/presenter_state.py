@@ -71,6 +71,10 @@ class _TableState:
     stale: list[int] = field(default_factory=list)
     """Channel pings to delete with the next update that came with an interaction."""
     pinged: tuple[int, int] | None = None
+    choice: int | None = None
+    """The dealer's-choice question still offering its menu."""
+    deadline: tuple[tuple[int, int, float], int] | None = None
+    """The turn (hand, turn, service-clock deadline) and the Unix time it times out."""
     reminder: Prompt | None = None
     """A reminder prompt to ping (the same turn, pinged again)."""
     snapshot: TableSnapshot | None = None

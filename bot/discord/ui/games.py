@@ -75,16 +75,17 @@ class GameSelect(
             await answer_error(interaction, exc)
 
 
-def choice_line(notice: GameChoiceNotice, seconds_left: int | None) -> str:
-    """``<@id> dealer's choice: pick the game for hand you deal · 60 s (else ...)``.
+def choice_line(notice: GameChoiceNotice, deadline: int | None) -> str:
+    """``<@id> dealer's choice: pick the game of the hand you deal · <t:UNIX:R>, else ...``, the
+    deadline (Unix seconds) as Discord's live relative timestamp.
 
     >>> n = GameChoiceNotice(1, 2, 7, "Bea", (("seven-card-stud", "x"),), "sex-in-the-middle-east", None, "")
-    >>> choice_line(n, 30)
-    "<@7> dealer's choice: pick the game of the hand you deal · 30 s, else Sex in the Middle East"
+    >>> choice_line(n, 1767225600)
+    "<@7> dealer's choice: pick the game of the hand you deal · time's up <t:1767225600:R>, else Sex in the Middle East"
     """
     line = f"<@{notice.member}> dealer's choice: pick the game of the hand you deal"
-    if seconds_left is not None:
-        line += f" · {max(0, seconds_left)} s, else {GAMES[notice.fallback].title}"
+    if deadline is not None:
+        line += f" · time's up <t:{deadline}:R>, else {GAMES[notice.fallback].title}"
     return line
 
 

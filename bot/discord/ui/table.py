@@ -95,19 +95,20 @@ def header(snapshot: TableSnapshot) -> str:
     return f"{title}\n{stakes.describe().capitalize()} · Pot {chips(s.pot)}"
 
 
-def turn_line(prompt: Prompt, seconds_left: int | None) -> str:
-    """``<@7> to act · 10 to call · 45 s``: the mention shows the member's name to everyone, whatever
-    it holds, and the table message never pings (it is sent with no allowed mentions).
+def turn_line(prompt: Prompt, deadline: int | None) -> str:
+    """``<@7> to act · 10 to call · time's up <t:UNIX:R>``: the mention shows the member's name to
+    everyone, whatever it holds, and the table message never pings (it is sent with no allowed
+    mentions); ``deadline`` (Unix seconds) is a Discord relative timestamp, counted live by clients.
 
     >>> from bot.render.views import Prompt
-    >>> turn_line(Prompt(7, "Bea", 1, 4, (), "", to_call=10, pot=25), 45)
-    '<@7> to act · 10 to call · 45 s'
+    >>> turn_line(Prompt(7, "Bea", 1, 4, (), "", to_call=10, pot=25), 1767225600)
+    "<@7> to act · 10 to call · time's up <t:1767225600:R>"
     """
     parts = [f"<@{prompt.member}> to act"]
     if prompt.to_call:
         parts.append(f"{chips(prompt.to_call)} to call")
-    if seconds_left is not None:
-        parts.append(f"{max(0, seconds_left)} s")
+    if deadline is not None:
+        parts.append(f"time's up <t:{deadline}:R>")
     return " · ".join(parts)
 
 
@@ -149,7 +150,7 @@ def _fit_lines(lines: Sequence[str], budget: int) -> str:
 
 
 def table_layout(
-    snapshot: TableSnapshot, recent: Sequence[str], *, look: str = "pictures", seconds_left: int | None = None
+    snapshot: TableSnapshot, recent: Sequence[str], *, look: str = "pictures", deadline: int | None = None
 ) -> Layout:
     """The table message for ``snapshot`` with the ``recent`` log lines (see the module docstring)."""
     s = snapshot
@@ -161,7 +162,7 @@ def table_layout(
     used = sum(len(c.content) for c in children if isinstance(c, discord.ui.TextDisplay))
     footer = table_view(s).footer
     if s.prompt is not None and s.phase is Phase.IN_HAND:
-        footer = turn_line(s.prompt, seconds_left)
+        footer = turn_line(s.prompt, deadline)
     lines = _fit_lines(list(recent)[-RECENT_LINES:], max(0, TEXT_BUDGET - used - len(footer) - 8))
     if lines:
         children.append(discord.ui.TextDisplay(lines))
