@@ -274,7 +274,8 @@ class DiscordPresenter(PrivateMessages):
                 await self._deliver(table, state, update, privates)
             for reply in replies:
                 await self._reply(table, state, reply)
-            dealt = any(isinstance(n, PublicNotice) and n.kind is NoticeKind.HAND_START for n in update.notices)
+            dealt = any(isinstance(n, PublicNotice) and n.kind is NoticeKind.HAND_START
+                        for n in update.notices)
             if state.choice is not None and (dealt or update.table.phase is not Phase.BETWEEN_HANDS):
                 # The game was chosen (or the time ran out): the menu goes, the hand's log and
                 # summary keep the choice.
@@ -288,7 +289,9 @@ class DiscordPresenter(PrivateMessages):
                 with _logged(table, "ping the player to act"):
                     await self._ping(table, state, None)
 
-    async def _ask_game(self, key: TableKey, state: _TableState, notice: GameChoiceNotice, now: float) -> None:
+    async def _ask_game(
+        self, key: TableKey, state: _TableState, notice: GameChoiceNotice, now: float
+    ) -> None:
         """Dealer's choice (issue 12): one message mentioning the chooser, with the select menu only
         they may use (``bot.discord.ui.games``); it is deleted once the hand is dealt, and an old
         one still shown is refused as stale."""

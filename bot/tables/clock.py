@@ -29,12 +29,12 @@ import contextvars
 import heapq
 import itertools
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Protocol
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
-Callback = Callable[[], Awaitable[None]]
+Callback = Callable[[], Coroutine[Any, Any, None]]
 """A coroutine function with no arguments, run when a timer fires."""
 
 

@@ -80,8 +80,10 @@ def choice_line(notice: GameChoiceNotice, deadline: int | None) -> str:
     deadline (Unix seconds) as Discord's live relative timestamp.
 
     >>> n = GameChoiceNotice(1, 2, 7, "Bea", (("seven-card-stud", "x"),), "sex-in-the-middle-east", None, "")
-    >>> choice_line(n, 1767225600)
-    "<@7> dealer's choice: pick the game of the hand you deal · time's up <t:1767225600:R>, else Sex in the Middle East"
+    >>> for part in choice_line(n, 1767225600).split(" · "):
+    ...     print(part)
+    <@7> dealer's choice: pick the game of the hand you deal
+    time's up <t:1767225600:R>, else Sex in the Middle East
     """
     line = f"<@{notice.member}> dealer's choice: pick the game of the hand you deal"
     if deadline is not None:
