@@ -65,7 +65,6 @@ from bot.discord.ui.table import (
     table_layout,
 )
 from bot.discord.ui.text import split_text
-from bot.engine.cards import Rank
 from bot.render.scenes import hand_picture
 from bot.render.views import Phase, TableSnapshot
 from bot.render.wilds import wild_summary
@@ -402,7 +401,7 @@ class DiscordPresenter(PrivateMessages):
         if notes.showdown:
             lines.append(notes.showdown)
         if final.phase is not Phase.VOID:
-            lines.append(wild_summary((Rank.FIVE, *dict.fromkeys(ev.rank for ev in final.wild_events))))
+            lines.append(wild_summary(final.wild_ranks))
         if notes.reveal:
             lines.append(notes.reveal)
         narrated = "\n".join(notes.log) + "\n"

@@ -41,9 +41,10 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.engine.cards import FULL_DECK, Card, Rank, Suit
-from bot.engine.evaluator import HandValue, evaluate
+from bot.engine.evaluator import HandValue
 from bot.engine.follow import WildEvent
 from bot.engine.showing import showing_value
+from bot.engine.valuation import best_value
 from bot.render.cards import rank_list
 from bot.render.sprites import (
     _BEST,
@@ -466,7 +467,7 @@ def best_of(
     gives the best five and what each wild stands for; with 1 to 4 it is ``None`` and the
     description is the best group (``three kings``); with none, ``("", None)``."""
     if len(cards) >= 5:
-        value = evaluate(list(cards), wild, wild_in_flush=wild_in_flush)
+        value = best_value(list(cards), wild, wild_in_flush=wild_in_flush)
         return value.describe(kickers=True), value
     if not cards:
         return "", None
