@@ -258,6 +258,23 @@ def test_hand_picture_frames_the_best_five_and_tags_down_cards() -> None:
     assert count(img, S._TEXT_DIM, tol=10) > count(no_down, S._TEXT_DIM, tol=10)
 
 
+@pytest.mark.parametrize("n", [8, 11])
+def test_baseballs_extra_cards_fit_in_the_hand_and_showdown_pictures(n: int) -> None:
+    # A face-up four brings an extra card: up to 7 + 4 cards (it raised "at most 7 cards" before).
+    cards = cs("Ah Kd 4h 4s 4c 4d Qs Js Ts 9s 8s")[:n]
+    up = cards[2:6]
+    hand = P.render_hand(HandPicture("Hand #3 · seventh street", cards, up, (FIVES,)))
+    assert hand.width == P.PICTURE_WIDTH
+    # The last card is drawn inside the picture: its right edge is card face, not background.
+    right = hand.crop((P.PICTURE_WIDTH - 12, 0, P.PICTURE_WIDTH, hand.height))
+    assert count(right, S._FACE, tol=8) == 0 and count(hand, S._FACE, tol=8) > 0
+    assert "8 down" not in P.hand_alt(HandPicture("t", cards, up))
+    for card in cards:
+        assert str(card) in P.hand_alt(HandPicture("t", cards, up))
+    shown = P.render_showdown(ShowdownPicture("Hand #3 · showdown", (ShownHand("Ann", cards, 10),)))
+    assert shown.width == P.PICTURE_WIDTH
+
+
 def test_showdown_five_of_a_kind_and_the_winner() -> None:
     pic = ShowdownPicture(
         "Hand #41 · showdown",
@@ -289,8 +306,8 @@ def test_bad_snapshots_are_refused() -> None:
     seat = SeatPicture("A", 1)
     with pytest.raises(ValueError, match="1 to 8 seats"):
         P.render_table(TablePicture("t", (seat,) * 9, 0))
-    with pytest.raises(ValueError, match="at most 7 cards"):
-        P.render_hand(HandPicture("t", cs("2c 3c 4c 6c 7c 8c 9c Tc"), ()))
+    with pytest.raises(ValueError, match="at most 11 cards"):
+        P.render_hand(HandPicture("t", cs("2c 3c 4c 6c 7c 8c 9c Tc Jc Qc Kc Ac"), ()))
     with pytest.raises(ValueError, match="1 to 8 hands"):
         P.render_showdown(ShowdownPicture("t", ()))
 

@@ -397,6 +397,7 @@ class DiscordPresenter(PrivateMessages):
         message is unknown); the table itself gets a new message after it."""
         assert final.hand_id is not None
         notes = state.hands.pop(final.hand_id, None) or _HandNotes(final.hand_no)
+        state.down_cards = {k: v for k, v in state.down_cards.items() if k[0] != final.hand_id}
         lines = list(notes.results)
         if notes.showdown:
             lines.append(notes.showdown)

@@ -26,7 +26,8 @@ DM_CLOSED = 50007
 """Discord's "Cannot send messages to this user" (closed DMs, blocked bot, no shared server)."""
 
 DOWN_CARD_STREETS = (3, 7)
-"""The streets a player gets a new down card on: their cards go by DM then (``/table dm``)."""
+"""The streets every player gets a new down card on; Baseball's extra down card (fourth to sixth
+street) is one too: a DM goes whenever a player holds more down cards than at their last DM."""
 
 _QUIET = discord.AllowedMentions.none()
 
@@ -51,10 +52,12 @@ class PrivateMessages:
     ) -> None:
         """DM the players who get a new down card (or want every street), concurrently, each
         within ``update.private_timeout``; a failure is told once in the table's recent lines."""
-        wanted = [
-            n for n in notices
-            if n.street in DOWN_CARD_STREETS or await self.dm_mode(key.guild, n.member) == "every-street"
-        ]
+        wanted: list[PrivateNotice] = []
+        for n in notices:
+            seen = state.down_cards.get((n.hand_id, n.member), 0)
+            state.down_cards[(n.hand_id, n.member)] = max(seen, len(n.down_cards))
+            if len(n.down_cards) > seen or await self.dm_mode(key.guild, n.member) == "every-street":
+                wanted.append(n)
         failures = await asyncio.gather(
             *(self._private(key, state, n, update.private_timeout) for n in wanted)
         )

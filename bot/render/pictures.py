@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from bot.engine.baseball import MOST_CARDS
 from bot.engine.cards import FULL_DECK, Card, Rank, Suit
 from bot.engine.evaluator import HandValue
 from bot.engine.follow import WildEvent
@@ -478,6 +479,14 @@ _HAND_CARD_W = 104
 _HAND_STEP = 120
 
 
+def _row_step(n: int, card_w: int, step: int, room: int) -> int:
+    """The step between ``n`` cards of a row: ``step``, or less (the cards overlap, each corner
+    index still showing) when ``n`` cards would not fit in ``room`` px (Baseball's extra cards)."""
+    if n <= 1 or (n - 1) * step + card_w <= room:
+        return step
+    return (room - card_w) // (n - 1)
+
+
 def _hand_row(
     canvas: Image.Image,
     cards: Sequence[Card],
@@ -539,15 +548,16 @@ def _wild_line(wilds: Sequence[WildRank]) -> str:
 def render_hand(pic: HandPicture) -> Image.Image:
     """A player's own hand (RGB, ``PICTURE_WIDTH`` wide): title, best hand now, wild ranks, then
     the cards in the order dealt with down cards tagged ``down``, the best five framed and lifted,
-    and each wild's stand-in under it. Raises ``ValueError`` for more than 7 cards."""
-    if len(pic.cards) > 7:
-        raise ValueError(f"a stud hand has at most 7 cards, got {len(pic.cards)}")
+    and each wild's stand-in under it; Baseball's extra cards (up to ``MOST_CARDS``) overlap to fit.
+    Raises ``ValueError`` for more than ``MOST_CARDS`` cards."""
+    if len(pic.cards) > MOST_CARDS:
+        raise ValueError(f"a stud hand has at most {MOST_CARDS} cards, got {len(pic.cards)}")
     wild = wild_ranks_of(pic.wilds)
     pool = list(pic.cards) + ([pic.community] if pic.community is not None else [])
     described, value = best_of(pool, wild, pic.wild_in_flush)
     lines = [f"Best now: {described}" if described else "No cards yet", _wild_line(pic.wilds)]
     n = len(pool)
-    step = _HAND_STEP
+    step = _row_step(n, _HAND_CARD_W, _HAND_STEP, PICTURE_WIDTH - 32)
     height = 52 + 32 * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
     canvas = Image.new("RGB", (PICTURE_WIDTH, height), _BG)
     y = _header(canvas, pic.title, lines, PICTURE_WIDTH) + 16
@@ -631,7 +641,8 @@ def render_showdown(pic: ShowdownPicture) -> Image.Image:
             _text(canvas, (PICTURE_WIDTH - 20, y + 10), won, 26, _WIN, bold=True, anchor="r")
         pool = list(hand.cards) + extra
         labels = {c: "community" for c in extra}
-        _hand_row(canvas, pool, 24, y + 50, wild, value, labels, _SD_CARD_W, _SD_STEP)
+        step = _row_step(len(pool), _SD_CARD_W, _SD_STEP, PICTURE_WIDTH - 48)
+        _hand_row(canvas, pool, 24, y + 50, wild, value, labels, _SD_CARD_W, step)
     return canvas
 
 
