@@ -401,6 +401,8 @@ class DiscordPresenter(PrivateMessages):
         lines = list(notes.results)
         if notes.showdown:
             lines.append(notes.showdown)
+        # The showdown is posted as it happens and again whole at the end: each line once.
+        lines = list(dict.fromkeys(line for text in lines for line in text.splitlines()))
         if final.phase is not Phase.VOID:
             lines.append(wild_summary(final.wild_ranks))
         if notes.reveal:
@@ -419,6 +421,12 @@ class DiscordPresenter(PrivateMessages):
             state.message = None
         state.drawn = None
         state.shows = None
+        # Between hands the table message shows who won the hand just played (issue 17: it showed
+        # the hand's last log lines), then what happens at the table until the next deal.
+        # The narrator's pot lines ("Bea wins the pot of 90", "The pot of 90 is split: ...").
+        won = [line for line in lines if " wins " in line or " is split: " in line]
+        results = [f"Hand #{final.hand_no}: {line}" for line in won] or [f"Hand #{final.hand_no} is over."]
+        state.recent = [*results, *(line for line in state.recent if line not in notes.log)]
         if final.log == "thread":
             with _logged(key, "post the hand log in a thread"):
                 await self._thread(key, message, final.hand_no, narrated)

@@ -173,6 +173,9 @@ class TableSnapshot:
     wild_events: tuple[WildEvent, ...] = ()
     wild_ranks: tuple[Rank, ...] = ()
     log: str = "summary"
+    commitment: str = ""
+    """The hand's deck commitment (SHA-256 hex), public from before its first card (issue 17: it
+    stays on the table message for the whole hand); empty between hands."""
 
     def seat_of(self, member: int) -> SeatSnapshot | None:
         """The member's seat, if seated."""
@@ -299,6 +302,10 @@ def table_view(snapshot: TableSnapshot) -> TableView:
                          f"Void: {s.void_reason}. Every chip went back.")
     seats = tuple(_hand_seat(seat) for seat in s.seats)
     title = f"Hand #{s.hand_no} · {street_name(s.street or 3)}"
+    if s.phase is Phase.OVER:
+        # The final picture is the showdown's (not "seventh street"), or the pot won uncontested.
+        live = sum(1 for seat in s.seats if seat.dealt_in and not seat.folded)
+        title = f"Hand #{s.hand_no} · {'showdown' if live > 1 else 'won without a showdown'}"
     footer = "Hand over." if s.phase is Phase.OVER else _turn_footer(s.prompt)
     return TableView(title, s.stakes.describe(), seats, s.pot, s.wilds, footer, s.community)
 

@@ -42,8 +42,9 @@ DM_MODES = ("every-street", "down-cards")
 RECENT_LINES = 5
 """How many of the last log lines the table message shows."""
 
-GALLERY_ALT_LIMIT = 256
-"""Discord's limit on a media gallery item's description (the attachment itself takes 1,024)."""
+GALLERY_ALT_LIMIT = 1024
+"""Discord's limit on a media gallery item's description, its alt text ("max 1024 characters",
+the components reference; it was cut at 256 before issue 17)."""
 
 TEXT_BUDGET = 3800
 """Characters of text displays a layout may use (Discord allows 4,000 per message)."""
@@ -83,6 +84,27 @@ def hand_file(picture: HandPicture) -> discord.File:
     return picture_file(hand_png(picture), "hand.png", hand_alt(picture))
 
 
+COMMITMENT_SHOWN = 16
+"""Hex digits of the deck commitment on the table message (the full hash: ``/hand verify``)."""
+
+
+def commitment_line(snapshot: TableSnapshot) -> str:
+    """``-# Deck commitment 3f9a…: /hand verify 3`` -- the hand's commitment in short, public from
+    before its first card to the summary (``/hand verify`` gives the full hash); empty without one.
+
+    >>> from bot.engine.stakes import TableStakes
+    >>> from bot.engine.rulings import Rulings
+    >>> s = TableSnapshot(1, 1, Phase.IN_HAND, 3, TableStakes.fixed_limit(ante=1, bring_in=2,
+    ...     small_bet=4, big_bet=8), Rulings(), (), hand_id=9, commitment="ab" * 32)
+    >>> commitment_line(s)
+    '-# Deck commitment abababababababab…: full hash with /hand verify 3'
+    """
+    if not snapshot.commitment:
+        return ""
+    return (f"-# Deck commitment {snapshot.commitment[:COMMITMENT_SHOWN]}…: full hash with "
+            f"/hand verify {snapshot.hand_no}")
+
+
 def header(snapshot: TableSnapshot) -> str:
     """``### Hand #3 · fifth street`` and the stakes and pot line."""
     s = snapshot
@@ -92,7 +114,8 @@ def header(snapshot: TableSnapshot) -> str:
     title = f"### Hand #{s.hand_no} · {street_name(s.street or 3)}"
     if s.phase is Phase.VOID:
         title = f"### Hand #{s.hand_no} · void"
-    return f"{title}\n{stakes.describe().capitalize()} · Pot {chips(s.pot)}"
+    text = f"{title}\n{stakes.describe().capitalize()} · Pot {chips(s.pot)}"
+    return f"{text}\n{commitment_line(s)}" if s.commitment else text
 
 
 def turn_line(prompt: Prompt, deadline: int | None) -> str:
@@ -201,6 +224,8 @@ def summary_layout(
         title = f"### Hand #{hand_no} · void"
     children: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(title)]
     body = "\n".join(plain(line) for line in lines)
+    if snapshot is not None and snapshot.commitment:
+        body += "\n" + commitment_line(snapshot)
     children.append(discord.ui.TextDisplay(_cut(body, TEXT_BUDGET - len(title)) or "Hand over."))
     if snapshot is not None and look == "pictures" and snapshot.phase is not Phase.VOID:
         picture = table_picture(snapshot)
