@@ -58,7 +58,7 @@ class GameSelect(
             key = table_key(interaction)
             service = wildstud(interaction).service
             if service.snapshot(key).table_id != self.table_id:
-                raise StaleAction("That menu belongs to a table that has been closed.")
+                raise StaleAction(service.stale_reason(self.table_id).replace("button", "menu"))
             service.check_choice(key, interaction.user.id, self.choice_id)
         except IllegalAction as exc:
             await reply(interaction, exc.reason)
