@@ -348,3 +348,16 @@ def test_a_table_of_international_names_draws_and_keeps_them_in_the_alt_text() -
     assert decode(P.table_png(pic)).size == P.TABLE_SIZE
     alt = P.table_alt(pic)
     assert all(n in alt for n in names)
+
+
+def test_a_two_colour_deck_draws_clubs_dark_and_diamonds_red() -> None:
+    # The pictures draw a four-colour deck (clubs green, diamonds blue); /table look offers two.
+    green, blue = S._SUIT_ON_FACE[Suit.CLUBS], S._SUIT_ON_FACE[Suit.DIAMONDS]
+    four = P.render_table(eight_seats())
+    two = P.render_table(replace(eight_seats(), four_colour=False))
+    assert count(four, green, tol=10) > 200 and count(four, blue, tol=10) > 200
+    assert count(two, green, tol=10) == 0 and count(two, blue, tol=10) == 0
+    red = S._SUIT_ON_FACE[Suit.HEARTS]
+    assert count(two, red, tol=10) > count(four, red, tol=10)
+    hand = HandPicture("t", cs("Qc 9d Jd 5c 2c"), cs("Jd 5c 2c"), four_colour=False)
+    assert count(P.render_hand(hand), green, tol=10) == 0

@@ -41,8 +41,8 @@ from discord.ext import commands
 from bot.discord.presenter import DiscordPresenter
 from bot.discord.ui.amount import AmountButton
 from bot.discord.ui.betting import ActionButton, FoldAskButton, MyCardsButton
-from bot.discord.ui.games import GameSelect
 from bot.discord.ui.errors import answer_error
+from bot.discord.ui.games import GameSelect
 from bot.discord.ui.lobby import DealButton, JoinButton
 from bot.settings import Settings, load_settings
 from bot.store import Store

@@ -60,7 +60,9 @@ from bot.discord.ui.table import (
     RECENT_LINES,
     Layout,
     closed_layout,
+    four_colour,
     hand_file,
+    shows_pictures,
     summary_layout,
     table_layout,
 )
@@ -239,9 +241,11 @@ class DiscordPresenter(PrivateMessages):
     ) -> list[discord.File]:
         """The hand picture of ``notice`` (a player's own cards: for that player only), or none
         with the guild's look set to ``text``."""
-        if await self.look(key.guild) != "pictures":
+        look = await self.look(key.guild)
+        if not shows_pictures(look):
             return []
-        picture = hand_picture(notice, snapshot.hand_no, snapshot.wild_events, snapshot.rulings.wild_in_flush)
+        picture = hand_picture(notice, snapshot.hand_no, snapshot.wild_events, snapshot.rulings.wild_in_flush,
+                               four_colour=four_colour(look))
         return [hand_file(picture)]
 
     # ------------------------------------------------------------------ the Presenter protocol

@@ -141,6 +141,8 @@ class TablePicture:
     pot: int
     wilds: tuple[WildRank, ...] = ()
     community: Card | None = None
+    four_colour: bool = True
+    """A four-colour deck (clubs green, diamonds blue: the default) or a two-colour one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +157,8 @@ class HandPicture:
     wilds: tuple[WildRank, ...] = ()
     community: Card | None = None
     wild_in_flush: str = "any-card"
+    four_colour: bool = True
+    """A four-colour deck (clubs green, diamonds blue: the default) or a two-colour one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +180,8 @@ class ShowdownPicture:
     wilds: tuple[WildRank, ...] = ()
     community: Card | None = None
     wild_in_flush: str = "any-card"
+    four_colour: bool = True
+    """A four-colour deck (clubs green, diamonds blue: the default) or a two-colour one."""
 
 
 def wild_ranks_of(wilds: Iterable[WildRank]) -> frozenset[Rank]:
@@ -257,7 +263,9 @@ def _felt(size: tuple[int, int]) -> Image.Image:
     return big.resize(size, Image.Resampling.LANCZOS)
 
 
-def _draw_seat(canvas: Image.Image, seat: SeatPicture, x: int, y: int, wild: frozenset[Rank]) -> None:
+def _draw_seat(
+    canvas: Image.Image, seat: SeatPicture, x: int, y: int, wild: frozenset[Rank], four: bool = True
+) -> None:
     draw = ImageDraw.Draw(canvas)
     plate_h = 44
     if seat.to_act:
@@ -293,7 +301,7 @@ def _draw_seat(canvas: Image.Image, seat: SeatPicture, x: int, y: int, wild: fro
     if seat.down and n_up:
         cx += 4
     for c in seat.up:
-        _paste(canvas, card_sprite(c, _CARD_W, c.rank in wild), cx, cy)
+        _paste(canvas, card_sprite(c, _CARD_W, c.rank in wild, four), cx, cy)
         cx += up_step
     notes: list[str] = []
     if seat.folded:
@@ -314,20 +322,22 @@ def _entry_width(w: WildRank) -> int:
     return (_MINI_W * 2 + 34 if w.five and w.card else 0) + _text_width(w.rank.plural, _WILD_TYPE, True)
 
 
-def _wild_entry(canvas: Image.Image, w: WildRank, x: float, y: float, width: float) -> None:
+def _wild_entry(canvas: Image.Image, w: WildRank, x: float, y: float, width: float, four: bool) -> None:
     """One wild rank centred in ``width``: its five, an arrow, the card that set it, the rank."""
     cards_w = _MINI_W * 2 + 34 if w.five and w.card else 0
     label = _fit(w.rank.plural, _WILD_TYPE, int(width) - cards_w, bold=True)
     px = x + (width - cards_w - _text_width(label, _WILD_TYPE, True)) / 2
     if w.five and w.card:
-        _paste(canvas, card_sprite(w.five, _MINI_W, True), px, y)
+        _paste(canvas, card_sprite(w.five, _MINI_W, True, four), px, y)
         canvas.paste(_TEXT, (int(px + _MINI_W + 2), int(y + 20)), _arrow_mask(20))
-        _paste(canvas, card_sprite(w.card, _MINI_W, True), px + _MINI_W + 24, y)
+        _paste(canvas, card_sprite(w.card, _MINI_W, True, four), px + _MINI_W + 24, y)
         px += cards_w
     _text(canvas, (px, y + (_MINI_W * 1.4 - _WILD_TYPE * 1.3) / 2), label, _WILD_TYPE, _TEXT, bold=True)
 
 
-def _wild_rows(canvas: Image.Image, wilds: Sequence[WildRank], x: int, y: int, width: int, rows: int) -> int:
+def _wild_rows(
+    canvas: Image.Image, wilds: Sequence[WildRank], x: int, y: int, width: int, rows: int, four: bool = True
+) -> int:
     """The wild list in the middle of the felt: fives first, then each rank with its five and the
     card that set it, two to a row when there are several. When that does not fit (in ``rows``
     rows, or two entries side by side), the ranks are listed as words (the alt text and the log
@@ -357,7 +367,7 @@ def _wild_rows(canvas: Image.Image, wilds: Sequence[WildRank], x: int, y: int, w
         col_w = width / per_row
         offset = (width - col_w * len(pair)) / 2
         for j, w in enumerate(pair):
-            _wild_entry(canvas, w, x + offset + j * col_w, y, col_w)
+            _wild_entry(canvas, w, x + offset + j * col_w, y, col_w, four)
         y += row_h
     return y
 
@@ -374,7 +384,7 @@ def render_table(pic: TablePicture) -> Image.Image:
     _text(canvas, (14, 6), _fit(pic.title, 30, TABLE_SIZE[0] - 28, bold=True), 30, _TEXT, bold=True)
     for seat, slot in zip(pic.seats, _LAYOUTS[len(pic.seats)], strict=True):
         sx, sy = _SLOTS[slot]
-        _draw_seat(canvas, seat, sx, sy, wild)
+        _draw_seat(canvas, seat, sx, sy, wild, pic.four_colour)
     # The middle of the felt, between the left and right seats.
     mx, mw, my = 282, 396, 220
     _text(canvas, (mx + mw / 2, my), f"Pot {pic.pot:,}", 40, _TEXT, bold=True, anchor="m")
@@ -385,10 +395,11 @@ def render_table(pic: TablePicture) -> Image.Image:
         total = label_w + 8 + _MINI_W
         px = mx + (mw - total) / 2
         _text(canvas, (px, my + 12), "Community", _WILD_TYPE, _TEXT)
-        _paste(canvas, card_sprite(pic.community, _MINI_W, pic.community.rank in wild), px + label_w + 8, my)
+        community = card_sprite(pic.community, _MINI_W, pic.community.rank in wild, pic.four_colour)
+        _paste(canvas, community, px + label_w + 8, my)
         my += int(_MINI_W * 1.4) + 6
         rows = 1
-    _wild_rows(canvas, pic.wilds, mx, my, mw, rows)
+    _wild_rows(canvas, pic.wilds, mx, my, mw, rows, pic.four_colour)
     return canvas
 
 
@@ -515,6 +526,7 @@ def _hand_row(
     labels: dict[Card, str],
     card_w: int,
     step: int,
+    four: bool = True,
 ) -> None:
     """A row of face-up cards; with ``value``, cards outside the best five are dimmed and those in
     it are lifted and framed, each wild labelled with what it stands for; ``labels`` adds a tag under
@@ -531,7 +543,7 @@ def _hand_row(
         if in_best:
             frame = (cx - 5, cy - 5, cx + card_w + 5, cy + card_h + 5)
             draw.rounded_rectangle(frame, 14, outline=_BEST, width=4)
-        _paste(canvas, card_sprite(c, card_w, c.rank in wild), cx, cy)
+        _paste(canvas, card_sprite(c, card_w, c.rank in wild, four), cx, cy)
         if value is not None and not in_best:
             _dim(canvas, (cx, cy, cx + card_w, cy + card_h), 0.6)
         below = cy + card_h + 10 if in_best or value is None else y + lift + card_h + 10
@@ -544,18 +556,18 @@ def _hand_row(
         for j, tag in enumerate(tags):
             stand_in = tag.startswith("as ")  # what a wild plays as: the fact to read, so bold and bright
             _text(canvas, (cx + card_w / 2, below + j * 28), tag, 22, _TEXT if stand_in else _TEXT_DIM,
-                  bold=stand_in, anchor="m")
+                  bold=stand_in, anchor="m", four_colour=four)
 
 
 _HEAD_TOP = 58      # the first line under a hand or showdown picture's title
 _HEAD_LINE = 38     # each line of 30 px type (legible on a phone)
 
 
-def _header(canvas: Image.Image, title: str, lines: Sequence[str], width: int) -> int:
+def _header(canvas: Image.Image, title: str, lines: Sequence[str], width: int, four: bool = True) -> int:
     _text(canvas, (16, 10), _fit(title, 32, width - 32, bold=True), 32, _TEXT, bold=True)
     y = _HEAD_TOP
     for line in lines:
-        _text(canvas, (16, y), _fit(line, 30, width - 32), 30, _TEXT)
+        _text(canvas, (16, y), _fit(line, 30, width - 32), 30, _TEXT, four_colour=four)
         y += _HEAD_LINE
     return y
 
@@ -582,13 +594,13 @@ def render_hand(pic: HandPicture) -> Image.Image:
     step = _row_step(n, _HAND_CARD_W, _HAND_STEP, PICTURE_WIDTH - 32)
     height = _HEAD_TOP + _HEAD_LINE * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
     canvas = Image.new("RGB", (PICTURE_WIDTH, height), _BG)
-    y = _header(canvas, pic.title, lines, PICTURE_WIDTH) + 16
+    y = _header(canvas, pic.title, lines, PICTURE_WIDTH, pic.four_colour) + 16
     up = set(pic.up)
     labels = {c: "down" for c in pic.cards if c not in up}
     if pic.community is not None:
         labels[pic.community] = "community"
     x = (PICTURE_WIDTH - ((n - 1) * step + _HAND_CARD_W)) // 2 if n else 0
-    _hand_row(canvas, pool, x, y, wild, value, labels, _HAND_CARD_W, step)
+    _hand_row(canvas, pool, x, y, wild, value, labels, _HAND_CARD_W, step, pic.four_colour)
     return canvas
 
 
@@ -648,7 +660,7 @@ def render_showdown(pic: ShowdownPicture) -> Image.Image:
         lines.append(f"Community card {pic.community} (everyone's seventh card)")
     top = _HEAD_TOP + _HEAD_LINE * len(lines) + 8
     canvas = Image.new("RGB", (PICTURE_WIDTH, top + _SD_ROW_H * len(pic.hands)), _BG)
-    _header(canvas, pic.title, lines, PICTURE_WIDTH)
+    _header(canvas, pic.title, lines, PICTURE_WIDTH, pic.four_colour)
     draw = ImageDraw.Draw(canvas)
     extra = [pic.community] if pic.community is not None else []
     for i, (hand, (described, value)) in enumerate(zip(pic.hands, _showdown_values(pic), strict=True)):
@@ -664,7 +676,7 @@ def render_showdown(pic: ShowdownPicture) -> Image.Image:
         pool = list(hand.cards) + extra
         labels = {c: "community" for c in extra}
         step = _row_step(len(pool), _SD_CARD_W, _SD_STEP, PICTURE_WIDTH - 48)
-        _hand_row(canvas, pool, 24, y + 50, wild, value, labels, _SD_CARD_W, step)
+        _hand_row(canvas, pool, 24, y + 50, wild, value, labels, _SD_CARD_W, step, pic.four_colour)
     return canvas
 
 

@@ -54,6 +54,19 @@ _SUIT_ON_DARK = {
     Suit.HEARTS: (255, 110, 110),
     Suit.SPADES: (235, 235, 235),
 }
+# A two-colour deck (``four_colour=False``): clubs and spades dark, diamonds and hearts red.
+_SUIT_ON_FACE_TWO = {
+    Suit.CLUBS: _SUIT_ON_FACE[Suit.SPADES],
+    Suit.DIAMONDS: _SUIT_ON_FACE[Suit.HEARTS],
+    Suit.HEARTS: _SUIT_ON_FACE[Suit.HEARTS],
+    Suit.SPADES: _SUIT_ON_FACE[Suit.SPADES],
+}
+_SUIT_ON_DARK_TWO = {
+    Suit.CLUBS: _SUIT_ON_DARK[Suit.SPADES],
+    Suit.DIAMONDS: _SUIT_ON_DARK[Suit.HEARTS],
+    Suit.HEARTS: _SUIT_ON_DARK[Suit.HEARTS],
+    Suit.SPADES: _SUIT_ON_DARK[Suit.SPADES],
+}
 _SUIT_OF_SYMBOL = {s.symbol: s for s in Suit}
 
 _SS = 3  # supersampling factor for sprites (drawn large once, then scaled down smoothly)
@@ -256,6 +269,7 @@ def _text(
     bold: bool = False,
     on_face: bool = False,
     anchor: str = "l",
+    four_colour: bool = True,
 ) -> int:
     """Draw one line of text with its top at ``xy[1]``; ``anchor`` ``l``/``m``/``r`` for the x.
 
@@ -268,7 +282,10 @@ def _text(
         x -= width / 2
     elif anchor == "r":
         x -= width
-    suits = _SUIT_ON_FACE if on_face else _SUIT_ON_DARK
+    if four_colour:
+        suits = _SUIT_ON_FACE if on_face else _SUIT_ON_DARK
+    else:
+        suits = _SUIT_ON_FACE_TWO if on_face else _SUIT_ON_DARK_TWO
     run = ""
 
     def flush(px: float) -> float:
@@ -316,8 +333,9 @@ def _rank_label(rank: Rank) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
-def card_sprite(card: Card, width: int, wild: bool = False) -> Image.Image:
-    """One card face (RGBA), ``width`` px wide and 1.4 x as tall; cached.
+def card_sprite(card: Card, width: int, wild: bool = False, four_colour: bool = True) -> Image.Image:
+    """One card face (RGBA), ``width`` px wide and 1.4 x as tall, in a four-colour deck (clubs
+    green, diamonds blue) or a two-colour one; cached.
 
     The index (rank over a small suit) sits in the top-left corner so it stays readable when the
     next card overlaps the right part; a wild card has a gold face, a gold frame and a star under
@@ -333,7 +351,7 @@ def card_sprite(card: Card, width: int, wild: bool = False) -> Image.Image:
         d.rounded_rectangle((edge * 2, edge * 2, w - 1 - edge * 2, h - 1 - edge * 2), radius, fill=_GOLD_FACE)
     else:
         d.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=_FACE, outline=_CARD_EDGE, width=edge)
-    colour = _SUIT_ON_FACE[card.suit]
+    colour = (_SUIT_ON_FACE if four_colour else _SUIT_ON_FACE_TWO)[card.suit]
     label = _rank_label(card.rank)
     size = int(w * (0.40 if len(label) == 1 else 0.36))
     font = _font(size)

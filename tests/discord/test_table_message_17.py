@@ -73,3 +73,50 @@ async def test_names_commitment_result_and_summary(fake_discord: FakeDiscord, tm
     between = table_message(fake, poker)
     assert "Between hands" in between.text and " wins " in between.text, between.text
     assert "Deck commitment" not in between.text
+
+
+async def test_a_two_colour_deck_from_table_look_is_kept(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    import io
+
+    from PIL import Image
+
+    from bot.engine.cards import Suit
+    from bot.render.sprites import _SUIT_ON_FACE
+    from tests.fakediscord import restart_bot
+
+    def greens(message: FakeMessage) -> int:
+        (picture,) = [a for a in message.attachments if a.filename == "table.png"]
+        img = Image.open(io.BytesIO(picture.data)).convert("RGB")
+        g = _SUIT_ON_FACE[Suit.CLUBS]
+        return sum(1 for px in img.getdata() if all(abs(a - b) <= 10 for a, b in zip(px, g, strict=True)))
+
+    fake = fake_discord
+    db = tmp_path / "ws.sqlite3"
+    first = new_bot(db)
+    await start_bot(first, fake)
+    guild = fake.guild()
+    alice, bob = guild.member("alice"), guild.member("bob")
+    poker = guild.channel("poker")
+    await open_table(fake, alice, poker, [alice, bob])
+    owner = guild.member("owner")
+    done = await fake.slash(owner, "table look", {"look": "pictures-two-colour"}, channel=poker)
+    assert done.ephemeral and "two-colour deck" in done.text, done.text
+    second = new_bot(db)                  # kept in the store like the other look settings
+    await restart_bot(first, second, fake)
+    await fake.slash(alice, "table deal", channel=poker)
+    two = live_table(fake, poker)
+    # No card is drawn in the four-colour deck's green, though clubs are on the table (the same
+    # snapshot drawn four-colour has them).
+    assert greens(two) == 0
+    from bot.render.pictures import render_table
+    from bot.render.scenes import table_picture
+    from bot.tables.notices import TableKey
+
+    picture = table_picture(second.service.snapshot(TableKey(guild.id, poker.id)))
+    assert picture is not None
+    g = _SUIT_ON_FACE[Suit.CLUBS]
+    drawn = render_table(picture).getdata()
+    assert sum(1 for px in drawn if all(abs(a - b) <= 10 for a, b in zip(px, g, strict=True))) > 0
+    await fake.slash(owner, "table look", {"look": "pictures"}, channel=poker)

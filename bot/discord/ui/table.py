@@ -32,8 +32,19 @@ from bot.render.scenes import table_picture
 from bot.render.table import format_table
 from bot.render.views import Phase, Prompt, TableSnapshot, table_view
 
-LOOKS = ("pictures", "text")
-"""The guild setting ``/table look``: the table as a picture (default) or as text."""
+LOOKS = ("pictures", "pictures-two-colour", "text")
+"""The guild setting ``/table look``: the table as a picture with a four-colour deck (default:
+clubs green, diamonds blue), as a picture with a two-colour deck, or as text."""
+
+
+def shows_pictures(look: str) -> bool:
+    """Whether ``look`` draws pictures (either deck)."""
+    return look.startswith("pictures")
+
+
+def four_colour(look: str) -> bool:
+    """Whether ``look`` draws a four-colour deck."""
+    return look != "pictures-two-colour"
 
 DM_MODES = ("every-street", "down-cards")
 """A player's ``/table dm``: their cards by DM after every street, or only when a down card comes
@@ -148,7 +159,7 @@ def _rows(items: Sequence[discord.ui.Item[Any]]) -> list[discord.ui.ActionRow[An
 def _picture(snapshot: TableSnapshot, look: str, children: list[discord.ui.Item[Any]],
              files: list[discord.File]) -> None:
     """The table as a picture (with ``look`` ``pictures``) or as a text table."""
-    picture = table_picture(snapshot) if look == "pictures" else None
+    picture = table_picture(snapshot, four_colour=four_colour(look)) if shows_pictures(look) else None
     if picture is None:
         children.append(discord.ui.TextDisplay(code_block(format_table(table_view(snapshot)))))
         return
@@ -227,8 +238,8 @@ def summary_layout(
     if snapshot is not None and snapshot.commitment:
         body += "\n" + commitment_line(snapshot)
     children.append(discord.ui.TextDisplay(_cut(body, TEXT_BUDGET - len(title)) or "Hand over."))
-    if snapshot is not None and look == "pictures" and snapshot.phase is not Phase.VOID:
-        picture = table_picture(snapshot)
+    if snapshot is not None and shows_pictures(look) and snapshot.phase is not Phase.VOID:
+        picture = table_picture(snapshot, four_colour=four_colour(look))
         if picture is not None:
             alt = table_alt(picture)
             files.append(picture_file(table_png(picture), TABLE_FILE, alt))
