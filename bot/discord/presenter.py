@@ -18,9 +18,9 @@ reads the service back.
 * **The ping**: when a new turn starts (or a reminder comes), the player to act gets ONE short
   message mentioning only them, no buttons: a follow-up of the interaction that moved the table
   (exempt from the channel and global limits), else a channel message. The previous ping is
-  deleted through its own interaction's webhook while that token is valid (``PING_TOKEN_LIFE``);
-  a ping posted in the channel is deleted by the next update that came with an interaction (so
-  a timer never costs more than one edit and one ping).
+  deleted through its own interaction's webhook while that token is valid (``PING_TOKEN_LIFE``),
+  else in the channel at once (a timer costs at most one edit, one ping and one delete). Timers
+  run in a fresh context (``bot.tables.clock``), so they never pass for the click that armed them.
 * **The summary**: when a hand ends, its table message becomes the hand's summary (who won what,
   the showdown, the wild ranks, the commitment check line, the final picture) and a new table
   message is posted below it for the table between hands. The table's ``log`` option puts the

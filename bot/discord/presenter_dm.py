@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.discord.presenter_state import _HandNotes, _logged, _TableState
-from bot.discord.ui.text import split_text
+from bot.discord.ui.text import plain, split_text
 from bot.tables.notices import PrivateNotice, Reply, TableKey, Update
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -108,7 +108,7 @@ class PrivateMessages:
                 )
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(notice.member)])
         with _logged(key, "tell a player"):
-            text = f"<@{notice.member}> {notice.text}"[:2000]
+            text = f"<@{notice.member}> {plain(notice.text)}"[:2000]
             await self._channel(key).send(text, allowed_mentions=mentions)
 
     async def _dm(self, member: int, text: str, files: list[discord.File]) -> None:
