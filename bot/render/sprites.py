@@ -105,7 +105,10 @@ _EMOJI = 2
 @functools.lru_cache(maxsize=128)
 def _text_font(size: int, index: int = 0, bold: bool = False) -> ImageFont.FreeTypeFont:
     """Font ``index`` of ``font_files`` at ``size`` px; Noto Sans bold is its own weight."""
-    font = ImageFont.truetype(font_files()[index], size)
+    # Basic layout (no shaping) is several times faster and enough for these scripts; emoji keep
+    # Raqm, which joins ZWJ sequences and skin tones.
+    layout = ImageFont.Layout.RAQM if index == _EMOJI else ImageFont.Layout.BASIC
+    font = ImageFont.truetype(font_files()[index], size, layout_engine=layout)
     if index == 0:
         font.set_variation_by_axes([700 if bold else 400, 100])   # weight, width
     return font
@@ -134,16 +137,16 @@ def _joins(ch: str) -> bool:
             or "\U0001f3fb" <= ch <= "\U0001f3ff")
 
 
-def _runs(text: str) -> list[tuple[str, int]]:
-    """``text`` cut into runs that one font draws: ``(run, index in font_files)``."""
-    runs: list[tuple[str, int]] = []
+def _clusters(text: str) -> list[tuple[str, int]]:
+    """``text`` cut into clusters (a character with its combining marks, joiners, variation
+    selectors and skin tones), each with the index in ``font_files`` of the font that draws it."""
+    out: list[tuple[str, int]] = []
     for ch in text:
-        index = runs[-1][1] if runs and _joins(ch) else font_for(ch)
-        if runs and runs[-1][1] == index:
-            runs[-1] = (runs[-1][0] + ch, index)
+        if out and _joins(ch):
+            out[-1] = (out[-1][0] + ch, out[-1][1])
         else:
-            runs.append((ch, index))
-    return runs
+            out.append((ch, font_for(ch)))
+    return out
 
 
 def _suit_polys(suit: Suit, n: float, draw: ImageDraw.ImageDraw, fill: int) -> None:
@@ -210,34 +213,56 @@ def _star_mask(size: int) -> Image.Image:
 RGB = tuple[int, int, int]
 
 
+@functools.lru_cache(maxsize=8192)
+def _glyph(cluster: str, size: int, bold: bool, index: int) -> tuple[Image.Image, float]:
+    """One cluster drawn once and cached: its image (an ``L`` mask; RGBA in its own colours for
+    emoji), ``size // 2`` px wider on each side and ``size // 2`` px of room above the ascent, the
+    baseline where Noto Sans puts it; and its advance. Text is put together from these, so a new
+    stack or bet costs a few pastes rather than a FreeType layout."""
+    font = _text_font(size, index, bold)
+    ascent, descent = _text_font(size).getmetrics()
+    advance = font.getlength(cluster)
+    pad = size // 2
+    box = (int(advance) + 2 * pad + 2, pad + ascent + descent + 2)
+    at = (pad, pad + ascent)
+    if index == _EMOJI:
+        img = Image.new("RGBA", box, (0, 0, 0, 0))
+        ImageDraw.Draw(img).text(at, cluster, font=font, anchor="ls", embedded_color=True)
+    else:
+        img = Image.new("L", box, 0)
+        stroke = max(1, size // 22) if bold and index != 0 else 0
+        ImageDraw.Draw(img).text(at, cluster, font=font, fill=255, anchor="ls", stroke_width=stroke,
+                                 stroke_fill=255)
+    return img, advance
+
+
 @functools.lru_cache(maxsize=4096)
 def _run_width(run: str, size: int, bold: bool = False) -> float:
-    return sum(_text_font(size, index, bold).getlength(part) for part, index in _runs(run)) if run else 0.0
+    return sum(_glyph(cluster, size, bold, index)[1] for cluster, index in _clusters(run))
 
 
 @functools.lru_cache(maxsize=4096)
 def _text_mask(run: str, size: int, bold: bool) -> tuple[Image.Image, Image.Image | None]:
     """A run of plain text as an ``L`` mask, plus its emoji in their own colours (RGBA, or None
     without emoji); origin at the top-left with ``size // 2`` px of room above the ascent (for
-    taller glyphs), the baseline where Noto Sans puts it whatever font draws each part. Cached,
-    since names, stacks and labels repeat from one picture of a table to the next (FreeType is
-    most of the cost)."""
+    taller glyphs), the baseline where Noto Sans puts it whatever font draws each cluster. Put
+    together from cached glyphs (``_glyph``); cached too, since names repeat from one picture of a
+    table to the next."""
     ascent, descent = _text_font(size).getmetrics()
-    box = (max(1, int(_run_width(run, size, bold)) + 2), size // 2 + ascent + descent + 2)
+    pad = size // 2
+    box = (max(1, int(_run_width(run, size, bold)) + 2), pad + ascent + descent + 2)
     mask = Image.new("L", box, 0)
     colour: Image.Image | None = None
     x = 0.0
-    for part, index in _runs(run):
-        font = _text_font(size, index, bold)
-        at = (x, size // 2 + ascent)
+    for cluster, index in _clusters(run):
+        img, advance = _glyph(cluster, size, bold, index)
+        at = (round(x) - pad, 0)
         if index == _EMOJI:
             colour = colour or Image.new("RGBA", box, (0, 0, 0, 0))
-            ImageDraw.Draw(colour).text(at, part, font=font, anchor="ls", embedded_color=True)
+            colour.paste(img, at, img)
         else:
-            stroke = max(1, size // 22) if bold and index != 0 else 0
-            ImageDraw.Draw(mask).text(at, part, font=font, fill=255, anchor="ls", stroke_width=stroke,
-                                      stroke_fill=255)
-        x += font.getlength(part)
+            mask.paste(255, at, img)
+        x += advance
     return mask, colour
 
 
