@@ -44,6 +44,7 @@ from bot.discord.ui.betting import ActionButton, FoldAskButton, MyCardsButton
 from bot.discord.ui.errors import answer_error
 from bot.discord.ui.games import GameSelect
 from bot.discord.ui.lobby import DealButton, JoinButton
+from bot.discord.ui.voiding import VoidButton
 from bot.settings import Settings, load_settings
 from bot.store import Store
 from bot.tables.clock import Clock
@@ -233,7 +234,8 @@ class WildstudBot(commands.Bot):
 
 
 _BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ActionButton, AmountButton, FoldAskButton, MyCardsButton, JoinButton, DealButton, GameSelect
+    ActionButton, AmountButton, FoldAskButton, MyCardsButton, JoinButton, DealButton, GameSelect,
+    VoidButton,
 )
 
 NOT_MINE = ("That control is not on this message (or was never one of mine), so it does nothing: "
