@@ -19,6 +19,11 @@ from collections.abc import Sequence
 
 from bot.engine.betting.stakes import TableStakes
 
+MOST_CARDS = 7 + 4
+"""The most cards one player can hold: seven, plus one extra card for each face-up four (there are
+four fours, and an extra card dealt face up may itself be a four). Pictures and messages of a
+player's own hand make room for this many."""
+
 
 def buy_price(stakes: TableStakes) -> int:
     """The price of a bought extra card: the small bet (fixed limit) or the minimum bet."""

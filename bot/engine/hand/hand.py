@@ -230,7 +230,8 @@ class StudHand:
 
     def seat_wilds(self, seat: int) -> frozenset[Rank]:
         """The ranks wild for ``seat`` now: the shared wild set, or in low-hole-wild the rank of its
-        lowest down card (secret: only its owner may be told before the showdown)."""
+        lowest down card (secret: only its owner may be told before the showdown); the one set both
+        the showdown and the player's "Best now" hint use."""
         return showdown.seat_wilds(self.state, seat)
 
     def stack(self, seat: int) -> int:

@@ -31,7 +31,7 @@ from bot.engine.hand.opening import leader_seat
 from bot.engine.hand.records import HandResult, PotResult
 from bot.engine.log import Action
 from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
-from bot.engine.values.evaluator import HandValue, evaluate
+from bot.engine.values.evaluator import HandValue
 from bot.engine.values.low import LowValue
 from bot.engine.values.valuation import best_value, hole_spade
 
@@ -69,7 +69,8 @@ def begin_showdown(state: HandState) -> None:
 
 def seat_wilds(state: HandState, seat: int) -> frozenset[Rank]:
     """The ranks wild for ``seat`` now: the shared wild set, or in low-hole-wild the rank of its
-    lowest down card (secret: only its owner may be told before the showdown)."""
+    lowest down card (secret: only its owner may be told before the showdown). The one wild set of
+    both the showdown and the player's own "Best now" hint (issue 17)."""
     if state.game.wilds.per_player:
         rank = low_hole_rank(state.seats[seat].down, ace_low=state.rulings.low_hole_ace == "low")
         return frozenset() if rank is None else frozenset({rank})
@@ -78,11 +79,8 @@ def seat_wilds(state: HandState, seat: int) -> frozenset[Rank]:
 
 def value_of(state: HandState, seat: int) -> HandValue:
     """``seat``'s hand value now (its cards with the community card, with its wild ranks)."""
-    cards = state.hand_cards(seat)
-    wild = seat_wilds(state, seat) if state.game.wilds.per_player else state.follow.wild_set
-    if len(cards) > 7:
-        return best_value(cards, wild, wild_in_flush=state.rulings.wild_in_flush)
-    return evaluate(cards, wild, wild_in_flush=state.rulings.wild_in_flush)
+    wild_in_flush = state.rulings.wild_in_flush
+    return best_value(state.hand_cards(seat), seat_wilds(state, seat), wild_in_flush=wild_in_flush)
 
 
 def _key(state: HandState, value: HandValue) -> tuple[int, int]:
