@@ -58,6 +58,21 @@ __all__ = ["MAX_SEATS", "MIN_SEATS", "StudHand"]
 MIN_SEATS = 2
 MAX_SEATS = 8
 
+# The commands the named methods apply (values: made once).
+_BRING_IN = Command(Kind.BRING_IN)
+_COMPLETE = Command(Kind.COMPLETE)
+_CALL = Command(Kind.CALL)
+_CHECK = Command(Kind.CHECK)
+_CHECK_OR_CALL = Command(Kind.CHECK_OR_CALL)
+_FOLD = Command(Kind.FOLD)
+_ALL_IN = Command(Kind.ALL_IN)
+_SHOW = Command(Kind.SHOW)
+_MUCK = Command(Kind.MUCK)
+_TIMEOUT = Command(Kind.TIMEOUT)
+_PAY = Command(Kind.PAY)
+_BUY = Command(Kind.BUY)
+_DECLINE = Command(Kind.DECLINE)
+
 
 def _wrap_event(entry: Event | Deal | Action) -> Event:
     """Stored Deal/Action records become their narration events."""
@@ -369,11 +384,11 @@ class StudHand:
     # The commands by name (each is ``apply`` with its ``Command``).
     def bring_in(self, seat: int) -> None:
         """Post the bring-in (third street; SPEC §5)."""
-        self.apply(seat, Command(Kind.BRING_IN))
+        self.apply(seat, _BRING_IN)
 
     def complete(self, seat: int) -> None:
         """Complete the bring-in to the small bet (fixed limit) or the minimum bet (pot/no limit)."""
-        self.apply(seat, Command(Kind.COMPLETE))
+        self.apply(seat, _COMPLETE)
 
     def bet_or_raise_to(self, seat: int, amount: int) -> None:
         """Complete, bet or raise so that ``seat``'s street total is ``amount`` (SPEC §5 speaks "to")."""
@@ -385,49 +400,49 @@ class StudHand:
 
     def call(self, seat: int) -> None:
         """Call the bet (all-in for less if the stack is short)."""
-        self.apply(seat, Command(Kind.CALL))
+        self.apply(seat, _CALL)
 
     def check(self, seat: int) -> None:
         """Check (nothing to call)."""
-        self.apply(seat, Command(Kind.CHECK))
+        self.apply(seat, _CHECK)
 
     def check_or_call(self, seat: int) -> None:
         """Check if nothing is owed, else call (PHH ``cc``)."""
-        self.apply(seat, Command(Kind.CHECK_OR_CALL))
+        self.apply(seat, _CHECK_OR_CALL)
 
     def fold(self, seat: int) -> None:
         """Fold (the bring-in may not fold); at a pay-or-fold decision, fold."""
-        self.apply(seat, Command(Kind.FOLD))
+        self.apply(seat, _FOLD)
 
     def all_in(self, seat: int) -> None:
         """Put every chip in: a call, bring-in, bet or raise for the whole stack, where legal."""
-        self.apply(seat, Command(Kind.ALL_IN))
+        self.apply(seat, _ALL_IN)
 
     def show(self, seat: int) -> None:
         """Show the hand (manual showdown)."""
-        self.apply(seat, Command(Kind.SHOW))
+        self.apply(seat, _SHOW)
 
     def muck(self, seat: int) -> None:
         """Muck the hand unseen (manual showdown; only a beaten player not all-in may muck)."""
-        self.apply(seat, Command(Kind.MUCK))
+        self.apply(seat, _MUCK)
 
     def timeout(self, seat: int) -> None:
         """The seat's timer ran out (SPEC §7): check if legal, else fold; a forced bring-in is posted,
         never completed; a decision is declined or folded. In a manual showdown: muck if allowed,
         else show."""
-        self.apply(seat, Command(Kind.TIMEOUT))
+        self.apply(seat, _TIMEOUT)
 
     def pay(self, seat: int) -> None:
         """A pay-or-fold decision (Baseball's three): match the pot (all-in if short)."""
-        self.apply(seat, Command(Kind.PAY))
+        self.apply(seat, _PAY)
 
     def buy(self, seat: int) -> None:
         """A buy-or-decline decision (Baseball's four): buy the extra card at ``decision.amount``."""
-        self.apply(seat, Command(Kind.BUY))
+        self.apply(seat, _BUY)
 
     def decline(self, seat: int) -> None:
         """A buy-or-decline decision: no extra card, no chips."""
-        self.apply(seat, Command(Kind.DECLINE))
+        self.apply(seat, _DECLINE)
 
     # ------------------------------------------------------------------ execution
     def _perform(self, seat: int, plan: planning.Plan) -> Action:

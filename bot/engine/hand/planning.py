@@ -50,14 +50,17 @@ def legal_actions(state: HandState, seat: int | None) -> LegalActions:
     return legal
 
 
+_DECIDING = frozenset({Kind.PAY, Kind.BUY, Kind.DECLINE})
+_WAGERING = frozenset({Kind.BET, Kind.RAISE, Kind.WAGER})
+
+
 def plan(state: HandState, seat: int, command: Command) -> Plan:
     """The action ``command`` would perform for ``seat`` (see the module docstring); the command's own
     ``timed_out`` is kept. Raises ``IllegalAction``; changes nothing."""
     kind = command.kind
-    if kind in (Kind.PAY, Kind.BUY, Kind.DECLINE):
+    if kind in _DECIDING:
         raise IllegalAction("nothing is waiting for a decision")
-    wager = kind in (Kind.BET, Kind.RAISE, Kind.WAGER)
-    if wager or (kind is Kind.COMPLETE and command.amount is not None):
+    if kind in _WAGERING or (kind is Kind.COMPLETE and command.amount is not None):
         if command.amount is None:
             raise IllegalAction(f"say how much to {command.label} to")
         result = _plan(state, seat, "to", command.amount, kind.value)
