@@ -15,11 +15,13 @@ from bot.engine.hand import StudHand
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import TableStakes
 from bot.render.narrate import Narrator
+from bot.render.views import TournamentBadge
 from bot.tables.clock import TimerHandle
 from bot.tables.fairness import DealCommitment
 from bot.tables.games import PendingChoice
 from bot.tables.notices import Notice, NoticeKind, PublicNotice, TableKey
 from bot.tables.options import TableOptions
+from bot.tournament.model import Tournament
 
 SeatStatus = str
 """``active``, ``sitting_out`` or ``away`` (the store's seat statuses)."""
@@ -99,6 +101,26 @@ class LiveHand:
 
 
 @dataclass
+class TournamentPlay:
+    """A running tournament's live part at its table."""
+
+    tournament_id: int
+    model: Tournament
+    organiser: int
+    starts: dict[int, int] = field(default_factory=dict)
+
+    def badge(self) -> TournamentBadge:
+        model = self.model
+        return TournamentBadge(
+            tournament_id=self.tournament_id, level=model.level,
+            stakes=model.stakes_level.describe(), next_stakes=model.next_level.describe(),
+            next_at=model.next_level_at(), hands_left=model.hands_left_in_level(),
+            players_left=len(model.alive), entrants=len(model.entries), heads_up=model.heads_up,
+        )
+
+
+
+@dataclass
 class Table:
     """One table: keyed by (guild, channel), one lock for every change."""
 
@@ -138,6 +160,8 @@ class Table:
     automuck: set[int] = field(default_factory=set)
     """Members who muck a losing hand at the showdown without being asked (``/table automuck``; kept
     in the table's settings JSON)."""
+    tournament: TournamentPlay | None = None
+    """A sit-and-go's running tournament, at its table (``bot.tables.tournaments``)."""
     outbox: list[Notice] = field(default_factory=list)
     """What the operation under way has to say, in order; sent as one update when it ends
     (``bot.tables.registry.Registry.locked``)."""
