@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.engine.games import DEALERS_CHOICE
@@ -84,6 +85,9 @@ class Tournaments:
         self.default_options = default_options
         self.wall: Wall = wall or time.time
         self._locks: dict[int, asyncio.Lock] = {}
+        self.auto_deal_after: float | None = 3.0
+        """A tournament's table deals by itself this long after a hand (when the table options
+        have no auto-deal); None for a front end that deals itself (the terminal)."""
         self.on_start: Callable[[Table], None] | None = None
         """Called with a tournament's table once it is open (the service arms its first deal)."""
 
@@ -177,8 +181,8 @@ class Tournaments:
         except TournamentError as error:
             raise TableError(str(error)) from None
         options = self.default_options
-        if options.auto_deal_after is None:
-            options = TableOptions(**{**options.to_dict(), "auto_deal_after": 3.0})
+        if options.auto_deal_after is None and self.auto_deal_after is not None:
+            options = replace(options, auto_deal_after=self.auto_deal_after)
         members = list(model.entries)
         table = Table(key, 0, model.organiser, model.stakes_level.stakes(), Rulings(), options,
                       names={m: e.name for m, e in model.entries.items()}, max_seats=model.options.seats,
