@@ -449,6 +449,12 @@ class HandRunner:
             return
         table.auto_deal = self.clock.call_later(delay, partial(self._auto_deal, table.key))
 
+    def deal_later(self, table: Table, delay: float) -> None:
+        """Deal by itself after ``delay`` seconds (a tournament waiting for rebuys)."""
+        if table.auto_deal is not None:
+            table.auto_deal.cancel()
+        table.auto_deal = self.clock.call_later(delay, partial(self._auto_deal, table.key))
+
     async def _auto_deal(self, key: TableKey) -> None:
         if key not in self.registry:
             return

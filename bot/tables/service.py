@@ -146,6 +146,7 @@ class TableService:
         """Sit-and-go tournaments: registration, the start, rebuys, status, cancel (front ends call
         it directly); its hooks run at a tournament's table through the runner."""
         self.tournaments.on_start = self.runner.schedule_auto_deal
+        self.tournaments.deal_later = self.runner.deal_later
         self.runner.tournaments = self.tournaments
 
     # ==================================================================== start-up and lookup

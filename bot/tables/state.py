@@ -108,6 +108,9 @@ class TournamentPlay:
     model: Tournament
     organiser: int
     starts: dict[int, int] = field(default_factory=dict)
+    """Each player's stack when the hand in progress was dealt."""
+    rebuy_until: float = 0.0
+    """When the rebuy offers of the last hand lapse (seconds since the epoch); the next deal waits."""
 
     def badge(self) -> TournamentBadge:
         model = self.model

@@ -42,6 +42,9 @@ from bot.tournament.model import (
     TournamentError,
 )
 
+REBUY_WINDOW = 30.0
+"""Seconds a busted player has to rebuy (``/tournament rebuy``) before the next deal."""
+
 Wall = Callable[[], float]
 """Seconds since the epoch (the level clock; ``time.time`` unless a test passes its own)."""
 
@@ -88,6 +91,8 @@ class Tournaments:
         self.auto_deal_after: float | None = 3.0
         """A tournament's table deals by itself this long after a hand (when the table options
         have no auto-deal); None for a front end that deals itself (the terminal)."""
+        self.deal_later: Callable[[Table, float], None] | None = None
+        """Set by the service: deal at this table after so many seconds (a rebuy window)."""
         self.on_start: Callable[[Table], None] | None = None
         """Called with a tournament's table once it is open (the service arms its first deal)."""
 
@@ -217,6 +222,10 @@ class Tournaments:
             except (TournamentError, StoreError) as error:
                 raise TableError(str(error)) from None
             play.model = model
+            if not any(e.pending_rebuy for e in model.entries.values()):
+                play.rebuy_until = 0.0       # nobody else to wait for: deal as usual
+                if self.deal_later is not None and table.hand is None:
+                    self.deal_later(table, table.options.auto_deal_after or 0.0)
             await self._reload_seats(table)
             table.post(NoticeKind.SEATING, f"{table.name(who.member)} rebuys for"
                                            f" {chips(model.options.starting_stack)}.")
@@ -285,6 +294,14 @@ class Tournaments:
         """Between hands, before a deal: lapse rebuy offers, move the level on, set the game. False
         when the tournament has ended (then there is no deal)."""
         play = self._play(table)
+        waiting = [e.name for e in play.model.entries.values() if e.pending_rebuy]
+        left = play.rebuy_until - self.wall()
+        if waiting and left > 0:
+            table.post(NoticeKind.NO_DEAL, f"Waiting {left:.0f} s for {', '.join(waiting)} to rebuy"
+                                           " (/tournament rebuy).")
+            if self.deal_later is not None:
+                self.deal_later(table, left)
+            return False
         model = _copy(play.model)
         before = model.before_hand(self.wall())
         out = [row for row in before.eliminated if not model.entries[row.member].alive]
@@ -342,10 +359,15 @@ class Tournaments:
         await self._reload_seats(table)
         for row in out:
             table.post(NoticeKind.SEATING, _out_line(row, 0), hand_id)
+        if after.may_rebuy:
+            # The next deal waits for the window (also when too few are left to deal without them).
+            play.rebuy_until = self.wall() + REBUY_WINDOW
+            if self.deal_later is not None:
+                self.deal_later(table, REBUY_WINDOW)
         for member in after.may_rebuy:
             table.post(NoticeKind.SEATING, f"{table.name(member)} is out of chips and may rebuy"
-                                           f" ({chips(model.options.buy_in)}: /tournament rebuy) before"
-                                           " the next hand.", hand_id)
+                                           f" ({chips(model.options.buy_in)}: /tournament rebuy) within"
+                                           f" {REBUY_WINDOW:.0f} seconds.", hand_id)
         if model.heads_up and len(model.alive) == 2 and out:
             table.post(NoticeKind.INFO, "Heads-up: two players are left.", hand_id)
         return False

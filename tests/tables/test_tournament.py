@@ -235,3 +235,35 @@ async def test_the_table_shows_the_tournament(store: Store, db_path: Path) -> No
         " 30/60, ante 5, bring-in 10 (blinds 15/30) · heads-up"
     )
     await h.passive(KEY)
+
+
+async def test_a_busted_player_rebuys_within_the_window(store: Store, db_path: Path) -> None:
+    h = harness(store, db_path)
+    t = h.service.tournaments
+    antes = Structure.parse("95/5/20/40", LevelLength("hands", 10))      # everyone all in at once
+    await t.create(KEY, Actor(ORGANISER, "Org"),
+                   options(players=3, starting_stack=100, rebuy_levels=5, structure=antes))
+    for member in (201, 202, 203):
+        await t.join(KEY, Actor(member, f"P{member}"), f"j{member}")
+    await h.clock.advance(4)
+    await h.passive(KEY)
+    table = h.service.table(KEY)
+    busted = [s.member for s in table.seats.values() if s.stack == 0]
+    assert busted, "somebody busts in a hand everyone calls down"
+    assert any("may rebuy" in line for line in h.texts(key=KEY))
+    await h.clock.advance(10)                  # the next deal waits for the rebuy window
+    assert table.hand is None
+    await h.service.deal(KEY)                  # a deal asked for now waits too, and says so
+    assert table.hand is None
+    assert any(line.startswith("Waiting ") for line in h.texts(NoticeKind.NO_DEAL, key=KEY))
+    await t.rebuy(KEY, Actor(busted[0], "x"), "rebuy-1")
+    with pytest.raises(TableError, match="rebuy only"):
+        await t.rebuy(KEY, Actor(busted[0], "x"), "rebuy-2")
+    record = await store.get_tournament(1)
+    assert record.pool == 400 and record.paid[busted[0]] == 200
+    assert table.seat_of(busted[0]) is not None and table.seat_of(busted[0]).stack == 100  # type: ignore[union-attr]
+    await h.clock.advance(30)                  # the window ends: anyone else busted is out; a deal
+    for other in busted[1:]:
+        assert table.seat_of(other) is None
+    assert table.hand is not None or KEY not in h.service.registry
+    await h.audit_ok()
