@@ -212,7 +212,13 @@ CREATE TABLE table_leases (
 ) STRICT;
 """
 
-_V9_TOURNAMENTS = """
+_V9_LEASE_GENERATION = """
+ALTER TABLE table_leases ADD COLUMN generation INTEGER NOT NULL DEFAULT 1;
+"""
+"""Fencing (issue 18): a lease's generation grows each time another owner takes the table, and
+every hand write of a lease holder carries the generation it holds (``bot.store.leases``)."""
+
+_V10_TOURNAMENTS = """
 CREATE TABLE tournaments (
     id            INTEGER PRIMARY KEY,
     guild_id      INTEGER NOT NULL,
@@ -263,7 +269,8 @@ MIGRATIONS: tuple[Step, ...] = (
     _V6_DISPLAY_PREFS,
     _V7_HAND_GAME,
     _V8_LEASES,
-    _V9_TOURNAMENTS,
+    _V9_LEASE_GENERATION,
+    _V10_TOURNAMENTS,
 )
 """The migration steps; ``MIGRATIONS[n - 1]`` upgrades version ``n - 1`` to ``n``."""
 
