@@ -118,7 +118,9 @@ class TournamentPlay:
         model = self.model
         return TournamentBadge(
             tournament_id=self.tournament_id, level=model.level,
-            stakes=model.stakes_level.describe(), next_stakes=model.next_level.describe(),
+            # The stud stakes: the blinds wait for the blind games of later issues.
+            stakes=model.stakes_level.describe(blinds=False),
+            next_stakes=model.next_level.describe(blinds=False),
             next_at=model.next_level_at(), hands_left=model.hands_left_in_level(),
             players_left=len(model.alive), entrants=len(model.entries), heads_up=model.heads_up,
         )

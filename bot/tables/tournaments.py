@@ -323,7 +323,8 @@ class Tournaments:
             await self.store.save_tournament(play.tournament_id, model.to_dict(), level=model.level,
                                              level_started=started)
             table.stakes = before.level_change.level.stakes()
-            table.post(NoticeKind.SETTINGS, f"Level {model.level}: {before.level_change.level.describe()}.")
+            stakes = before.level_change.level.describe(blinds=False)
+            table.post(NoticeKind.SETTINGS, f"Level {model.level}: {stakes}.")
         game = model.game()
         if game != table.game and model.options.plan.games != (DEALERS_CHOICE,):
             table.game = game
@@ -403,7 +404,7 @@ def _first_game(model: Tournament) -> str:
 
 def describe_options(options: Options) -> str:
     length = options.structure.length.describe()
-    first = options.structure.level(1).describe()
+    first = options.structure.level(1).describe(blinds=False)
     payouts = "winner takes all"
     if options.payouts != "winner-takes-all":
         payouts = "65/35 (up to 6 players), 50/30/20 (7 or more)"
@@ -421,7 +422,8 @@ def describe_options(options: Options) -> str:
 def start_text(model: Tournament) -> str:
     names = ", ".join(e.name for e in model.entries.values())
     return (f"The tournament starts: {names}. {chips(model.options.starting_stack)} each;"
-            f" level 1: {model.stakes_level.describe()}. Prize pool {chips(model.pool)}; places paid:"
+            f" level 1: {model.stakes_level.describe(blinds=False)}. Prize pool {chips(model.pool)};"
+            " places paid:"
             f" {', '.join(chips(p) for p in model.paid_places())}.")
 
 
@@ -431,8 +433,8 @@ def status_text(model: Tournament) -> str:
     when = f"<t:{int(next_at)}:R>" if next_at is not None else f"in {left} hand(s)"
     stacks = ", ".join(f"{e.name} {chips(e.stack)}" for e in sorted(model.alive, key=lambda e: -e.stack))
     paid = ", ".join(f"{ordinal(n)} {chips(p)}" for n, p in enumerate(model.paid_places(), start=1))
-    return (f"Level {model.level}: {model.stakes_level.describe()}; next level {when}:"
-            f" {model.next_level.describe()}.\nStacks: {stacks}.\nPlaces paid: {paid}"
+    return (f"Level {model.level}: {model.stakes_level.describe(blinds=False)}; next level {when}:"
+            f" {model.next_level.describe(blinds=False)}.\nStacks: {stacks}.\nPlaces paid: {paid}"
             f" (pool {chips(model.pool)}).")
 
 

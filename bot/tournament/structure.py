@@ -82,10 +82,10 @@ class Level:
         return Level(*(2 * v for v in (self.ante, self.bring_in, self.small_bet, self.big_bet,
                                         self.small_blind, self.big_blind)))
 
-    def describe(self) -> str:
-        """``"20/40, ante 5, bring-in 5"`` (and the blinds when there are any)."""
+    def describe(self, *, blinds: bool = True) -> str:
+        """``"20/40, ante 5, bring-in 5"`` (and the blinds when there are any and ``blinds``)."""
         text = f"{self.small_bet:,}/{self.big_bet:,}, ante {self.ante:,}, bring-in {self.bring_in:,}"
-        if self.big_blind:
+        if self.big_blind and blinds:
             text += f" (blinds {self.small_blind:,}/{self.big_blind:,})"
         return text
 

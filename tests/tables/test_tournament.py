@@ -231,8 +231,8 @@ async def test_the_table_shows_the_tournament(store: Store, db_path: Path) -> No
     assert picture is not None and picture.title.startswith("Tournament, level 1")
     assert snap.tournament is not None
     assert snap.tournament.line(discord=True) == (
-        f"Tournament · level 1: 20/40, ante 5, bring-in 5 (blinds 10/20) · next <t:{int(EPOCH) + 900}:R>:"
-        " 30/60, ante 5, bring-in 10 (blinds 15/30) · heads-up"
+        f"Tournament · level 1: 20/40, ante 5, bring-in 5 · next <t:{int(EPOCH) + 900}:R>:"
+        " 30/60, ante 5, bring-in 10 · heads-up"
     )
     await h.passive(KEY)
 
