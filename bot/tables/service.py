@@ -149,6 +149,7 @@ class TableService:
         it directly); its hooks run at a tournament's table through the runner."""
         self.tournaments.on_start = self.runner.schedule_auto_deal
         self.tournaments.deal_later = self.runner.deal_later
+        self.tournaments.leases = leases
         self.runner.tournaments = self.tournaments
 
     # ==================================================================== start-up and lookup

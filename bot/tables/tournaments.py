@@ -29,6 +29,7 @@ from bot.render.cards import chips
 from bot.store import Store, StoreError
 from bot.store.records import TournamentRecord
 from bot.tables.errors import NotDealer, TableError
+from bot.tables.leases import TableLeases
 from bot.tables.notices import Actor, NoticeKind, TableKey
 from bot.tables.options import TableOptions
 from bot.tables.registry import Registry
@@ -91,6 +92,9 @@ class Tournaments:
         self.auto_deal_after: float | None = 3.0
         """A tournament's table deals by itself this long after a hand (when the table options
         have no auto-deal); None for a front end that deals itself (the terminal)."""
+        self.leases: TableLeases | None = None
+        """Set by the service with several processes: a tournament's new table is claimed, like
+        any new table."""
         self.deal_later: Callable[[Table, float], None] | None = None
         """Set by the service: deal at this table after so many seconds (a rebuy window)."""
         self.on_start: Callable[[Table], None] | None = None
@@ -201,6 +205,8 @@ class Tournaments:
         except StoreError as error:
             raise TableError(str(error)) from None
         assert record.table_id is not None
+        if self.leases is not None:
+            await self.leases.claim(record.table_id)    # a new table: nobody else holds it
         loaded = await self.repository.load(await self.store.get_table(record.table_id))
         loaded.tournament = TournamentPlay(tournament_id, model, model.organiser)
         self.registry.add(loaded)
