@@ -83,7 +83,9 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
         ["balance", "leaderboard", "give", "daily", "grant", "take", "ledger", "settle", "setup"]
     )
     assert subcommands["hand"] == ["history", "verify", "void"]
-    assert subcommands["tournament"] == sorted(["create", "join", "leave", "start", "rebuy", "status", "cancel"])
+    assert subcommands["tournament"] == sorted(
+        ["create", "join", "leave", "start", "rebuy", "status", "cancel"]
+    )
     sit_and_go = next(o for o in synced["tournament"]["options"] if o["name"] == "create")
     assert {o["name"] for o in sit_and_go["options"]} == {
         "game", "buy_in", "starting_stack", "preset", "schedule", "level", "payouts", "late_registration",
