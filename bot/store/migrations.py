@@ -21,6 +21,9 @@ released step, add a new one.
    before were all Sex in the Middle East.
 8. Table leases: which process drives each table (owner, expiry), for several bot processes on one
    database (see :mod:`bot.store.leases`).
+9. Stats (issue 24): one public line per player of each settled hand (``hand_stats``, indexed by
+   member, time and table), each member's leaderboard opt-out, the guild's hidden role, and
+   seasons (``bot.store.stats``).
 
 >>> LATEST == len(MIGRATIONS)
 True
@@ -212,6 +215,54 @@ CREATE TABLE table_leases (
 ) STRICT;
 """
 
+_V9_STATS = """
+CREATE TABLE hand_stats (
+    hand_id   INTEGER NOT NULL REFERENCES hands (id),
+    member_id INTEGER NOT NULL,
+    guild_id  INTEGER NOT NULL,
+    table_id  INTEGER NOT NULL REFERENCES tables (id),
+    game      TEXT NOT NULL,
+    ended     TEXT NOT NULL,
+    net       INTEGER NOT NULL,
+    collected INTEGER NOT NULL CHECK (collected >= 0),
+    pot       INTEGER NOT NULL CHECK (pot >= 0),
+    showdown  INTEGER NOT NULL CHECK (showdown IN (0, 1)),
+    vpip      INTEGER NOT NULL CHECK (vpip IN (0, 1)),
+    bets      INTEGER NOT NULL CHECK (bets >= 0),
+    calls     INTEGER NOT NULL CHECK (calls >= 0),
+    PRIMARY KEY (hand_id, member_id)
+) STRICT;
+CREATE INDEX hand_stats_by_member ON hand_stats (guild_id, member_id, ended);
+CREATE INDEX hand_stats_by_time ON hand_stats (guild_id, ended);
+CREATE INDEX hand_stats_by_table ON hand_stats (table_id, ended);
+CREATE INDEX hands_by_status ON hands (status, id);
+
+CREATE TABLE leaderboard_optouts (
+    guild_id  INTEGER NOT NULL,
+    member_id INTEGER NOT NULL,
+    updated   TEXT NOT NULL,
+    PRIMARY KEY (guild_id, member_id)
+) STRICT;
+
+CREATE TABLE leaderboard_settings (
+    guild_id       INTEGER PRIMARY KEY,
+    hidden_role_id INTEGER,
+    updated        TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE seasons (
+    id         INTEGER PRIMARY KEY,
+    guild_id   INTEGER NOT NULL,
+    name       TEXT NOT NULL,
+    started    TEXT NOT NULL,
+    ended      TEXT,
+    started_by INTEGER NOT NULL,
+    ended_by   INTEGER
+) STRICT;
+CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE ended IS NULL;
+CREATE INDEX seasons_by_guild ON seasons (guild_id, started);
+"""
+
 Step = str | Callable[[aiosqlite.Connection], Awaitable[None]]
 """An SQL script, or (for data that SQL cannot convert) a coroutine run in the step's transaction."""
 
@@ -224,6 +275,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _V6_DISPLAY_PREFS,
     _V7_HAND_GAME,
     _V8_LEASES,
+    _V9_STATS,
 )
 """The migration steps; ``MIGRATIONS[n - 1]`` upgrades version ``n - 1`` to ``n``."""
 
