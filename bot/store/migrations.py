@@ -21,9 +21,9 @@ released step, add a new one.
    before were all Sex in the Middle East.
 8. Table leases: which process drives each table (owner, expiry), for several bot processes on one
    database (see :mod:`bot.store.leases`).
-9. Stats (issue 24): one public line per player of each settled hand (``hand_stats``, indexed by
-   member, time and table), each member's leaderboard opt-out, the guild's hidden role, and
-   seasons (``bot.store.stats``).
+9. Stats (issue 24): one public line per player of each settled hand (``hand_stats``, with covering
+   indexes by member, by time and by table, so each figure is read from one index range), each
+   member's leaderboard opt-out, the guild's hidden role, and seasons (``bot.store.stats``).
 
 >>> LATEST == len(MIGRATIONS)
 True
@@ -232,9 +232,10 @@ CREATE TABLE hand_stats (
     calls     INTEGER NOT NULL CHECK (calls >= 0),
     PRIMARY KEY (hand_id, member_id)
 ) STRICT;
-CREATE INDEX hand_stats_by_member ON hand_stats (guild_id, member_id, ended);
-CREATE INDEX hand_stats_by_time ON hand_stats (guild_id, ended);
-CREATE INDEX hand_stats_by_table ON hand_stats (table_id, ended);
+CREATE INDEX hand_stats_by_member
+    ON hand_stats (guild_id, member_id, ended, game, net, collected, showdown, vpip, bets, calls);
+CREATE INDEX hand_stats_by_time ON hand_stats (guild_id, ended, member_id, net);
+CREATE INDEX hand_stats_by_table ON hand_stats (table_id, member_id, net, pot, hand_id);
 CREATE INDEX hands_by_status ON hands (status, id);
 
 CREATE TABLE leaderboard_optouts (

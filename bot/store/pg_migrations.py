@@ -222,9 +222,10 @@ CREATE TABLE hand_stats (
     calls     BIGINT NOT NULL CHECK (calls >= 0),
     PRIMARY KEY (hand_id, member_id)
 );
-CREATE INDEX hand_stats_by_member ON hand_stats (guild_id, member_id, ended);
-CREATE INDEX hand_stats_by_time ON hand_stats (guild_id, ended);
-CREATE INDEX hand_stats_by_table ON hand_stats (table_id, ended);
+CREATE INDEX hand_stats_by_member
+    ON hand_stats (guild_id, member_id, ended, game, net, collected, showdown, vpip, bets, calls);
+CREATE INDEX hand_stats_by_time ON hand_stats (guild_id, ended, member_id, net);
+CREATE INDEX hand_stats_by_table ON hand_stats (table_id, member_id, net, pot, hand_id);
 CREATE INDEX hands_by_status ON hands (status, id);
 
 CREATE TABLE leaderboard_optouts (

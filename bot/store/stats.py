@@ -66,6 +66,42 @@ class GameTotals:
     bets: int
     calls: int
 
+    @property
+    def vpip(self) -> float | None:
+        """VPIP: the share of hands (0..1) with chips put in voluntarily on the first round."""
+        return self.vpip_hands / self.hands if self.hands else None
+
+    @property
+    def aggression(self) -> float | None:
+        """The aggression factor, (bets + raises) / calls; None when there was no call."""
+        return self.bets / self.calls if self.calls else None
+
+
+def combine(rows: Iterable[GameTotals]) -> GameTotals | None:
+    """Several games' totals as one (``game`` None); None for no rows.
+
+    >>> a = GameTotals("a", 2, 1, 1, 0, 50, 150, 2, 2, 2)
+    >>> b = GameTotals("b", 1, 0, 1, 0, -50, 0, 1, 0, 1)
+    >>> combine([a, b])
+    GameTotals(game=None, hands=3, won=1, showdowns=2, showdowns_won=0, net=0, biggest_pot_won=150, \
+vpip_hands=3, bets=2, calls=3)
+    """
+    rows = list(rows)
+    if not rows:
+        return None
+    return GameTotals(
+        game=None,
+        hands=sum(r.hands for r in rows),
+        won=sum(r.won for r in rows),
+        showdowns=sum(r.showdowns for r in rows),
+        showdowns_won=sum(r.showdowns_won for r in rows),
+        net=sum(r.net for r in rows),
+        biggest_pot_won=max(r.biggest_pot_won for r in rows),
+        vpip_hands=sum(r.vpip_hands for r in rows),
+        bets=sum(r.bets for r in rows),
+        calls=sum(r.calls for r in rows),
+    )
+
 
 @dataclass(frozen=True, slots=True)
 class NetRow:
@@ -106,18 +142,12 @@ _TOTALS = (
 )
 
 
-def _window(
-    clauses: list[str],
-    params: list[object],
-    since: datetime | None,
-    until: datetime | None,
-    column: str = "ended",
-) -> None:
+def _window(clauses: list[str], params: list[object], since: datetime | None, until: datetime | None) -> None:
     if since is not None:
-        clauses.append(f"{column} >= ?")
+        clauses.append("ended >= ?")
         params.append(format_time(since))
     if until is not None:
-        clauses.append(f"{column} < ?")
+        clauses.append("ended < ?")
         params.append(format_time(until))
 
 
@@ -211,25 +241,45 @@ class StatsStore(StoreBase):
     ) -> list[GameTotals]:
         """The member's totals per game (games by name) in ``[since, until)``; one game if given.
         Empty when they played no hand in the window."""
-        check_id(guild_id, "server")
         check_id(member_id, "member")
-        clauses: list[str] = ["guild_id = ?", "member_id = ?"]
-        params: list[object] = [guild_id, member_id]
+        rows = await self.guild_stats(guild_id, member_id=member_id, game=game, since=since, until=until)
+        return [totals for _, totals in rows]
+
+    async def guild_stats(
+        self,
+        guild_id: int,
+        *,
+        member_id: int | None = None,
+        game: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> list[tuple[int, GameTotals]]:
+        """``(member id, totals)`` per member and game in ``[since, until)``, by member then game;
+        optionally one member's, one game's."""
+        check_id(guild_id, "server")
+        clauses: list[str] = ["guild_id = ?"]
+        params: list[object] = [guild_id]
+        if member_id is not None:
+            clauses.append("member_id = ?")
+            params.append(check_id(member_id, "member"))
         if game is not None:
             clauses.append("game = ?")
             params.append(game)
         _window(clauses, params, since, until)
         async with self._transaction(write=False) as tx:
             rows = await tx.all(
-                f"SELECT game, {_TOTALS} FROM hand_stats WHERE {' AND '.join(clauses)}"
-                " GROUP BY game ORDER BY game",
+                f"SELECT member_id, game, {_TOTALS} FROM hand_stats WHERE {' AND '.join(clauses)}"
+                " GROUP BY member_id, game ORDER BY member_id, game",
                 params,
             )
         return [
-            GameTotals(
-                game=str(r[0]), hands=int(r[1]), won=int(r[2]), showdowns=int(r[3]),
-                showdowns_won=int(r[4]), net=int(r[5]), biggest_pot_won=int(r[6]),
-                vpip_hands=int(r[7]), bets=int(r[8]), calls=int(r[9]),
+            (
+                int(r[0]),
+                GameTotals(
+                    game=str(r[1]), hands=int(r[2]), won=int(r[3]), showdowns=int(r[4]),
+                    showdowns_won=int(r[5]), net=int(r[6]), biggest_pot_won=int(r[7]),
+                    vpip_hands=int(r[8]), bets=int(r[9]), calls=int(r[10]),
+                ),
             )
             for r in rows
         ]
@@ -284,22 +334,20 @@ class StatsStore(StoreBase):
         if limit < 1:
             raise StoreError("The leaderboard needs at least one row.")
         left_out = sorted({check_id(m, "member") for m in exclude})
-        clauses: list[str] = ["s.guild_id = ?"]
+        clauses: list[str] = ["guild_id = ?"]
         params: list[object] = [guild_id]
-        _window(clauses, params, since, until, "s.ended")
-        clauses.append(
-            "NOT EXISTS (SELECT 1 FROM leaderboard_optouts o"
-            " WHERE o.guild_id = s.guild_id AND o.member_id = s.member_id)"
-        )
+        _window(clauses, params, since, until)
+        # The opt-outs are checked once per member (HAVING), not once per stat line.
+        having = "member_id NOT IN (SELECT o.member_id FROM leaderboard_optouts o WHERE o.guild_id = ?)"
+        params.append(guild_id)
         if left_out:
-            clauses.append(f"s.member_id NOT IN ({', '.join('?' for _ in left_out)})")
+            having += f" AND member_id NOT IN ({', '.join('?' for _ in left_out)})"
             params.extend(left_out)
         params.append(limit)
         async with self._transaction(write=False) as tx:
             rows = await tx.all(
-                "SELECT s.member_id, SUM(s.net), COUNT(*) FROM hand_stats s"
-                f" WHERE {' AND '.join(clauses)}"
-                " GROUP BY s.member_id ORDER BY SUM(s.net) DESC, s.member_id LIMIT ?",
+                f"SELECT member_id, SUM(net), COUNT(*) FROM hand_stats WHERE {' AND '.join(clauses)}"
+                f" GROUP BY member_id HAVING {having} ORDER BY SUM(net) DESC, member_id LIMIT ?",
                 params,
             )
         return [NetRow(member_id=int(r[0]), net=int(r[1]), hands=int(r[2])) for r in rows]
@@ -328,6 +376,13 @@ class StatsStore(StoreBase):
             biggest_pot=int(summary[1] or 0),
             members=tuple(NetRow(int(r[0]), int(r[1]), int(r[2])) for r in rows),
         )
+
+    async def guild_table_ids(self, guild_id: int) -> list[int]:
+        """Every table the guild ever opened, oldest first (their settings keep the players' names)."""
+        check_id(guild_id, "server")
+        async with self._transaction(write=False) as tx:
+            rows = await tx.all("SELECT id FROM tables WHERE guild_id = ? ORDER BY id", (guild_id,))
+        return [int(r[0]) for r in rows]
 
     async def finished_hand_ids(self, guild_id: int, *, since: datetime | None = None) -> list[int]:
         """Ids of the guild's settled hands (ended at or after ``since``), oldest first."""
@@ -371,6 +426,13 @@ class StatsStore(StoreBase):
                 (guild_id, member_id),
             )
         return bool(found)
+
+    async def leaderboard_optouts(self, guild_id: int) -> set[int]:
+        """Every member of the guild who left the leaderboards."""
+        check_id(guild_id, "server")
+        async with self._transaction(write=False) as tx:
+            rows = await tx.all("SELECT member_id FROM leaderboard_optouts WHERE guild_id = ?", (guild_id,))
+        return {int(r[0]) for r in rows}
 
     async def set_leaderboard_hidden_role(self, guild_id: int, role_id: int | None) -> None:
         """The server role whose members the period leaderboards leave out (None: no such role)."""
