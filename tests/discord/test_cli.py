@@ -86,7 +86,8 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
     assert subcommands["stats"] == ["optout", "player", "setup", "table"]
     assert subcommands["season"] == ["end", "standings", "start"]
     board = next(o for o in synced["chips"]["options"] if o["name"] == "leaderboard")
-    assert [c["value"] for c in board["options"][0]["choices"]] == ["day", "week", "month", "year", "all", "season"]
+    periods = [c["value"] for c in board["options"][0]["choices"]]
+    assert periods == ["day", "week", "month", "year", "all", "season"]
     create = next(o for o in synced["table"]["options"] if o["name"] == "create")
     assert {"stakes", "seats", "timer", "ante", "bring_in", "small_bet", "big_bet", "log", "game"} <= {
         o["name"] for o in create["options"]
