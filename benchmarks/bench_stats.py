@@ -46,7 +46,7 @@ TABLES = 20
 MEMBERS = 40
 TARGET_MS = 50.0
 GAMES = ("sex-in-the-middle-east", "seven-card-stud", "follow-the-queen", "baseball")
-INDEXES = ("hand_stats_by_member", "hand_stats_by_time", "hand_stats_by_table")
+INDEXES = ("hand_stats_by_member", "hand_stats_by_time", "hand_stats_by_table", "member_days_by_day")
 
 
 def rows(
@@ -141,6 +141,16 @@ async def fill(store: Store, hands: int) -> None:
             for i in range(0, len(batch), per):
                 chunk = batch[i : i + per]
                 await tx.run(sql + ", ".join([one] * len(chunk)), [v for row in chunk for v in row])
+        # The daily totals, as migration 10 fills them from the lines already kept.
+        await tx.run(
+            "INSERT INTO member_days (guild_id, member_id, day, game, hands, won, showdowns, showdowns_won,"
+            " net, biggest, vpip, bets, calls)"
+            " SELECT guild_id, member_id, SUBSTR(ended, 1, 10), game, COUNT(*),"
+            " SUM(CASE WHEN collected > 0 THEN 1 ELSE 0 END), SUM(showdown),"
+            " SUM(CASE WHEN showdown = 1 AND collected > 0 THEN 1 ELSE 0 END), SUM(net), MAX(collected),"
+            " SUM(vpip), SUM(bets), SUM(calls)"
+            " FROM hand_stats GROUP BY guild_id, member_id, SUBSTR(ended, 1, 10), game"
+        )
 
 
 async def stats_player(store: Store, member: int, hourly: bool = False) -> None:

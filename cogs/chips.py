@@ -121,6 +121,9 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
     async def _period_board(self, interaction: Interaction, period: Period) -> None:
         guild = table_key(interaction).guild
         seasons = await self.bot.store.seasons(guild)
+        if period is Period.SEASON and not seasons:
+            await reply(interaction, "No season yet: a server manager starts one with /season start.")
+            return
         since, until = period.window(datetime.now(UTC), seasons)
         label = f"season {seasons[0].name}" if period is Period.SEASON and seasons else period.label
         rows = await net_board(interaction, since, until)

@@ -19,7 +19,7 @@ Every figure comes from the public stat lines (``bot.tables.stats``): nothing a 
 from __future__ import annotations
 
 import io
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -145,6 +145,9 @@ class Stats(commands.GroupCog, group_name="stats", group_description="Stats from
         now = datetime.now(UTC)
         seasons = await self.bot.store.seasons(guild)
         chosen = Period(period)
+        if chosen is Period.SEASON and not seasons:
+            await reply(interaction, "No season yet: a server manager starts one with /season start.")
+            return
         since, until = chosen.window(now, seasons)
         rows = await self.bot.store.member_stats(guild, who.id, game=game, since=since, until=until)
         label = chosen.label if chosen is not Period.SEASON or not seasons else f"season {seasons[0].name}"
@@ -161,7 +164,10 @@ class Stats(commands.GroupCog, group_name="stats", group_description="Stats from
         hourly = chosen is Period.DAY
         series = await self.bot.store.net_series(guild, who.id, game=game, since=since, until=until,
                                                  hourly=hourly)
-        points, running = [], 0
+        # The running total starts at 0: at the period's start, else a day (an hour) before the first.
+        step = timedelta(hours=1) if hourly else timedelta(days=1)
+        origin = series[0][0] - step if since is None else min(since, series[0][0])
+        points, running = [(origin, 0)], 0
         for moment, net in series:
             running += net
             points.append((moment, running))

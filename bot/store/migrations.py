@@ -24,6 +24,9 @@ released step, add a new one.
 9. Stats (issue 24): one public line per player of each settled hand (``hand_stats``, with covering
    indexes by member, by time and by table, so each figure is read from one index range), each
    member's leaderboard opt-out, the guild's hidden role, and seasons (``bot.store.stats``).
+10. Daily stat totals (``member_days``): each member's figures per UTC day and game, kept with the
+    stat lines, so a long period (a season, a year, all time) adds up a few rows per day instead
+    of every hand; filled from the lines already kept.
 
 >>> LATEST == len(MIGRATIONS)
 True
@@ -264,6 +267,33 @@ CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE ended IS NUL
 CREATE INDEX seasons_by_guild ON seasons (guild_id, started);
 """
 
+_V10_MEMBER_DAYS = """
+CREATE TABLE member_days (
+    guild_id      INTEGER NOT NULL,
+    member_id     INTEGER NOT NULL,
+    day           TEXT NOT NULL,
+    game          TEXT NOT NULL,
+    hands         INTEGER NOT NULL,
+    won           INTEGER NOT NULL,
+    showdowns     INTEGER NOT NULL,
+    showdowns_won INTEGER NOT NULL,
+    net           INTEGER NOT NULL,
+    biggest       INTEGER NOT NULL,
+    vpip          INTEGER NOT NULL,
+    bets          INTEGER NOT NULL,
+    calls         INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, member_id, day, game)
+) STRICT;
+CREATE INDEX member_days_by_day ON member_days (guild_id, day, member_id, net, hands);
+INSERT INTO member_days (guild_id, member_id, day, game, hands, won, showdowns, showdowns_won, net, biggest,
+                         vpip, bets, calls)
+    SELECT guild_id, member_id, SUBSTR(ended, 1, 10), game, COUNT(*),
+           SUM(CASE WHEN collected > 0 THEN 1 ELSE 0 END), SUM(showdown),
+           SUM(CASE WHEN showdown = 1 AND collected > 0 THEN 1 ELSE 0 END), SUM(net), MAX(collected),
+           SUM(vpip), SUM(bets), SUM(calls)
+    FROM hand_stats GROUP BY guild_id, member_id, SUBSTR(ended, 1, 10), game;
+"""
+
 Step = str | Callable[[aiosqlite.Connection], Awaitable[None]]
 """An SQL script, or (for data that SQL cannot convert) a coroutine run in the step's transaction."""
 
@@ -277,6 +307,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _V7_HAND_GAME,
     _V8_LEASES,
     _V9_STATS,
+    _V10_MEMBER_DAYS,
 )
 """The migration steps; ``MIGRATIONS[n - 1]`` upgrades version ``n - 1`` to ``n``."""
 

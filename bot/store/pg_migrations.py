@@ -254,6 +254,33 @@ CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE ended IS NUL
 CREATE INDEX seasons_by_guild ON seasons (guild_id, started);
 """
 
+_V10_MEMBER_DAYS = """
+CREATE TABLE member_days (
+    guild_id      BIGINT NOT NULL,
+    member_id     BIGINT NOT NULL,
+    day           TEXT NOT NULL,
+    game          TEXT NOT NULL,
+    hands         BIGINT NOT NULL,
+    won           BIGINT NOT NULL,
+    showdowns     BIGINT NOT NULL,
+    showdowns_won BIGINT NOT NULL,
+    net           BIGINT NOT NULL,
+    biggest       BIGINT NOT NULL,
+    vpip          BIGINT NOT NULL,
+    bets          BIGINT NOT NULL,
+    calls         BIGINT NOT NULL,
+    PRIMARY KEY (guild_id, member_id, day, game)
+);
+CREATE INDEX member_days_by_day ON member_days (guild_id, day, member_id, net, hands);
+INSERT INTO member_days (guild_id, member_id, day, game, hands, won, showdowns, showdowns_won, net, biggest,
+                         vpip, bets, calls)
+    SELECT guild_id, member_id, SUBSTR(ended, 1, 10), game, COUNT(*),
+           SUM(CASE WHEN collected > 0 THEN 1 ELSE 0 END), SUM(showdown),
+           SUM(CASE WHEN showdown = 1 AND collected > 0 THEN 1 ELSE 0 END), SUM(net), MAX(collected),
+           SUM(vpip), SUM(bets), SUM(calls)
+    FROM hand_stats GROUP BY guild_id, member_id, SUBSTR(ended, 1, 10), game;
+"""
+
 PG_MIGRATIONS: tuple[str, ...] = (
     _V1_CORE,
     _V2_DAILY,
@@ -264,6 +291,7 @@ PG_MIGRATIONS: tuple[str, ...] = (
     _V7_HAND_GAME,
     _V8_LEASES,
     _V9_STATS,
+    _V10_MEMBER_DAYS,
 )
 """The PostgreSQL migration scripts, step for step the twins of ``bot.store.migrations.MIGRATIONS``
 (a step with nothing to do on PostgreSQL is an empty script)."""

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from bot.store.base import StoreBase, check_id, check_text, format_time, parse_time
+from bot.store.base import StoreBase, Tx, check_id, check_text, format_time, parse_time
 from bot.store.errors import StoreError
 
 
@@ -142,6 +143,14 @@ _TOTALS = (
 )
 
 
+_DAY_TOTALS = (
+    "SUM(hands), SUM(won), SUM(showdowns), SUM(showdowns_won), SUM(net), MAX(biggest), SUM(vpip),"
+    " SUM(bets), SUM(calls)"
+)
+_BIGGEST = 5
+"""Where the biggest pot is among the nine totals (a maximum; the others are sums)."""
+
+
 def _window(clauses: list[str], params: list[object], since: datetime | None, until: datetime | None) -> None:
     if since is not None:
         clauses.append("ended >= ?")
@@ -149,6 +158,60 @@ def _window(clauses: list[str], params: list[object], since: datetime | None, un
     if until is not None:
         clauses.append("ended < ?")
         params.append(format_time(until))
+
+
+@dataclass(frozen=True, slots=True)
+class _Split:
+    """A window ``[since, until)`` as whole UTC days read from ``member_days`` (``days``: first day,
+    end day, each None for no bound; None for no whole day) and the cut ends read from the stat
+    lines themselves (``edges``)."""
+
+    days: tuple[str | None, str | None] | None
+    edges: tuple[tuple[datetime | None, datetime | None], ...]
+
+
+def _midnight(moment: datetime) -> datetime:
+    return moment.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _split(since: datetime | None, until: datetime | None) -> _Split:
+    """Split a window into whole days and cut ends.
+
+    >>> at = lambda d, h: datetime(2026, 3, d, h, tzinfo=UTC)
+    >>> _split(None, None)
+    _Split(days=(None, None), edges=())
+    >>> s = _split(at(1, 20), at(4, 6)); s.days, [(a.day, b.day) for a, b in s.edges]
+    (('2026-03-02', '2026-03-04'), [(1, 2), (4, 4)])
+    >>> s = _split(at(1, 20), at(1, 22)); s.days, len(s.edges)
+    (None, 1)
+    >>> _split(at(2, 0), None).days, _split(at(2, 0), None).edges
+    (('2026-03-02', None), ())
+    """
+    start = since if since is None or since == _midnight(since) else _midnight(since) + timedelta(days=1)
+    end = until if until is None else _midnight(until)
+    if start is not None and end is not None and start >= end:
+        return _Split(None, ((since, until),))  # no whole day inside: all from the lines
+    edges: list[tuple[datetime | None, datetime | None]] = []
+    if since is not None and start is not None and start > since:
+        edges.append((since, start))
+    if until is not None and end is not None and end < until:
+        edges.append((end, until))
+    return _Split((_day(start), _day(end)), tuple(edges))
+
+
+def _day(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.strftime("%Y-%m-%d")
+
+
+def _add(into: dict[Any, list[int]], key: Any, values: Sequence[Any]) -> None:
+    """Add one group's totals into ``into[key]`` (sums, and the maximum for the biggest pot)."""
+    numbers = [int(v or 0) for v in values]
+    if key not in into:
+        into[key] = numbers
+        return
+    have = into[key]
+    for i, value in enumerate(numbers):
+        have[i] = max(have[i], value) if i == _BIGGEST else have[i] + value
 
 
 def _season(row: Sequence[object]) -> Season:
@@ -209,8 +272,46 @@ class StatsStore(StoreBase):
                     " collected, pot, showdown, vpip, bets, calls)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
-                        hand_id, member_id, hand[2], hand[1], hand[3], hand[4], line.net,
-                        line.collected, line.pot, int(line.showdown), int(line.vpip), line.bets,
+                        hand_id,
+                        member_id,
+                        hand[2],
+                        hand[1],
+                        hand[3],
+                        hand[4],
+                        line.net,
+                        line.collected,
+                        line.pot,
+                        int(line.showdown),
+                        int(line.vpip),
+                        line.bets,
+                        line.calls,
+                    ),
+                )
+                await tx.run(
+                    "INSERT INTO member_days (guild_id, member_id, day, game, hands, won, showdowns,"
+                    " showdowns_won, net, biggest, vpip, bets, calls)"
+                    " VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (guild_id, member_id, day, game) DO UPDATE SET"
+                    " hands = member_days.hands + 1, won = member_days.won + excluded.won,"
+                    " showdowns = member_days.showdowns + excluded.showdowns,"
+                    " showdowns_won = member_days.showdowns_won + excluded.showdowns_won,"
+                    " net = member_days.net + excluded.net,"
+                    " biggest = CASE WHEN excluded.biggest > member_days.biggest THEN excluded.biggest"
+                    " ELSE member_days.biggest END,"
+                    " vpip = member_days.vpip + excluded.vpip, bets = member_days.bets + excluded.bets,"
+                    " calls = member_days.calls + excluded.calls",
+                    (
+                        hand[2],
+                        member_id,
+                        str(hand[4])[:10],
+                        hand[3],
+                        int(line.collected > 0),
+                        int(line.showdown),
+                        int(line.showdown and line.collected > 0),
+                        line.net,
+                        line.collected,
+                        int(line.vpip),
+                        line.bets,
                         line.calls,
                     ),
                 )
@@ -265,24 +366,73 @@ class StatsStore(StoreBase):
         if game is not None:
             clauses.append("game = ?")
             params.append(game)
-        _window(clauses, params, since, until)
+        totals: dict[Any, list[int]] = {}
         async with self._transaction(write=False) as tx:
-            rows = await tx.all(
-                f"SELECT member_id, game, {_TOTALS} FROM hand_stats WHERE {' AND '.join(clauses)}"
-                " GROUP BY member_id, game ORDER BY member_id, game",
-                params,
-            )
+            for group, values in await self._totals(tx, clauses, params, since, until, "member_id, game"):
+                _add(totals, group, values)
         return [
             (
-                int(r[0]),
+                int(member),
                 GameTotals(
-                    game=str(r[1]), hands=int(r[2]), won=int(r[3]), showdowns=int(r[4]),
-                    showdowns_won=int(r[5]), net=int(r[6]), biggest_pot_won=int(r[7]),
-                    vpip_hands=int(r[8]), bets=int(r[9]), calls=int(r[10]),
+                    game=str(game_name),
+                    hands=t[0],
+                    won=t[1],
+                    showdowns=t[2],
+                    showdowns_won=t[3],
+                    net=t[4],
+                    biggest_pot_won=t[5],
+                    vpip_hands=t[6],
+                    bets=t[7],
+                    calls=t[8],
                 ),
             )
-            for r in rows
+            for (member, game_name), t in sorted(
+                totals.items(), key=lambda kv: (int(kv[0][0]), str(kv[0][1]))
+            )
         ]
+
+    async def _totals(
+        self,
+        tx: Tx,
+        clauses: list[str],
+        params: list[object],
+        since: datetime | None,
+        until: datetime | None,
+        group: str,
+    ) -> list[tuple[tuple[Any, ...], Sequence[Any]]]:
+        """The nine totals per ``group`` (columns of ``member_days``; ``day`` is the UTC date of a stat
+        line's ``ended``) over ``[since, until)``: whole days from ``member_days``, the cut ends from
+        ``hand_stats``; ``(group values, totals)`` pairs, a group possibly more than once (add them
+        up with :func:`_add`)."""
+        width = group.count(",") + 1
+        line_group = ", ".join("SUBSTR(ended, 1, 10)" if g.strip() == "day" else g for g in group.split(","))
+        found: list[tuple[tuple[Any, ...], Sequence[Any]]] = []
+        split = _split(since, until)
+        for edge_since, edge_until in split.edges:
+            where, values = list(clauses), list(params)
+            _window(where, values, edge_since, edge_until)
+            rows = await tx.all(
+                f"SELECT {line_group}, {_TOTALS} FROM hand_stats"
+                f" WHERE {' AND '.join(where)} GROUP BY {line_group}",
+                values,
+            )
+            found += [(tuple(r[:width]), r[width:]) for r in rows]
+        if split.days is not None:
+            where, values = list(clauses), list(params)
+            first, end = split.days
+            if first is not None:
+                where.append("day >= ?")
+                values.append(first)
+            if end is not None:
+                where.append("day < ?")
+                values.append(end)
+            rows = await tx.all(
+                f"SELECT {group}, {_DAY_TOTALS} FROM member_days"
+                f" WHERE {' AND '.join(where)} GROUP BY {group}",
+                values,
+            )
+            found += [(tuple(r[:width]), r[width:]) for r in rows]
+        return found
 
     async def net_series(
         self,
@@ -298,25 +448,27 @@ class StatsStore(StoreBase):
         first: ``(start of the day or hour, net chips)``, only days or hours with hands."""
         check_id(guild_id, "server")
         check_id(member_id, "member")
-        width = 13 if hourly else 10
         clauses: list[str] = ["guild_id = ?", "member_id = ?"]
         params: list[object] = [guild_id, member_id]
         if game is not None:
             clauses.append("game = ?")
             params.append(game)
-        _window(clauses, params, since, until)
+        buckets: dict[Any, list[int]] = {}
         async with self._transaction(write=False) as tx:
-            rows = await tx.all(
-                f"SELECT SUBSTR(ended, 1, {width}), SUM(net) FROM hand_stats"
-                f" WHERE {' AND '.join(clauses)} GROUP BY SUBSTR(ended, 1, {width})"
-                f" ORDER BY SUBSTR(ended, 1, {width})",
-                params,
-            )
-        out = []
-        for bucket, net in rows:
-            text = str(bucket) + (":00:00.000000Z" if hourly else "T00:00:00.000000Z")
-            out.append((parse_time(text), int(net)))
-        return out
+            if hourly:
+                where, values = list(clauses), list(params)
+                _window(where, values, since, until)
+                rows = await tx.all(
+                    f"SELECT SUBSTR(ended, 1, 13), SUM(net) FROM hand_stats WHERE {' AND '.join(where)}"
+                    " GROUP BY SUBSTR(ended, 1, 13)",
+                    values,
+                )
+                for bucket, net in rows:
+                    _add(buckets, str(bucket) + ":00:00.000000Z", [net])
+            else:
+                for (bucket,), totals in await self._totals(tx, clauses, params, since, until, "day"):
+                    _add(buckets, str(bucket)[:10] + "T00:00:00.000000Z", [totals[4]])
+        return [(parse_time(key), value[0]) for key, value in sorted(buckets.items())]
 
     async def net_leaderboard(
         self,
@@ -333,24 +485,22 @@ class StatsStore(StoreBase):
         check_id(guild_id, "server")
         if limit < 1:
             raise StoreError("The leaderboard needs at least one row.")
-        left_out = sorted({check_id(m, "member") for m in exclude})
-        clauses: list[str] = ["guild_id = ?"]
-        params: list[object] = [guild_id]
-        _window(clauses, params, since, until)
-        # The opt-outs are checked once per member (HAVING), not once per stat line.
-        having = "member_id NOT IN (SELECT o.member_id FROM leaderboard_optouts o WHERE o.guild_id = ?)"
-        params.append(guild_id)
-        if left_out:
-            having += f" AND member_id NOT IN ({', '.join('?' for _ in left_out)})"
-            params.extend(left_out)
-        params.append(limit)
+        left_out = {check_id(m, "member") for m in exclude}
+        totals: dict[Any, list[int]] = {}
         async with self._transaction(write=False) as tx:
-            rows = await tx.all(
-                f"SELECT member_id, SUM(net), COUNT(*) FROM hand_stats WHERE {' AND '.join(clauses)}"
-                f" GROUP BY member_id HAVING {having} ORDER BY SUM(net) DESC, member_id LIMIT ?",
-                params,
-            )
-        return [NetRow(member_id=int(r[0]), net=int(r[1]), hands=int(r[2])) for r in rows]
+            for (member,), values in await self._totals(
+                tx, ["guild_id = ?"], [guild_id], since, until, "member_id"
+            ):
+                _add(totals, int(member), values)
+            left_out |= {
+                int(r[0])
+                for r in await tx.all(
+                    "SELECT member_id FROM leaderboard_optouts WHERE guild_id = ?", (guild_id,)
+                )
+            }
+        rows = [NetRow(member_id=m, net=t[4], hands=t[0]) for m, t in totals.items() if m not in left_out]
+        rows.sort(key=lambda r: (-r.net, r.member_id))
+        return rows[:limit]
 
     async def table_night(self, table_id: int) -> TableNight:
         """The table's figures since it opened: hands settled, the biggest pot, each member's net

@@ -87,6 +87,9 @@ async def test_stats_tables_leaderboards_and_seasons(fake_discord: FakeDiscord, 
     # Seasons: Manage Server starts and ends them; the last one's final standings stay readable.
     none = await fake.slash(alice, "season standings", channel=poker)
     assert "No season yet" in none.text
+    for command in ("stats player", "chips leaderboard"):
+        early = await fake.slash(alice, command, {"period": "season"}, channel=poker)
+        assert "No season yet" in early.text
     refused = await fake.slash(alice, "season start", {"name": "Spring"}, channel=poker)
     assert refused.ephemeral and "Manage Server" in refused.text
     started = await fake.slash(owner, "season start", {"name": "Spring"}, channel=poker)

@@ -4,7 +4,8 @@ checked against those hand-worked numbers, on both backends."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+import random
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -181,3 +182,70 @@ async def test_finished_hand_ids_since(store: Store, clock) -> None:
     second = await play(store, table, H2)
     assert await store.finished_hand_ids(G) == [first, second]
     assert await store.finished_hand_ids(G, since=cut) == [second]
+
+
+async def test_any_window_adds_up_like_the_lines_themselves(store: Store, clock) -> None:
+    """Hands at random times over a week (so windows cut days anywhere); every aggregate over random
+    windows equals the same sums worked out here, line by line, from what was recorded."""
+    rng = random.Random(24)
+    table = await seated_table(store, {ALICE: 1_000, BOB: 1_000, CAROL: 1_000})
+    stacks = {1: 1_000, 2: 1_000, 3: 1_000}
+    members = {1: ALICE, 2: BOB, 3: CAROL}
+    kept: list[tuple[datetime, str, HandStatLine]] = []
+    for _ in range(40):
+        clock.advance(minutes=rng.randint(5, 600))
+        a, b = rng.randint(-100, 100), rng.randint(-100, 100)
+        nets = {1: a, 2: b, 3: -a - b}
+        pot = sum(max(0, -n) for n in nets.values()) * 2
+        game = rng.choice([SITME, FTQ])
+        lines = []
+        for seat, net in nets.items():
+            collected = max(0, net) * 2 if net > 0 else 0
+            lines.append(line(members[seat], net, collected, pot, rng.random() < 0.4, rng.random() < 0.5,
+                              rng.randint(0, 3), rng.randint(0, 3)))
+        finals = {seat: stacks[seat] + net for seat, net in nets.items()}
+        hand_id = await store.create_hand(
+            table, players={1: ALICE, 2: BOB, 3: CAROL}, deck=DECK, commitment="ab" * 32, salt="cd" * 16,
+            game=game,
+        )
+        await store.settle_hand(hand_id, finals, "phh")
+        assert await store.record_hand_stats(hand_id, lines)
+        stacks = finals
+        kept += [(clock.now, game, x) for x in lines]
+    first, last = kept[0][0], kept[-1][0]
+    windows = [(None, None), (first, None), (None, last)]
+    for _ in range(12):
+        a = first + (last - first) * rng.random() - timedelta(hours=3)
+        windows.append((a, a + timedelta(hours=rng.choice([2, 20, 30, 75]))))
+    for since, until in windows:
+        inside = [
+            (t, g, x) for t, g, x in kept if (since is None or t >= since) and (until is None or t < until)
+        ]
+        for member in (ALICE, CAROL):
+            expected = []
+            for game in sorted({g for _, g, x in inside if x.member_id == member}):
+                mine = [x for _, g, x in inside if g == game and x.member_id == member]
+                expected.append(GameTotals(
+                    game, hands=len(mine), won=sum(x.collected > 0 for x in mine),
+                    showdowns=sum(x.showdown for x in mine),
+                    showdowns_won=sum(x.showdown and x.collected > 0 for x in mine),
+                    net=sum(x.net for x in mine), biggest_pot_won=max(x.collected for x in mine),
+                    vpip_hands=sum(x.vpip for x in mine), bets=sum(x.bets for x in mine),
+                    calls=sum(x.calls for x in mine),
+                ))
+            assert await store.member_stats(G, member, since=since, until=until) == expected
+            days: dict[str, int] = {}
+            for t, _, x in inside:
+                if x.member_id == member:
+                    days[t.strftime("%Y-%m-%d")] = days.get(t.strftime("%Y-%m-%d"), 0) + x.net
+            series = await store.net_series(G, member, since=since, until=until)
+            assert [(d.strftime("%Y-%m-%d"), n) for d, n in series] == sorted(days.items())
+        board: dict[int, list[int]] = {}
+        for _, _, x in inside:
+            board.setdefault(x.member_id, [0, 0])
+            board[x.member_id][0] += x.net
+            board[x.member_id][1] += 1
+        expected_board = sorted(
+            (NetRow(m, n, h) for m, (n, h) in board.items()), key=lambda r: (-r.net, r.member_id)
+        )
+        assert await store.net_leaderboard(G, since=since, until=until) == expected_board
