@@ -110,9 +110,10 @@ async def test_lines_are_stored_at_settlement_and_caught_up(tmp_path: Path) -> N
             assert (row.hands, row.net, row.bets) == (1, expected[member].net, expected[member].bets)
         assert sum(rows[0].net for rows in totals.values()) == 0
         assert await store.hands_without_stats() == []
-        # A hand whose lines were lost (settled before stats were kept) is caught up.
+        # A hand settled before stats were kept (no lines, nothing in the daily totals) is caught up.
         async with store._transaction() as tx:
             await tx.run("DELETE FROM hand_stats WHERE hand_id = ?", (hand_id,))
+            await tx.run("DELETE FROM member_days")
         assert await store.hands_without_stats() == [hand_id]
         assert await catch_up(store) == 1
         assert await store.hands_without_stats() == []
