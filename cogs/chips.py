@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.boards import listed, net_board
+from bot.discord.boards import CANDIDATES, shown
 from bot.discord.ui.common import Interaction, reply, table_key
 from bot.render.cards import chips
 from bot.store import StoreError
@@ -106,9 +106,9 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         if period is not None:
             await self._period_board(interaction, Period(period))
             return
-        candidates = await self.bot.store.leaderboard(guild, limit=30)
-        shown = await listed(interaction, [r.member_id for r in candidates])
-        rows = [r for r in candidates if r.member_id in shown][:10]
+        candidates = await self.bot.store.leaderboard(guild, limit=CANDIDATES)
+        listed = set(await shown(interaction, [r.member_id for r in candidates]))
+        rows = [r for r in candidates if r.member_id in listed]
         if not rows:
             await reply(interaction, "Nobody has chips here yet.", ephemeral=False)
             return
@@ -126,7 +126,9 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
             return
         since, until = period.window(datetime.now(UTC), seasons)
         label = f"season {seasons[0].name}" if period is Period.SEASON and seasons else period.label
-        rows = await net_board(interaction, since, until)
+        candidates = await self.bot.store.net_leaderboard(guild, since=since, until=until, limit=CANDIDATES)
+        listed = set(await shown(interaction, [r.member_id for r in candidates]))
+        rows = [r for r in candidates if r.member_id in listed]
         if not rows:
             await reply(interaction, f"No hands were played in {label}.", ephemeral=False)
             return

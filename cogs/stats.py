@@ -26,7 +26,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.boards import net_board
+from bot.discord.boards import CANDIDATES, shown
 from bot.discord.ui.common import Interaction, reply, table_key
 from bot.engine.games import GAMES
 from bot.render.cards import chips
@@ -284,8 +284,13 @@ class Seasons(commands.GroupCog, group_name="season", group_description="Seasons
                     allowed_mentions=_QUIET)
 
     async def _standings(self, interaction: Interaction, season: Season, by: str) -> str:
-        board = await net_board(interaction, season.started, season.ended, limit=1000)
-        rows = season_standings(board, finishes=(), by=by)[:10]
+        guild = table_key(interaction).guild
+        board = await self.bot.store.net_leaderboard(
+            guild, since=season.started, until=season.ended, limit=CANDIDATES
+        )
+        ordered = season_standings(board, finishes=(), by=by)
+        listed = set(await shown(interaction, [r.member_id for r in ordered]))
+        rows = [r for r in ordered if r.member_id in listed]
         names = _Names(self.bot, interaction.guild)
         text = standings_text(season, rows, by, {r.member_id: names(r.member_id) for r in rows})
         if by != "chips" and not any(r.points for r in rows):
