@@ -141,7 +141,7 @@ async def fill(store: Store, hands: int) -> None:
             for i in range(0, len(batch), per):
                 chunk = batch[i : i + per]
                 await tx.run(sql + ", ".join([one] * len(chunk)), [v for row in chunk for v in row])
-        # The daily totals, as migration 10 fills them from the lines already kept.
+        # The daily totals, as their migration fills them from the lines already kept.
         await tx.run(
             "INSERT INTO member_days (guild_id, member_id, day, game, hands, won, showdowns, showdowns_won,"
             " net, biggest, vpip, bets, calls)"
@@ -241,7 +241,7 @@ def main() -> int:
     parser.add_argument("--backends", default="sqlite,postgresql")
     parser.add_argument("--postgres", metavar="URL", help="an empty PostgreSQL database to use")
     parser.add_argument(
-        "--without-indexes", action="store_true", help="drop migration 9's hand_stats indexes"
+        "--without-indexes", action="store_true", help="drop the stat lines' and daily totals' indexes"
     )
     args = parser.parse_args()
     verdicts = []

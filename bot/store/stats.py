@@ -1,6 +1,6 @@
 """The record of the night (issue 24): per-hand public stat lines, leaderboards by period, seasons.
 
-One row per player of each settled hand in ``hand_stats`` (migration 9), written once after the
+One row per player of each settled hand in ``hand_stats`` (the stats migration), written once after the
 hand is settled (:meth:`StatsStore.record_hand_stats`; ``bot.tables.stats`` computes the line from
 what everyone at the table saw: the public actions, the pots and the shown hands). Every figure of
 ``/stats``, ``/stats table``, the period leaderboards and the season standings is then one indexed
@@ -318,7 +318,7 @@ class StatsStore(StoreBase):
             return True
 
     async def hands_without_stats(self, *, limit: int = 500) -> list[int]:
-        """Ids of settled hands that have no stat lines yet (hands settled before schema 9, or
+        """Ids of settled hands that have no stat lines yet (hands settled before stats were kept, or
         whose lines were not written), oldest first, at most ``limit``."""
         async with self._transaction(write=False) as tx:
             rows = await tx.all(
