@@ -21,10 +21,12 @@ released step, add a new one.
    before were all Sex in the Middle East.
 8. Table leases: which process drives each table (owner, expiry), for several bot processes on one
    database (see :mod:`bot.store.leases`).
-9. Stats (issue 24): one public line per player of each settled hand (``hand_stats``, with covering
-   indexes by member, by time and by table, so each figure is read from one index range), each
-   member's leaderboard opt-out, the guild's hidden role, and seasons (``bot.store.stats``).
-10. Daily stat totals (``member_days``): each member's figures per UTC day and game, kept with the
+9. Lease generations (issue 18): each lease's generation, which fences a former holder's writes
+   (``bot.store.leases``).
+10. Stats (issue 24): one public line per player of each settled hand (``hand_stats``, with covering
+    indexes by member, by time and by table, so each figure is read from one index range), each
+    member's leaderboard opt-out, the guild's hidden role, and seasons (``bot.store.stats``).
+11. Daily stat totals (``member_days``): each member's figures per UTC day and game, kept with the
     stat lines, so a long period (a season, a year, all time) adds up a few rows per day instead
     of every hand; filled from the lines already kept.
 
@@ -218,7 +220,13 @@ CREATE TABLE table_leases (
 ) STRICT;
 """
 
-_V9_STATS = """
+_V9_LEASE_GENERATION = """
+ALTER TABLE table_leases ADD COLUMN generation INTEGER NOT NULL DEFAULT 1;
+"""
+"""Fencing (issue 18): a lease's generation grows each time another owner takes the table, and
+every hand write of a lease holder carries the generation it holds (``bot.store.leases``)."""
+
+_V10_STATS = """
 CREATE TABLE hand_stats (
     hand_id   INTEGER NOT NULL REFERENCES hands (id),
     member_id INTEGER NOT NULL,
@@ -267,7 +275,7 @@ CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE ended IS NUL
 CREATE INDEX seasons_by_guild ON seasons (guild_id, started);
 """
 
-_V10_MEMBER_DAYS = """
+_V11_MEMBER_DAYS = """
 CREATE TABLE member_days (
     guild_id      INTEGER NOT NULL,
     member_id     INTEGER NOT NULL,
@@ -306,8 +314,9 @@ MIGRATIONS: tuple[Step, ...] = (
     _V6_DISPLAY_PREFS,
     _V7_HAND_GAME,
     _V8_LEASES,
-    _V9_STATS,
-    _V10_MEMBER_DAYS,
+    _V9_LEASE_GENERATION,
+    _V10_STATS,
+    _V11_MEMBER_DAYS,
 )
 """The migration steps; ``MIGRATIONS[n - 1]`` upgrades version ``n - 1`` to ``n``."""
 

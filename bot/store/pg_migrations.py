@@ -205,7 +205,11 @@ CREATE TABLE table_leases (
 );
 """
 
-_V9_STATS = """
+_V9_LEASE_GENERATION = """
+ALTER TABLE table_leases ADD COLUMN generation BIGINT NOT NULL DEFAULT 1;
+"""
+
+_V10_STATS = """
 CREATE TABLE hand_stats (
     hand_id   BIGINT NOT NULL REFERENCES hands (id),
     member_id BIGINT NOT NULL,
@@ -254,7 +258,7 @@ CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE ended IS NUL
 CREATE INDEX seasons_by_guild ON seasons (guild_id, started);
 """
 
-_V10_MEMBER_DAYS = """
+_V11_MEMBER_DAYS = """
 CREATE TABLE member_days (
     guild_id      BIGINT NOT NULL,
     member_id     BIGINT NOT NULL,
@@ -290,8 +294,9 @@ PG_MIGRATIONS: tuple[str, ...] = (
     _V6_DISPLAY_PREFS,
     _V7_HAND_GAME,
     _V8_LEASES,
-    _V9_STATS,
-    _V10_MEMBER_DAYS,
+    _V9_LEASE_GENERATION,
+    _V10_STATS,
+    _V11_MEMBER_DAYS,
 )
 """The PostgreSQL migration scripts, step for step the twins of ``bot.store.migrations.MIGRATIONS``
 (a step with nothing to do on PostgreSQL is an empty script)."""
