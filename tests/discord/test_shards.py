@@ -25,6 +25,7 @@ import pytest
 from bot.discord.client import WildstudBot
 from bot.settings import Settings
 from bot.store import Store
+from bot.store.leases import _RELEASED as RELEASED
 from tests.discord.helpers import (
     STARTING_CHIPS,
     current_prompt,
@@ -155,8 +156,12 @@ async def open_table(
 
 
 def lease_owner(url: str, table_id: int) -> str:
+    """The owner of the table's live lease, or "" (no lease, or a released one: a clean stop keeps
+    the row, lapsed, so that its generation keeps counting)."""
     with RawDb(url) as db:
-        rows = db.execute("SELECT owner FROM table_leases WHERE table_id = ?", (table_id,))
+        rows = db.execute(
+            "SELECT owner FROM table_leases WHERE table_id = ? AND expires <> ?", (table_id, RELEASED)
+        )
     return str(rows[0][0]) if rows else ""
 
 
