@@ -56,7 +56,7 @@ from bot.tables.stats import catch_up
 log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = (
-    "cogs.table", "cogs.betting", "cogs.rulings", "cogs.chips", "cogs.hand", "cogs.stats"
+    "cogs.table", "cogs.betting", "cogs.rulings", "cogs.chips", "cogs.hand", "cogs.stats", "cogs.tournament",
 )
 """The cogs loaded at start-up, in order."""
 

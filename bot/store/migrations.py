@@ -23,10 +23,12 @@ released step, add a new one.
    database (see :mod:`bot.store.leases`).
 9. Lease generations (issue 18): each lease's generation, which fences a former holder's writes
    (``bot.store.leases``).
-10. Stats (issue 24): one public line per player of each settled hand (``hand_stats``, with covering
+10. Tournaments (issue 23): tournaments, their entries, levels and request keys; ledger rows may
+    name a tournament (``bot.store.tournaments``).
+11. Stats (issue 24): one public line per player of each settled hand (``hand_stats``, with covering
     indexes by member, by time and by table, so each figure is read from one index range), each
     member's leaderboard opt-out, the guild's hidden role, and seasons (``bot.store.stats``).
-11. Daily stat totals (``member_days``): each member's figures per UTC day and game, kept with the
+12. Daily stat totals (``member_days``): each member's figures per UTC day and game, kept with the
     stat lines, so a long period (a season, a year, all time) adds up a few rows per day instead
     of every hand; filled from the lines already kept.
 
@@ -226,7 +228,46 @@ ALTER TABLE table_leases ADD COLUMN generation INTEGER NOT NULL DEFAULT 1;
 """Fencing (issue 18): a lease's generation grows each time another owner takes the table, and
 every hand write of a lease holder carries the generation it holds (``bot.store.leases``)."""
 
-_V10_STATS = """
+_V10_TOURNAMENTS = """
+CREATE TABLE tournaments (
+    id            INTEGER PRIMARY KEY,
+    guild_id      INTEGER NOT NULL,
+    channel_id    INTEGER NOT NULL,
+    organiser_id  INTEGER NOT NULL,
+    table_id      INTEGER REFERENCES tables (id),
+    status        TEXT NOT NULL CHECK (status IN ('registering', 'running', 'finished', 'cancelled')),
+    buy_in        INTEGER NOT NULL CHECK (buy_in >= 0),
+    pool          INTEGER NOT NULL CHECK (pool >= 0),
+    level         INTEGER NOT NULL CHECK (level >= 1),
+    level_started TEXT,
+    state         TEXT NOT NULL,
+    created       TEXT NOT NULL,
+    ended         TEXT
+) STRICT;
+CREATE INDEX tournaments_by_channel ON tournaments (channel_id, status);
+CREATE TABLE tournament_entries (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    member_id     INTEGER NOT NULL,
+    paid          INTEGER NOT NULL CHECK (paid >= 0),
+    prize         INTEGER CHECK (prize >= 0),
+    joined        TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, member_id)
+) STRICT;
+CREATE TABLE tournament_levels (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    level         INTEGER NOT NULL CHECK (level >= 1),
+    started       TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, level)
+) STRICT;
+CREATE TABLE tournament_keys (
+    op_key        TEXT PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id)
+) STRICT;
+ALTER TABLE ledger ADD COLUMN tournament_id INTEGER REFERENCES tournaments (id);
+CREATE INDEX ledger_by_tournament ON ledger (tournament_id) WHERE tournament_id IS NOT NULL;
+"""
+
+_V11_STATS = """
 CREATE TABLE hand_stats (
     hand_id   INTEGER NOT NULL REFERENCES hands (id),
     member_id INTEGER NOT NULL,
@@ -275,7 +316,7 @@ CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE ended IS NUL
 CREATE INDEX seasons_by_guild ON seasons (guild_id, started);
 """
 
-_V11_MEMBER_DAYS = """
+_V12_MEMBER_DAYS = """
 CREATE TABLE member_days (
     guild_id      INTEGER NOT NULL,
     member_id     INTEGER NOT NULL,
@@ -315,8 +356,9 @@ MIGRATIONS: tuple[Step, ...] = (
     _V7_HAND_GAME,
     _V8_LEASES,
     _V9_LEASE_GENERATION,
-    _V10_STATS,
-    _V11_MEMBER_DAYS,
+    _V10_TOURNAMENTS,
+    _V11_STATS,
+    _V12_MEMBER_DAYS,
 )
 """The migration steps; ``MIGRATIONS[n - 1]`` upgrades version ``n - 1`` to ``n``."""
 
