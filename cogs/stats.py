@@ -28,7 +28,7 @@ from discord.ext import commands
 
 from bot.discord.boards import CANDIDATES, shown
 from bot.discord.ui.common import Interaction, reply, table_key
-from bot.engine.games import GAMES
+from bot.engine.games.catalogue import GAMES
 from bot.render.cards import chips
 from bot.render.chart import net_chart
 from bot.store import StoreError

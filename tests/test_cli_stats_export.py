@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.engine.cards import Card
+from bot.engine.cards.card import Card
 from bot.store import Store
 from bot.tables.reveal import rebuild
 from tests.tables.helpers import Harness
@@ -37,9 +37,7 @@ async def _play(path: Path, hands: int) -> dict[str, int]:
                 prompt = h.prompt()
                 options = [o for o in prompt.options if not o.needs_amount]
                 pick = rng.choice(options)
-                await h.service.act(
-                    h.key, prompt.member, prompt.hand_id, prompt.turn, pick.action, pick.amount
-                )
+                await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, pick.command)
         return dict(h.members)
 
 

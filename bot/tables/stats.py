@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from bot.engine.hand import StudHand
+from bot.engine.hand.hand import StudHand
 from bot.engine.log import Action
 from bot.store import HandRecord, Store, StoreError
 from bot.store.stats import HandStatLine, Season

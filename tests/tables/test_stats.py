@@ -15,11 +15,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine.cards import FULL_DECK
-from bot.engine.games import GAMES
+from bot.engine.cards.card import FULL_DECK
+from bot.engine.games.catalogue import GAMES
 from bot.engine.log import Deal
-from bot.engine.phh import export_phh
-from bot.engine.replay import replay_text
+from bot.engine.phh.export import export_phh
+from bot.engine.replay.replayer import replay_text
 from bot.engine.simulate import play_hand, random_rulings, random_stakes
 from bot.store import Store
 from bot.tables.stats import SeatFigures, catch_up, seat_figures, stat_lines
