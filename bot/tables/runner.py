@@ -577,6 +577,11 @@ class HandRunner:
                 return
             try:
                 await self.deal(table)
+            except DatabaseUnavailable:
+                # Nobody clicked, so nobody else tries again: deal as soon as the store is back.
+                delay = RETRY_SECONDS[min(table.retries, len(RETRY_SECONDS) - 1)]
+                log.warning("table %s: automatic deal not stored; trying again in %ss", table.table_id, delay)
+                table.auto_deal = self.clock.call_later(delay, partial(self._auto_deal, key))
             except TableError:
                 pass  # the reason was posted; the next join or back re-arms the auto-deal
 

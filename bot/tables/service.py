@@ -311,11 +311,8 @@ class TableService:
             stakes = stakes or PRESETS["small"]
             table = await self.repository.create(
                 key, _actor(dealer).member, stakes, rulings or Rulings(), options or self.default_options,
-                max_seats, setting,
+                max_seats, setting, allowed,     # one write: never a table row this process lacks
             )
-            if allowed:
-                table.allowed_games = allowed
-                await self.repository.save_settings(table)
             if self.leases is not None:
                 await self.leases.claim(table.table_id)  # a new table: nobody else holds it
                 table.lease = self.leases.generations.get(table.table_id)
