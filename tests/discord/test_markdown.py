@@ -9,10 +9,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import discord
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bot.discord.ui.text import plain
+from bot.discord.ui.voiding import void_line
+from bot.tables.notices import VoidConsentNotice
 from tests.discord.helpers import new_bot, open_table, play_passively
 from tests.fakediscord import FakeDiscord, start_bot
 
@@ -80,9 +84,7 @@ def test_escaped_text_renders_no_markdown(text: str) -> None:
 
 
 def test_the_reader_catches_what_discord_would_render() -> None:
-    # The check above would have passed discord.utils.escape_markdown's output? It must not.
-    import discord
-    import pytest
+    # The reader must reject what discord.utils.escape_markdown leaves live (what we used before).
     for bad in ("[Ann](https://e.x/a) [Bea](https://e.x/b)", "1. Ann", "<@1>"):
         with pytest.raises(AssertionError):
             assert_inert(discord.utils.escape_markdown(bad), bad)
@@ -147,3 +149,11 @@ async def test_chips_replies_escape_names_and_reasons(fake_discord: FakeDiscord,
         assert not [line for line in res.text.splitlines() if line.startswith("# ") or LINK.search(line)]
     assert "\\# \\[FREE CHIPS\\](https\\://evil.example) gives" in given_.text
     assert "\\[FREE CHIPS\\]" in board.text
+
+
+def test_the_void_question_escapes_the_asker_and_the_reason() -> None:
+    reason = "# FREE CHIPS [here](https://evil.example) @everyone"
+    line = void_line(VoidConsentNotice(1, 2, 3, 4, "[Ann](https://e.x)", reason, ((7, "Bea"),), ""))
+    assert line.startswith("<@7> do you agree")                    # the mention asked for stays live
+    tail = line.split("(asked by ", 1)[1].rsplit(")?", 1)[0]
+    assert_inert(tail, f"[Ann](https://e.x): {reason}")
