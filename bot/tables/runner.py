@@ -52,6 +52,7 @@ from bot.tables.snapshot import hand_prompt, own_cards, table_notice
 from bot.tables.state import LiveHand, SeatState, Table
 from bot.tables.stats import lines_for
 from bot.tables.tournaments import Tournaments
+from bot.tables.voiding import lapse
 
 log = logging.getLogger(__name__)
 
@@ -369,6 +370,8 @@ class HandRunner:
         as one showdown notice once the hand is settled."""
         for line in _narrate(live, events):
             table.post(NoticeKind(line.kind), line.text, live.hand_id)
+        if live.in_showdown:
+            lapse(table)                  # a void asked for before the showdown lapses as it begins
 
     async def _next_turn(self, table: Table) -> None:
         live = table.hand
