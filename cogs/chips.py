@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from bot.discord.boards import CANDIDATES, shown
 from bot.discord.ui.common import Interaction, reply, table_key
+from bot.discord.ui.text import plain
 from bot.render.cards import chips
 from bot.store import StoreError
 from bot.tables.stats import Period
@@ -48,7 +49,8 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         super().__init__()
 
     def _name(self, guild_id: int, member_id: int) -> str:
-        """A member's name as the bot last saw it, else a mention (shown as the name by Discord)."""
+        """A member's name as the bot last saw it (its Markdown escaped: it goes into public
+        replies), else a mention (shown as the name by Discord)."""
         name = self.bot.names.get(member_id)
         if name is None:
             for key in self.bot.service.tables():
@@ -57,7 +59,7 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
                     if known:
                         name = known
                         break
-        return name if name is not None else f"<@{member_id}>"
+        return plain(name) if name is not None else f"<@{member_id}>"
 
     def _in_play(self, guild_id: int, member_id: int) -> int:
         total = 0
@@ -149,10 +151,11 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
             guild, interaction.user.id, member.id, amount, key=f"give:{interaction.id}"
         )
         left = receipt.balances.get(interaction.user.id, 0)
+        giver = plain(interaction.user.display_name)
         await reply(
             interaction,
-            f"{interaction.user.display_name} gives {member.display_name} {chips(amount)} chips"
-            f" ({interaction.user.display_name} now has {chips(left)}).",
+            f"{giver} gives {plain(member.display_name)} {chips(amount)} chips"
+            f" ({giver} now has {chips(left)}).",
             ephemeral=False,
             allowed_mentions=_QUIET,
         )
@@ -185,7 +188,8 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         )
         await reply(
             interaction,
-            f"{interaction.user.display_name} grants {member.display_name} {chips(amount)} chips ({why});"
+            f"{plain(interaction.user.display_name)} grants {plain(member.display_name)} {chips(amount)}"
+            f" chips ({plain(why)});"
             f" balance {chips(receipt.balances[member.id])}.",
             ephemeral=False,
             allowed_mentions=_QUIET,
@@ -209,7 +213,8 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         )
         await reply(
             interaction,
-            f"{interaction.user.display_name} takes {chips(amount)} chips from {member.display_name} ({why});"
+            f"{plain(interaction.user.display_name)} takes {chips(amount)} chips from"
+            f" {plain(member.display_name)} ({plain(why)});"
             f" balance {chips(receipt.balances[member.id])}.",
             ephemeral=False,
             allowed_mentions=_QUIET,

@@ -137,12 +137,14 @@ class Repository:
     # ------------------------------------------------------------------ tables
     async def create(
         self, key: TableKey, dealer: int, stakes: TableStakes, rulings: Rulings, options: TableOptions,
-        max_seats: int, game: str = DEFAULT_GAME.name,
+        max_seats: int, game: str = DEFAULT_GAME.name, allowed_games: tuple[str, ...] = (),
     ) -> Table:
         """Open a table in the store and return it (no seats yet). ``game``: a game name or
-        ``dealers-choice``."""
+        ``dealers-choice``; ``allowed_games``: the dealer's-choice list, stored with the table in
+        the same write."""
         table = Table(TableKey(key.guild, key.channel), 0, dealer, stakes, rulings, options,
                       max_seats=max_seats, game=game)
+        table.allowed_games = allowed_games
         with refused():
             record = await self.store.create_table(
                 key.guild, key.channel, dealer, stakes=stakes.to_dict(), rulings=rulings.to_dict(),
