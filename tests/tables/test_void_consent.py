@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine.stakes import TableStakes
+from bot.engine.betting.stakes import TableStakes
 from bot.store import Store
 from bot.tables.errors import StaleAction, TableError
 from bot.tables.notices import Actor, NoticeKind
@@ -121,7 +121,7 @@ async def test_an_agreement_given_before_the_showdown_does_not_count_after_it(tm
                 if "muck" in names:
                     break
                 action = next(a for a in ("bring_in", "check", "call") if a in names)
-                await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, action)
+                await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, command(action))
             if table.hand is None:
                 continue
             # The request lapsed as the showdown began, and the channel was told.
