@@ -113,6 +113,11 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(db, Path) and str(db) != ":memory:" and db.exists() and not db.is_file():
         print(f"wildstud play: cannot open {db}: it is not a database file", file=sys.stderr)
         return 2
+    if args.db and isinstance(db, Path) and str(db) != ":memory:" and not db.parent.is_dir():
+        # A typed path with a typo must not grow folders (the default ./data is made, see settings).
+        print(f"wildstud play: no folder {db.parent} for --db {db}: create it first, or give another path",
+              file=sys.stderr)
+        return 2
     color = {"always": True, "never": False}.get(args.color, wants_color(sys.stdout))
     config = PlayConfig(db=db, humans=humans, bots=bots, auto=args.auto, hands=args.hands, seed=args.seed,
                         stakes=args.stakes.lower() if args.stakes else None, color=color,

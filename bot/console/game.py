@@ -135,7 +135,7 @@ class TerminalGame:
     async def run(self) -> int:
         """Play until done (auto), or until the player quits; returns the exit status."""
         path: str | Path = self.config.db if self.config.db is not None else ":memory:"
-        self.store = await Store.open(path)
+        self.store = await Store.open(path)   # before the try: a failed open leaves nothing to close
         try:
             self.service = TableService(self.store, self.presenter, rng=self.rng,
                                         default_options=TERMINAL_OPTIONS)

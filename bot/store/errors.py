@@ -49,3 +49,13 @@ class NotWildstudDatabase(RuntimeError):
     """A read-only open found no Wildstud database at the path (missing, a directory, not SQLite,
     another program's SQLite file, or an older schema that only a writing open may upgrade); the
     message is one line naming the reason."""
+
+
+class DriverMissing(RuntimeError):
+    """A PostgreSQL URL was given but the asyncpg package is not installed; the message is one line
+    saying how to install it."""
+
+    MESSAGE = "PostgreSQL needs the asyncpg package, which is not installed: pip install 'wildstud[postgres]'"
+
+    def __init__(self) -> None:
+        super().__init__(self.MESSAGE)
