@@ -144,6 +144,9 @@ def test_ctrl_c_leaves_cleanly_and_keeps_the_chips(tmp_path: Path) -> None:
         seen += line
     assert "your turn" in seen
     proc.send_signal(signal.SIGINT)
+    # Keep standard input open until the process has ended: closing it is end of input, which
+    # also leaves (with status 0) and would race the signal on a busy machine.
+    proc.wait(timeout=60)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Your chips are saved" in out
