@@ -59,6 +59,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--game", metavar="NAME",
                         help="the game: sex-in-the-middle-east (default), seven-card-stud, ... or "
                              "dealers-choice (each dealer picks)")
+    parser.add_argument("--verify", action="store_true",
+                        help="print each hand's whole deck check after it (long with --auto's in-memory "
+                             "database; at the keyboard, type verify between hands instead)")
     parser.add_argument("--db", metavar="PATH|URL", help=DB_HELP)
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour output (default: only on a terminal, and not if NO_COLOR is set)")
@@ -121,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     color = {"always": True, "never": False}.get(args.color, wants_color(sys.stdout))
     config = PlayConfig(db=db, humans=humans, bots=bots, auto=args.auto, hands=args.hands, seed=args.seed,
                         stakes=args.stakes.lower() if args.stakes else None, color=color,
-                        tty=sys.stdout.isatty(), game=game)
+                        tty=sys.stdout.isatty(), game=game, verify=args.verify)
     import sqlite3
 
     try:
