@@ -265,7 +265,7 @@ class SimulationStats:
             if v:
                 out.append(f"  {c.value:<16} {v:>7}  {100 * v / showdowns:5.1f}%")
         out.append(f"split pots: {_hands(self.split_hands)} ({100 * self.split_hands / hands:.2f}%), "
-                   f"{self.split_pots} of {self.pots} pots")
+                   f"{self.split_pots:,} of {self.pots:,} pots")
         if self.community_cards:
             out.append(f"community card dealt: {_hands(self.community_cards)} "
                        f"({100 * self.community_cards / hands:.1f}%)")
