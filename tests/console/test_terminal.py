@@ -129,9 +129,13 @@ def test_auto_is_reproducible_and_ends_with_everyones_chips() -> None:
 def test_ctrl_c_leaves_cleanly_and_keeps_the_chips(tmp_path: Path) -> None:
     db = tmp_path / "int.sqlite3"
     env = {**os.environ, "NO_COLOR": "1", "DATABASE_PATH": str(db), "PYTHONIOENCODING": "utf-8"}
+    # A terminal's Ctrl-C: start the game with SIGINT's default disposition even when these tests
+    # run as a background job (a non-interactive shell's "cmd &" ignores SIGINT, and children
+    # inherit that, so the signal would be lost and end of input would end the game instead).
     proc = subprocess.Popen([sys.executable, "-m", "bot", "play", "--bots", "2", "--name", "Ann"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=ROOT, env=env)
+                            text=True, cwd=ROOT, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write("\n")
     proc.stdin.flush()
