@@ -26,6 +26,7 @@ from bot.store.errors import (
     InsufficientChips,
     NotWildstudDatabase,
     SchemaTooNew,
+    StaleLease,
     StoreError,
 )
 from bot.store.migrations import LATEST as SCHEMA_VERSION
@@ -70,6 +71,7 @@ __all__ = [
     "SeatReceipt",
     "SettleUp",
     "Settlement",
+    "StaleLease",
     "Store",
     "StoreError",
     "TableRecord",
