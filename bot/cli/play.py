@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
                         tty=sys.stdout.isatty(), game=game, verify=args.verify)
     import sqlite3
 
-    from bot.store import NotWildstudDatabase
+    from bot.store import NotWildstudDatabase, SchemaTooNew
 
     try:
         if args.tournament:
@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
 
             return asyncio.run(TerminalTournament(config, args.tournament, sys.stdin, sys.stdout).run())
         return asyncio.run(play(config, sys.stdin, sys.stdout))
-    except NotWildstudDatabase as exc:                          # another program's file at --db
+    except (NotWildstudDatabase, SchemaTooNew) as exc:  # another program's, or a newer Wildstud's, file
         print(f"wildstud play: {exc}", file=sys.stderr)
         return 2
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:   # a damaged or foreign file at --db

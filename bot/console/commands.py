@@ -66,11 +66,40 @@ class InputError(ValueError):
     """The text is not an action; ``str(error)`` says why and what to type instead."""
 
 
+MAX_DIGITS = 15
+"""The longest number the terminal reads (more than all the chips there are); longer is refused
+before ``int`` is asked (Python refuses 4,300 digits, and a pasted page is not an amount)."""
+
+
+def is_number(word: str) -> bool:
+    """Whether ``word`` is written in ASCII digits: ``str.isdigit`` alone also accepts "²" and "٣",
+    which ``int`` refuses or reads as another number.
+
+    >>> is_number("40"), is_number("²"), is_number("٣"), is_number("")
+    (True, False, False, False)
+    """
+    return word.isascii() and word.isdigit()
+
+
+def number(word: str) -> int:
+    """``word`` (ASCII digits, see ``is_number``) as an int, or ``InputError`` if it is too long.
+
+    >>> try:
+    ...     number("9" * 5000)
+    ... except InputError as exc:
+    ...     print(exc)
+    '9999999999999999999999999999999999999999…' is too large a number.
+    """
+    if len(word) > MAX_DIGITS:
+        raise InputError(f"{echo(word)} is too large a number.")
+    return int(word)
+
+
 def _amount(text: str) -> int:
     cleaned = text.replace(",", "").replace("_", "")
-    if not cleaned.isdigit():
+    if not is_number(cleaned):
         raise InputError(f"{echo(text)} is not a number of chips.")
-    return int(cleaned)
+    return number(cleaned)
 
 
 def _choices(prompt: Prompt) -> str:
@@ -102,7 +131,7 @@ def _no_amount(action: str, rest: list[str], prompt: Prompt) -> None:
 
 
 def _is_amount(word: str) -> bool:
-    return word.replace(",", "").replace("_", "").isdigit()
+    return is_number(word.replace(",", "").replace("_", ""))
 
 
 def _nothing_more(action: str, rest: list[str], prompt: Prompt) -> None:
@@ -134,12 +163,12 @@ def parse_action(text: str, prompt: Prompt) -> tuple[str, int | None]:
     if not words:
         raise InputError(f"Type your action: {_choices(prompt)} (? for help).")
     head = words[0]
-    if head.isdigit():
+    if is_number(head):
         if len(words) > 1:
             raise InputError(
                 f"I don't understand {echo(' '.join(words[1:]))} after {head}: type the number alone."
             )
-        index = int(head)
+        index = int(head) if len(head) <= MAX_DIGITS else 0
         if not 1 <= index <= len(prompt.options):
             raise InputError(f"Choose a number from 1 to {len(prompt.options)}.")
         option = prompt.options[index - 1]

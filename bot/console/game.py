@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
-from bot.console.commands import HELP, InputError, echo, parse_action
+from bot.console.commands import HELP, MAX_DIGITS, InputError, echo, is_number, parse_action
 from bot.console.presenter import ConsolePresenter
 from bot.console.terminal import LineReader, Style
 from bot.engine.errors import IllegalAction
@@ -342,7 +342,7 @@ class TerminalGame:
             word = line.lower()
             if word in ("q", "quit", "exit"):
                 raise Quit
-            if word.isdigit() and 1 <= int(word) <= len(choice.games):
+            if is_number(word) and len(word) <= MAX_DIGITS and 1 <= int(word) <= len(choice.games):
                 line = choice.games[int(word) - 1]
             elif not word:
                 continue
@@ -612,7 +612,7 @@ class TerminalGame:
         service, store = self.service, self.store
         assert service is not None and store is not None
         s = self.style
-        numbers = [int(w) for w in words if w.isdigit()]
+        numbers = [int(w) for w in words if is_number(w) and len(w) <= MAX_DIGITS]
         if len(numbers) != len(words):
             self.say(s.tint("yellow", "Type verify, or verify N for hand #N."))
             return
@@ -639,10 +639,13 @@ class TerminalGame:
         s = self.style
         # Hand numbers in ASCII digits only ("²" and "٣" are digits to str.isdigit, not to int),
         # and no larger than a hand number can be (the database's integers stop at 2**63).
-        numbers = [int(w) for w in words if w.isascii() and w.isdigit()]
-        names = [w for w in words if not (w.isascii() and w.isdigit())]
+        typed = [w for w in words if is_number(w)]
+        names = [w for w in words if not is_number(w)]
         table = service.snapshot(self.key)
-        number = numbers[0] if numbers else None
+        if typed and len(typed[0]) > MAX_DIGITS:
+            self.say(s.tint("yellow", f"There is no finished hand #{echo(typed[0])[1:-1]} here."))
+            return
+        number = int(typed[0]) if typed else None
         hand = None
         if number is None or 0 < number <= MAX_HAND_NUMBER:
             hand = await store.hand_by_number(table.table_id, number, finished=True)
@@ -656,6 +659,13 @@ class TerminalGame:
         if names and viewer is None:
             self.say(s.tint("yellow", f"{echo(names[0])} is not a player at this keyboard."))
             return
+        if solo is None and viewer is not None:
+            # Hot seat: whoever is at the keyboard could type another player's name, and the file
+            # stays in this folder for everyone here to open; so only the table's view is written.
+            self.say(s.tint("yellow", "With several players at one keyboard, history writes the hand as "
+                                      "the table saw it (no one's down cards): the file stays in this "
+                                      "folder, where everyone here can open it."))
+            viewer = None
         from bot.tables.reveal import viewer_history
 
         text = viewer_history(hand, viewer, dict(table.names))
