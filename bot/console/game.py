@@ -166,6 +166,8 @@ class TerminalGame:
                 await self.goodbye()
                 return 0
             await self.summary()
+            if self.config.auto and self.config.db is not None:
+                await self.stand_up()
             return 0
         finally:
             if self.service is not None:
@@ -704,6 +706,20 @@ class TerminalGame:
             start = self.start_stacks.get(seat.member)
             change = "" if start is None else f"  ({seat.stack - start:+,})"
             self.say(f"  {seat.name:<{width}}  {chips(seat.stack):>7}{change}")
+
+    async def stand_up(self) -> None:
+        """After ``--auto``'s last hand into a kept database, the computer players leave the table:
+        their chips go back to their balances, so the database holds no chips in play, and the next
+        run (auto or at the keyboard) seats them with their own chips rather than the house's. The
+        table stays, so its
+        hand numbers go on (#2 after #1: a number names one hand of the table in its histories)."""
+        service = self.service
+        assert service is not None
+        table = service.snapshot(self.key)
+        if table.in_hand:        # stopped mid-hand: the hand stays for the next run to finish
+            return
+        for seat in table.seats:                     # each says "... leaves the table with N chips."
+            await service.leave(self.key, seat.member)
 
     async def goodbye(self) -> None:
         service = self.service

@@ -105,3 +105,23 @@ def test_replay_of_an_unusable_history_exits_2_with_one_line(
     assert main(["replay", str(path), *(["--json"] if as_json else [])]) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1, (out, err)
+
+
+def test_auto_with_a_file_stands_the_computer_players_up(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "auto.db"
+    out = io.StringIO()
+    config = PlayConfig(db=db, humans=[], bots=3, auto=True, hands=1, seed=4)
+    assert asyncio.run(play(config, io.StringIO(""), out)) == 0
+    assert out.getvalue().count("leaves the table with") == 3
+    capsys.readouterr()
+    assert main(["audit", "--db", str(db)]) == 0
+    # Every chip is back in a balance (the three started with 1,000 each).
+    assert "3 members, 3,000 chips in balances, 0 in play" in capsys.readouterr().out
+    with sqlite3.connect(db) as conn:
+        seated = conn.execute("SELECT COUNT(*) FROM seats").fetchone()[0]
+    conn.close()
+    assert seated == 0
+    # At the keyboard next, nobody is staked by the house: each computer player has their chips.
+    text = run(db, "q\n", bots=3, seed=4)
+    assert "the house stakes them" not in text
