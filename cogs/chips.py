@@ -1,9 +1,11 @@
 """``/chips``: each member's chips in this server (DESIGN "Persistence and recovery").
 
-``balance [member]``, ``leaderboard``, ``give MEMBER AMOUNT``, ``daily``, ``ledger [member]``
-(another member's needs Manage Server), ``settle [hours]`` (who pays whom for the hands of the
-last hours, fewest payments), and for Manage Server ``grant MEMBER AMOUNT [reason]``,
-``take MEMBER AMOUNT [reason]`` and ``setup`` (starting chips, daily chips and cooldown).
+``balance [member]``, ``leaderboard [period]`` (by chips held, or with a period by net chips won
+in its hands; members who opted out or hold the hidden role are left out: ``bot.discord.boards``),
+``give MEMBER AMOUNT``, ``daily``, ``ledger [member]`` (another member's needs Manage Server),
+``settle [hours]`` (who pays whom for the hands of the last hours, fewest payments), and for
+Manage Server ``grant MEMBER AMOUNT [reason]``, ``take MEMBER AMOUNT [reason]`` and ``setup``
+(starting chips, daily chips and cooldown).
 
 Chips at a table are not in the balance: a buy-in moves them to the seat, leaving the table moves
 them back. Every movement is a ledger row written with it (the store); a retried interaction
@@ -13,15 +15,17 @@ them back. Every movement is a ledger row written with it (the store); a retried
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.boards import CANDIDATES, shown
 from bot.discord.ui.common import Interaction, reply, table_key
 from bot.render.cards import chips
 from bot.store import StoreError
+from bot.tables.stats import Period
 
 if TYPE_CHECKING:
     from bot.discord.client import WildstudBot
@@ -86,11 +90,25 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         await reply(interaction, text)
 
     @app_commands.command(
-        name="leaderboard", description="The richest members here (balance plus chips at tables)"
+        name="leaderboard",
+        description="The richest members here, or with a period the biggest winners of its hands",
     )
-    async def leaderboard(self, interaction: Interaction) -> None:
+    @app_commands.describe(
+        period="Rank by net chips won in hands: day, week, month, year, all or season"
+        " (default: by chips held)"
+    )
+    async def leaderboard(
+        self,
+        interaction: Interaction,
+        period: Literal["day", "week", "month", "year", "all", "season"] | None = None,
+    ) -> None:
         guild = table_key(interaction).guild
-        rows = await self.bot.store.leaderboard(guild, limit=10)
+        if period is not None:
+            await self._period_board(interaction, Period(period))
+            return
+        candidates = await self.bot.store.leaderboard(guild, limit=CANDIDATES)
+        listed = set(await shown(interaction, [r.member_id for r in candidates]))
+        rows = [r for r in candidates if r.member_id in listed]
         if not rows:
             await reply(interaction, "Nobody has chips here yet.", ephemeral=False)
             return
@@ -98,6 +116,26 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         for i, row in enumerate(rows, 1):
             extra = f" ({chips(row.in_play)} at a table)" if row.in_play else ""
             lines.append(f"{i}. {self._name(guild, row.member_id)}: {chips(row.total)}{extra}")
+        await reply(interaction, "\n".join(lines), ephemeral=False, allowed_mentions=_QUIET)
+
+    async def _period_board(self, interaction: Interaction, period: Period) -> None:
+        guild = table_key(interaction).guild
+        seasons = await self.bot.store.seasons(guild)
+        if period is Period.SEASON and not seasons:
+            await reply(interaction, "No season yet: a server manager starts one with /season start.")
+            return
+        since, until = period.window(datetime.now(UTC), seasons)
+        label = f"season {seasons[0].name}" if period is Period.SEASON and seasons else period.label
+        candidates = await self.bot.store.net_leaderboard(guild, since=since, until=until, limit=CANDIDATES)
+        listed = set(await shown(interaction, [r.member_id for r in candidates]))
+        rows = [r for r in candidates if r.member_id in listed]
+        if not rows:
+            await reply(interaction, f"No hands were played in {label}.", ephemeral=False)
+            return
+        lines = [f"Leaderboard, net chips won in hands, {label}:"]
+        for i, row in enumerate(rows, 1):
+            hands = f"{row.hands:,} hand" + ("" if row.hands == 1 else "s")
+            lines.append(f"{i}. {self._name(guild, row.member_id)}: {row.net:+,} ({hands})")
         await reply(interaction, "\n".join(lines), ephemeral=False, allowed_mentions=_QUIET)
 
     @app_commands.command(name="give", description="Give some of your chips to another member")

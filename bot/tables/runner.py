@@ -50,6 +50,7 @@ from bot.tables.reveal import live_reveal, replay_stored, reveal_text
 from bot.tables.seating import Seating
 from bot.tables.snapshot import hand_prompt, own_cards, table_notice
 from bot.tables.state import LiveHand, SeatState, Table
+from bot.tables.stats import lines_for
 from bot.tables.tournaments import Tournaments
 
 log = logging.getLogger(__name__)
@@ -662,6 +663,7 @@ class HandRunner:
             )
             table.hand = None
             return
+        await self.repository.record_stats(live.hand_id, lines_for(live.members, live.engine))
         if result.showdown:
             # Built from the engine's result: who showed (in showing order) and who won what. The
             # showdown's lines begin with one line per hand in show order ("shows" or "mucks").
