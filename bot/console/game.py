@@ -711,8 +711,7 @@ class TerminalGame:
         """After ``--auto``'s last hand into a kept database, the computer players leave the table:
         their chips go back to their balances, so the database holds no chips in play, and the next
         run (auto or at the keyboard) seats them with their own chips rather than the house's. The
-        table stays, so its
-        hand numbers go on (#2 after #1: a number names one hand of the table in its histories)."""
+        table stays, so its hand numbers go on (#2 after #1: a number names one of its hands)."""
         service = self.service
         assert service is not None
         table = service.snapshot(self.key)
