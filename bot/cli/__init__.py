@@ -61,6 +61,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.func(args)
         sys.stdout.flush()
+    except RuntimeError as error:
+        from bot.store.errors import DriverMissing
+
+        if not isinstance(error, DriverMissing):
+            raise
+        # A PostgreSQL URL without the driver: one line saying how to install it, not a traceback.
+        print(f"wildstud {args.command}: {error}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # The reader went away (``wildstud ledger ... | head``): stop quietly, as Unix tools do.
         # Point stdout at /dev/null so the interpreter's final flush does not complain again.

@@ -61,12 +61,13 @@ def missing_database(target: str | Path) -> str | None:
             return None
         return f"no database at {target}"
 
+    from bot.store.errors import DriverMissing
     from bot.store.pg_migrations import holds_wildstud
 
     try:
         found = asyncio.run(holds_wildstud(target))
-    except ImportError:
-        return "PostgreSQL needs the asyncpg package: pip install 'wildstud[postgres]'"
+    except DriverMissing as error:
+        return str(error)
     except Exception as error:  # the server's or the network's reason, whatever it is
         return _one_line(f"cannot open {shown(target)}: {error}")
     return None if found else f"no Wildstud database at {shown(target)} (it has no Wildstud tables)"

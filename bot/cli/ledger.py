@@ -107,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
         writer.writerows(rows)
         return 0
     if not rows:
-        print(f"no ledger rows for guild {args.guild}")
+        whom = f"member {args.member} in " if args.member is not None else ""
+        print(f"no ledger rows for {whom}guild {args.guild}")
         return 0
     # The printed table (not the CSV) adds each member's name after the id, where it is known.
     columns = [*COLUMNS[:3], "name", *COLUMNS[3:]]

@@ -64,6 +64,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--tournament", metavar="PRESET", choices=("turbo", "regular", "slow"),
                         help="play a sit-and-go (turbo, regular or slow levels) to the end instead of a"
                              " cash game; with --auto, computer players only")
+    parser.add_argument("--verify", action="store_true",
+                        help="print each hand's whole deck check after it (long with --auto's in-memory "
+                             "database; at the keyboard, type verify between hands instead)")
     parser.add_argument("--db", metavar="PATH|URL", help=DB_HELP)
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour output (default: only on a terminal, and not if NO_COLOR is set)")
@@ -118,13 +121,18 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(db, Path) and str(db) != ":memory:" and db.exists() and not db.is_file():
         print(f"wildstud play: cannot open {db}: it is not a database file", file=sys.stderr)
         return 2
+    if args.db and isinstance(db, Path) and str(db) != ":memory:" and not db.parent.is_dir():
+        # A typed path with a typo must not grow folders (the default ./data is made, see settings).
+        print(f"wildstud play: no folder {db.parent} for --db {db}: create it first, or give another path",
+              file=sys.stderr)
+        return 2
     color = {"always": True, "never": False}.get(args.color, wants_color(sys.stdout))
     config = PlayConfig(db=db, humans=humans, bots=bots, auto=args.auto, hands=args.hands, seed=args.seed,
                         stakes=args.stakes.lower() if args.stakes else None, color=color,
-                        tty=sys.stdout.isatty(), game=game)
+                        tty=sys.stdout.isatty(), game=game, verify=args.verify)
     import sqlite3
 
-    from bot.store import NotWildstudDatabase
+    from bot.store import NotWildstudDatabase, SchemaTooNew
 
     try:
         if args.tournament:
@@ -132,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
 
             return asyncio.run(TerminalTournament(config, args.tournament, sys.stdin, sys.stdout).run())
         return asyncio.run(play(config, sys.stdin, sys.stdout))
-    except NotWildstudDatabase as exc:                          # another program's file at --db
+    except (NotWildstudDatabase, SchemaTooNew) as exc:  # another program's, or a newer Wildstud's, file
         print(f"wildstud play: {exc}", file=sys.stderr)
         return 2
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:   # a damaged or foreign file at --db

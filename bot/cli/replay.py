@@ -7,15 +7,18 @@ showdown and winners). With ``--json`` it prints one JSON object (see
 ``finishing_stacks``, ``showdown``, ``error`` ...). ``FILE`` may be ``-`` for standard input.
 
 Exit status: 0 when every action is legal and the recorded results (if any) agree with the
-engine; 1 when the history has an illegal action, cards that do not fit, a format error or
-results that disagree (the problem, with the action's position, goes to standard error and, with
-``--json``, into ``error``); 2 when the file cannot be read.
+engine; 1 when the history has an illegal action, cards that do not fit or results that
+disagree (the problem, with the action's position, goes to standard error and, with ``--json``,
+into ``error``); 2 when the file cannot be read or is not a usable hand history: not TOML, a
+missing or malformed field, an unknown ``_game``, cards written ``??`` (one line on standard error,
+nothing else).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -48,10 +51,19 @@ def run(args: Any) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         print(f"wildstud replay: cannot read {name}: {exc}", file=sys.stderr)
         return 2
+    try:
+        tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        reason = exc if isinstance(exc, tomllib.TOMLDecodeError) else "arrays or tables nested too deeply"
+        print(f"wildstud replay: {name} is not a hand history (not valid TOML: {reason})", file=sys.stderr)
+        return 2
     report = replay_text(text, check_results=not args.no_check)
+    if report.error is not None and report.error.kind == "format":   # not a hand we can deal
+        print(f"wildstud replay: {name} is not a usable hand history: {report.error}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(report_json(report), ensure_ascii=False))
-    else:
+    elif report.history is not None:      # a history that did not parse is told once, below
         for line in narrate(report):
             print(line)
     if report.error is not None:

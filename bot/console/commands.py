@@ -40,7 +40,8 @@ HELP = (
     "bet N / raise N (b N, r N: N is your total for this street), all in (a);\n"
     "at the showdown, when a hand shown beats yours: show, or muck (give up the pot unseen).\n"
     "Other commands: cards (your cards again), table (the table), chips (everyone's chips),\n"
-    "rulings (this hand's rulings), help (?), quit (q),\n"
+    "openings (your down cards' openings, to check against the deck after the hand),\n"
+    "rulings (this hand's rulings), ruling NAME VALUE (change one from the next deal), help (?), quit (q),\n"
     "void [reason] (you deal: call a misdeal, the hand is void and every chip goes back)."
 )
 
@@ -65,11 +66,40 @@ class InputError(ValueError):
     """The text is not an action; ``str(error)`` says why and what to type instead."""
 
 
+MAX_DIGITS = 15
+"""The longest number the terminal reads (more than all the chips there are); longer is refused
+before ``int`` is asked (Python refuses 4,300 digits, and a pasted page is not an amount)."""
+
+
+def is_number(word: str) -> bool:
+    """Whether ``word`` is written in ASCII digits: ``str.isdigit`` alone also accepts "²" and "٣",
+    which ``int`` refuses or reads as another number.
+
+    >>> is_number("40"), is_number("²"), is_number("٣"), is_number("")
+    (True, False, False, False)
+    """
+    return word.isascii() and word.isdigit()
+
+
+def number(word: str) -> int:
+    """``word`` (ASCII digits, see ``is_number``) as an int, or ``InputError`` if it is too long.
+
+    >>> try:
+    ...     number("9" * 5000)
+    ... except InputError as exc:
+    ...     print(exc)
+    '9999999999999999999999999999999999999999…' is too large a number.
+    """
+    if len(word) > MAX_DIGITS:
+        raise InputError(f"{echo(word)} is too large a number.")
+    return int(word)
+
+
 def _amount(text: str) -> int:
     cleaned = text.replace(",", "").replace("_", "")
-    if not cleaned.isdigit():
+    if not is_number(cleaned):
         raise InputError(f"{echo(text)} is not a number of chips.")
-    return int(cleaned)
+    return number(cleaned)
 
 
 def _choices(prompt: Prompt) -> str:
@@ -82,7 +112,7 @@ _NEGATIVE = re.compile(r"(?:^|[\s(])-\s*\d")
 def _no_amount(action: str, rest: list[str], prompt: Prompt) -> None:
     """Refuse a number typed after an action that takes none, unless it is exactly the chips that
     action puts in (``call 20`` when the call is 20)."""
-    numbers = [w for w in rest if w.replace(",", "").replace("_", "").isdigit()]
+    numbers = [w for w in rest if _is_amount(w)]
     if not numbers:
         return
     typed = _amount(numbers[0])
@@ -100,6 +130,27 @@ def _no_amount(action: str, rest: list[str], prompt: Prompt) -> None:
     raise InputError(f"{word} takes no amount. Your options: {_choices(prompt)}.")
 
 
+def _is_amount(word: str) -> bool:
+    return is_number(word.replace(",", "").replace("_", ""))
+
+
+def _nothing_more(action: str, rest: list[str], prompt: Prompt) -> None:
+    """Refuse words after the action other than one amount (``call 33 please`` is not a call: a
+    player who typed more than the action may have meant something else)."""
+    # A wager's first word is its amount (a word that is not a number is refused as such below).
+    extra = rest[1:] if rest and (action in WAGERS or _is_amount(rest[0])) else rest
+    if not extra:
+        return
+    example = action.replace("_", " ")
+    wager = next((o for o in prompt.options if o.action in WAGERS), None)
+    if action in WAGERS and wager is not None:
+        example = f"{wager.action} {wager.min_to if wager.needs_amount else wager.amount}"
+    raise InputError(
+        f"I don't understand {echo(' '.join(extra))} after {action.replace('_', ' ')}: type the "
+        f"action alone, with an amount only for a bet or raise (e.g. {example})."
+    )
+
+
 def parse_action(text: str, prompt: Prompt) -> tuple[str, int | None]:
     """``(action, amount)`` for ``TableService.act``; raises ``InputError`` with what to type."""
     if _NEGATIVE.search(text):
@@ -112,8 +163,12 @@ def parse_action(text: str, prompt: Prompt) -> tuple[str, int | None]:
     if not words:
         raise InputError(f"Type your action: {_choices(prompt)} (? for help).")
     head = words[0]
-    if head.isdigit():
-        index = int(head)
+    if is_number(head):
+        if len(words) > 1:
+            raise InputError(
+                f"I don't understand {echo(' '.join(words[1:]))} after {head}: type the number alone."
+            )
+        index = int(head) if len(head) <= MAX_DIGITS else 0
         if not 1 <= index <= len(prompt.options):
             raise InputError(f"Choose a number from 1 to {len(prompt.options)}.")
         option = prompt.options[index - 1]
@@ -130,6 +185,7 @@ def parse_action(text: str, prompt: Prompt) -> tuple[str, int | None]:
             f"{_choices(prompt)} (? for help)."
         )
     rest = [w for w in words[1:] if w != "to"]
+    _nothing_more(action, rest, prompt)
     if action not in WAGERS:
         _no_amount(action, rest, prompt)
     if action == "call" and prompt.option("call") is None:

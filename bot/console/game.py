@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
-from bot.console.commands import HELP, InputError, echo, parse_action
+from bot.console.commands import HELP, MAX_DIGITS, InputError, echo, is_number, parse_action
 from bot.console.presenter import ConsolePresenter
 from bot.console.terminal import LineReader, Style
 from bot.engine.errors import IllegalAction
@@ -38,7 +38,7 @@ from bot.engine.games import DEALERS_CHOICE, DEFAULT_GAME, GAMES
 from bot.engine.rulings import RULINGS, Rulings
 from bot.engine.stakes import PRESETS, TableStakes
 from bot.render.cards import chips
-from bot.render.settings import rulings_table
+from bot.render.settings import rulings_changes, rulings_table
 from bot.store import Store
 from bot.tables.games import GameSettings, PendingChoice, dealable_games, setting_title
 from bot.tables.notices import Actor, Prompt, TableKey, TableSnapshot
@@ -90,6 +90,8 @@ class PlayConfig:
     Sex in the Middle East)."""
     tty: bool = False
     """Output is an interactive terminal: in hot seat the screen is cleared between players."""
+    verify: bool = False
+    """Print each hand's whole deck check with its reveal (long with an in-memory database)."""
 
 
 class Quit(Exception):
@@ -116,6 +118,9 @@ class TerminalGame:
         self.brains: dict[int, Robot] = {}
         self.presenter = ConsolePresenter(stdout, self.style, self.key, set(self.humans))
         self.presenter.db = str(config.db) if config.db is not None else None
+        self.presenter.print_checks = config.verify
+        if config.auto:
+            self.presenter.ask_for_check = "wildstud play --auto --verify prints the whole check."
         self.store: Store | None = None
         self.service: TableService | None = None
         self.start_stacks: dict[int, int] = {}
@@ -137,12 +142,17 @@ class TerminalGame:
     async def run(self) -> int:
         """Play until done (auto), or until the player quits; returns the exit status."""
         path: str | Path = self.config.db if self.config.db is not None else ":memory:"
-        self.store = await Store.open(path)
+        self.store = await Store.open(path)   # before the try: a failed open leaves nothing to close
         try:
             self.service = TableService(self.store, self.presenter, rng=self.rng,
                                         default_options=TERMINAL_OPTIONS)
+            self.presenter.hold()        # "Hand #N resumes..." comes after the banner
+            try:
+                await self.service.start()
+            finally:
+                held = self.presenter.unhold()
             self.welcome()
-            await self.service.start()
+            self.presenter.say_all(held)
             self.resume_note()
             await self.open_table()
             if self.rng is not None and self.config.seed is not None:
@@ -156,6 +166,8 @@ class TerminalGame:
                 await self.goodbye()
                 return 0
             await self.summary()
+            if self.config.auto and self.config.db is not None:
+                await self.stand_up()
             return 0
         finally:
             if self.service is not None:
@@ -163,8 +175,10 @@ class TerminalGame:
             await self.store.close()
 
     def welcome(self) -> None:
+        """The banner: the game of the hand that resumes first if there is one (``--game`` applies
+        from the deal after it, see :meth:`resume_note`), else the game asked for."""
         s = self.style
-        game = self.config.game
+        game = self.resumed_game() or self.config.game
         if game is None or game == DEFAULT_GAME.name:
             self.say(s.bold("Wildstud: Sex in the Middle East"))
             self.say("Seven-card stud, fives wild. Whenever a five is dealt face up, the rank of the next up")
@@ -187,6 +201,14 @@ class TerminalGame:
                 self.say(s.dim(f"Chips are kept in {self.config.db}; quit any time with q or Ctrl-C."))
             self.say(s.dim("Type ? at any prompt for help."))
 
+    def resumed_game(self) -> str | None:
+        """The game of the unfinished hand this run resumes first (None if there is none)."""
+        service = self.service
+        assert service is not None
+        if not service.has_table(self.key):
+            return None
+        return service.games(self.key).hand_game
+
     def resume_note(self) -> None:
         """An unfinished hand from an earlier run is played out first, by the players it was dealt
         to (who may not be this run's line-up): say so before its first prompt."""
@@ -203,6 +225,9 @@ class TerminalGame:
         dealt = _and(names)
         note = f"Hand #{table.hand_no} was not finished: it resumes first, with {dealt}{after}."
         self.say(self.style.bold(note))
+        asked, resumed = self.config.game, self.resumed_game()
+        if asked is not None and resumed is not None and asked != resumed:
+            self.say(self.style.dim(f"From the next hand: {setting_title(asked, ())}."))
 
     async def open_table(self) -> None:
         service = self.service
@@ -319,7 +344,7 @@ class TerminalGame:
             word = line.lower()
             if word in ("q", "quit", "exit"):
                 raise Quit
-            if word.isdigit() and 1 <= int(word) <= len(choice.games):
+            if is_number(word) and len(word) <= MAX_DIGITS and 1 <= int(word) <= len(choice.games):
                 line = choice.games[int(word) - 1]
             elif not word:
                 continue
@@ -395,6 +420,19 @@ class TerminalGame:
                     playing = GAMES.get(service.games(self.key).hand_game or "")
                     applies = playing.rulings if playing is not None else None
                     self.say("This hand is dealt under:\n" + rulings_text(table.rulings, applies))
+                    if table.pending_rulings is not None:
+                        changes = rulings_changes(table.rulings, table.pending_rulings)
+                        self.say(s.dim(f"From the next deal: {changes}"))
+                continue
+            if word.split()[:1] == ["ruling"]:    # what the rulings list offers, also mid-hand
+                await self.change_ruling(word.split()[1:])
+                continue
+            if word == "openings":
+                self.show_openings(prompt.member)
+                continue
+            if word.split()[:1] == ["verify"]:
+                self.say(s.tint("yellow", "The deck is opened when the hand ends: type verify between "
+                                          "hands for the check (openings shows your down cards' openings)."))
                 continue
             if word.split()[:1] == ["void"]:
                 if await self.void(line.strip()[4:], name):
@@ -496,7 +534,8 @@ class TerminalGame:
                 raise Quit
             if head in ("?", "h", "help"):
                 self.say("Enter: deal · chips: everyone's chips · history [N] [NAME]: write hand N's "
-                         "history file as NAME saw it · rulings: the house rulings · "
+                         "history file as NAME saw it · verify [N]: the command that checks hand N's "
+                         "deck · rulings: the house rulings · "
                          "ruling NAME VALUE: change one (from the next deal) · stakes micro|small|medium|"
                          "pot-limit|no-limit · games: the games · game NAME: the game from the next deal "
                          "(or dealers-choice) · games NAME,NAME: the dealer's-choice list · q: quit")
@@ -522,12 +561,10 @@ class TerminalGame:
                         self.say(await service.set_games(self.key, self.dealer(table), split_list(rest)))
                 except IllegalAction as exc:
                     self.say(s.tint("yellow", exc.reason))
-            elif head == "ruling" and len(words) == 3:
-                table = service.snapshot(self.key)
-                try:
-                    self.say(await service.set_ruling(self.key, self.dealer(table), words[1], words[2]))
-                except IllegalAction as exc:
-                    self.say(s.tint("yellow", exc.reason))
+            elif head == "ruling":
+                await self.change_ruling(words[1:])
+            elif head == "verify":
+                await self.verify(words[1:])
             elif head == "stakes" and len(words) == 2:
                 table = service.snapshot(self.key)
                 try:
@@ -536,13 +573,64 @@ class TerminalGame:
                     self.say(s.tint("yellow", str(exc)))
                     continue
                 self.say(await service.set_stakes(self.key, self.dealer(table), stakes))
-            elif head == "ruling":
-                self.say(s.tint("yellow", "Type ruling NAME VALUE, e.g. ruling raise_cap 4 (rulings lists "
-                                          "every ruling and its options)."))
             elif head == "stakes":
                 self.say(s.tint("yellow", f"Type stakes and one of: {', '.join(PRESETS)}."))
             else:
                 self.say(s.tint("yellow", f"I don't understand {echo(line)}; ? lists the commands."))
+
+    async def change_ruling(self, words: list[str]) -> None:
+        """``ruling NAME VALUE``, between hands or during one: the dealer (the keyboard) changes one
+        ruling from the next deal."""
+        service = self.service
+        assert service is not None
+        s = self.style
+        if len(words) != 2:
+            self.say(s.tint("yellow", "Type ruling NAME VALUE, e.g. ruling raise_cap 4 (rulings lists "
+                                      "every ruling and its options)."))
+            return
+        table = service.snapshot(self.key)
+        try:
+            self.say(await service.set_ruling(self.key, self.dealer(table), words[0], words[1]))
+        except IllegalAction as exc:
+            self.say(s.tint("yellow", exc.reason))
+
+    def show_openings(self, member: int) -> None:
+        """``openings``: the player's own down cards' openings (long hex), asked for, not shown with
+        every turn."""
+        service = self.service
+        assert service is not None
+        try:
+            notice = service.my_cards(self.key, member)
+        except IllegalAction as exc:
+            self.say(self.style.tint("yellow", exc.reason))
+            return
+        text = self.presenter.openings_text(notice)
+        line = "   " + (text or "You have no down card yet.")
+        self.presenter.say(self.style.tint("cyan", line), public=False)
+
+    async def verify(self, words: list[str]) -> None:
+        """``verify [N]``: the command that checks hand N's opened deck (default: the last hand of
+        this run), from the database file, or whole when the database is in memory."""
+        service, store = self.service, self.store
+        assert service is not None and store is not None
+        s = self.style
+        numbers = [int(w) for w in words if is_number(w) and len(w) <= MAX_DIGITS]
+        if len(numbers) != len(words):
+            self.say(s.tint("yellow", "Type verify, or verify N for hand #N."))
+            return
+        reveals = self.presenter.reveals
+        number = numbers[0] if numbers else (max(reveals) if reveals else None)
+        if number is not None and number in reveals:
+            self.say(self.presenter.check_text(reveals[number]))
+            return
+        if self.config.db is not None:      # a hand of an earlier run: its check reads the file
+            table = service.snapshot(self.key)
+            hand = await store.hand_by_number(table.table_id, number, finished=True)
+            if hand is not None and hand.status == "finished":
+                self.say(f"wildstud verify --hand {hand.id} --db {self.config.db}")
+                return
+        self.say(s.tint("yellow", f"There is no finished hand #{number} here." if number is not None
+                        else "No hand has finished at this table yet."))
 
     async def write_history(self, words: list[str]) -> None:
         """``history [N] [NAME]``: write finished hand N (default: the last) as a PHH file in the
@@ -553,10 +641,13 @@ class TerminalGame:
         s = self.style
         # Hand numbers in ASCII digits only ("²" and "٣" are digits to str.isdigit, not to int),
         # and no larger than a hand number can be (the database's integers stop at 2**63).
-        numbers = [int(w) for w in words if w.isascii() and w.isdigit()]
-        names = [w for w in words if not (w.isascii() and w.isdigit())]
+        typed = [w for w in words if is_number(w)]
+        names = [w for w in words if not is_number(w)]
         table = service.snapshot(self.key)
-        number = numbers[0] if numbers else None
+        if typed and len(typed[0]) > MAX_DIGITS:
+            self.say(s.tint("yellow", f"There is no finished hand #{echo(typed[0])[1:-1]} here."))
+            return
+        number = int(typed[0]) if typed else None
         hand = None
         if number is None or 0 < number <= MAX_HAND_NUMBER:
             hand = await store.hand_by_number(table.table_id, number, finished=True)
@@ -570,6 +661,13 @@ class TerminalGame:
         if names and viewer is None:
             self.say(s.tint("yellow", f"{echo(names[0])} is not a player at this keyboard."))
             return
+        if solo is None and viewer is not None:
+            # Hot seat: whoever is at the keyboard could type another player's name, and the file
+            # stays in this folder for everyone here to open; so only the table's view is written.
+            self.say(s.tint("yellow", "With several players at one keyboard, history writes the hand as "
+                                      "the table saw it (no one's down cards): the file stays in this "
+                                      "folder, where everyone here can open it."))
+            viewer = None
         from bot.tables.reveal import viewer_history
 
         text = viewer_history(hand, viewer, dict(table.names))
@@ -608,6 +706,19 @@ class TerminalGame:
             start = self.start_stacks.get(seat.member)
             change = "" if start is None else f"  ({seat.stack - start:+,})"
             self.say(f"  {seat.name:<{width}}  {chips(seat.stack):>7}{change}")
+
+    async def stand_up(self) -> None:
+        """After ``--auto``'s last hand into a kept database, the computer players leave the table:
+        their chips go back to their balances, so the database holds no chips in play, and the next
+        run (auto or at the keyboard) seats them with their own chips rather than the house's. The
+        table stays, so its hand numbers go on (#2 after #1: a number names one of its hands)."""
+        service = self.service
+        assert service is not None
+        table = service.snapshot(self.key)
+        if table.in_hand:        # stopped mid-hand: the hand stays for the next run to finish
+            return
+        for seat in table.seats:                     # each says "... leaves the table with N chips."
+            await service.leave(self.key, seat.member)
 
     async def goodbye(self) -> None:
         service = self.service

@@ -20,7 +20,7 @@ from bot.tables.notices import (
     TableKey,
     VoidConsentNotice,
 )
-from bot.tables.reveal import OWN_OPENINGS_CHECK
+from bot.tables.reveal import OWN_OPENINGS_CHECK, HandReveal
 
 _TINTS = {
     NoticeKind.WILD: "magenta",
@@ -57,6 +57,14 @@ class ConsolePresenter(NoticePresenter):
         """The database file of this run (None: in memory), for the reveal's verify command."""
         self.out_closed = False
         """Set once writing to ``out`` failed because its reader went away (a closed pipe)."""
+        self.reveals: dict[int, HandReveal] = {}
+        """The deck reveals of this run's hands, by hand number (for ``verify``)."""
+        self.print_checks = False
+        """Print each hand's whole check with its reveal (``play --auto --verify``)."""
+        self.ask_for_check = "Type verify for the command that checks them."
+        """How the player asks for the check of an in-memory database's hand."""
+        self.held: list[tuple[str, bool]] | None = None
+        """Lines kept back while the service starts (``hold``), printed after the banner."""
         """Set for the last hand of an ``--auto`` run: the summary follows, not another hand, so the
         between-hands table ("next: hand #N") is left out."""
 
@@ -64,9 +72,26 @@ class ConsolePresenter(NoticePresenter):
     def solo(self) -> bool:
         return len(self.humans) == 1
 
+    def hold(self) -> None:
+        """Keep what is said from now on until :meth:`unhold` (the start-up's resume notices come
+        after the banner, which names the game of the hand that resumes)."""
+        self.held = []
+
+    def unhold(self) -> list[tuple[str, bool]]:
+        """Stop holding; returns what was held, for :meth:`say_all`."""
+        held, self.held = self.held or [], None
+        return held
+
+    def say_all(self, held: list[tuple[str, bool]]) -> None:
+        for text, public in held:
+            self.say(text, public=public)
+
     def say(self, text: str = "", *, public: bool = True) -> None:
         """Print a line (or block); public lines are kept for a redraw after the screen is cleared
         (private ones never are, so the next player at the keyboard cannot see them)."""
+        if self.held is not None:
+            self.held.append((text, public))
+            return
         try:
             print(text, file=self.out, flush=True)
         except BrokenPipeError:
@@ -108,39 +133,60 @@ class ConsolePresenter(NoticePresenter):
             self.recent.clear()
             self.showdown_told.clear()
             self.say()
-        if notice.kind == NoticeKind.RESULT and notice.text.startswith("Showdown\n"):
-            # The showdown so far, told before someone is asked to show or muck; the showdown
-            # notice at the end repeats it, and only its new lines are printed then.
+        if notice.kind == NoticeKind.RESULT and (notice.text.startswith("Showdown\n") or self.showdown_told):
+            # The showdown so far, told before someone is asked to show or muck (the first time
+            # under a "Showdown" heading, then only the lines added since); the showdown notice at
+            # the end repeats all of it, and only its new lines are printed then.
             self.showdown_told.update(notice.text.splitlines())
         text = self.reveal_text(notice) if notice.kind == NoticeKind.REVEAL else notice.text
         self.say(self.styled(notice.kind, text))
 
     def private_text(self, notice: PrivateNotice) -> str:
-        """A player's own cards as the terminal says them: their openings are checked with
-        ``wildstud verify --hand ... --member ...`` here, not Discord's ``/hand verify``."""
+        """A player's own cards as the terminal says them, without the line of their down cards'
+        openings (long hex; ``openings`` prints it, see :meth:`openings_text`)."""
+        return "\n".join(line for line in notice.text.splitlines() if OWN_OPENINGS_CHECK not in line)
+
+    def openings_text(self, notice: PrivateNotice) -> str | None:
+        """The player's down cards' openings, checked with ``wildstud verify --hand ... --member ...``
+        here, not Discord's ``/hand verify``; None before any down card."""
         where = f" --db {self.db}" if self.db is not None else ""
         here = f"check them after the hand with wildstud verify --hand {notice.hand_id} " \
                f"--member {notice.member}{where}"
-        return notice.text.replace(OWN_OPENINGS_CHECK, here)
+        lines = [line.strip() for line in notice.text.splitlines() if OWN_OPENINGS_CHECK in line]
+        return lines[0].replace(OWN_OPENINGS_CHECK, here) if lines else None
 
     def reveal_text(self, notice: PublicNotice) -> str:
         """The end-of-hand reveal as the terminal says it: ``/hand verify`` is Discord's, so name the
-        ``wildstud verify`` command that checks the opened cards here -- from the database when it is
-        a file (``db``), else the whole self-contained command line (an in-memory database is gone
-        when the run ends)."""
+        ``wildstud verify`` command that checks the opened cards here when the database is a file
+        (``db``). With an in-memory database the check is the whole self-contained command line
+        (kilobytes of hex): printed only when asked for (``verify``, ``--verify``, ``print_checks``)."""
         reveal = notice.reveal
         if reveal is None:
             return notice.text
+        self.reveals[reveal.hand_no] = reveal
+        if self.print_checks:
+            return f"{self.reveal_head(reveal)}\n{self.check_text(reveal)}"
+        return f"{self.reveal_head(reveal)} {self.check_hint(reveal)}"
+
+    @staticmethod
+    def reveal_head(reveal: HandReveal) -> str:
         if reveal.scheme == "deck":
-            return f"Hand #{reveal.hand_no} deck and salt, to check against the commitment:\n" \
-                   f"{reveal.verify_command()}"
+            return f"Hand #{reveal.hand_no} deck and salt are opened, to check against the commitment."
         count = len(reveal.openings)
-        head = (f"Hand #{reveal.hand_no} deck: the {count} cards everyone saw are opened against the "
+        return (f"Hand #{reveal.hand_no} deck: the {count} cards everyone saw are opened against the "
                 f"commitment; the other {52 - count} stay closed.")
+
+    def check_hint(self, reveal: HandReveal) -> str:
+        """Where the check is, in one short sentence."""
         if self.db is not None:
-            return f"{head} Check them with: wildstud verify --hand {reveal.hand_id} --db {self.db}"
-        return (f"{head} This run's database is in memory, so here is the whole check (the 52 leaves and"
-                f" the openings):\n{reveal.verify_command()}")
+            return f"Check them with: wildstud verify --hand {reveal.hand_id} --db {self.db}"
+        return self.ask_for_check
+
+    def check_text(self, reveal: HandReveal) -> str:
+        """The command that checks ``reveal``: from the database file, else self-contained."""
+        if self.db is not None:
+            return f"wildstud verify --hand {reveal.hand_id} --db {self.db}"
+        return reveal.verify_command()
 
     async def private(self, table: TableKey, notice: PrivateNotice) -> None:
         if table != self.key:

@@ -250,7 +250,7 @@ class SimulationStats:
         hands = self.hands or 1
         showdowns = self.showdowns or 1
         game = "" if self.game == "sex-in-the-middle-east" else f", {self.game}"
-        out = [f"{self.hands} hands, {self.players} players, {self.structure}, seed {self.seed}{game}"]
+        out = [f"{_hands(self.hands)}, {self.players} players, {self.structure}, seed {self.seed}{game}"]
         out.append("wild ranks at the end of the hand (fives included):" if not game
                    else "wild ranks at the end of the hand (shared by everyone):")
         for k in sorted(self.wild_rank_counts):
@@ -264,13 +264,13 @@ class SimulationStats:
             v = self.winning_categories[c.value]
             if v:
                 out.append(f"  {c.value:<16} {v:>7}  {100 * v / showdowns:5.1f}%")
-        out.append(f"split pots: {self.split_hands} hands ({100 * self.split_hands / hands:.2f}%), "
-                   f"{self.split_pots} of {self.pots} pots")
+        out.append(f"split pots: {_hands(self.split_hands)} ({100 * self.split_hands / hands:.2f}%), "
+                   f"{self.split_pots:,} of {self.pots:,} pots")
         if self.community_cards:
-            out.append(f"community card dealt: {self.community_cards} hands "
+            out.append(f"community card dealt: {_hands(self.community_cards)} "
                        f"({100 * self.community_cards / hands:.1f}%)")
         out.append(f"speed: {self.hands_per_second:,.0f} complete hands per second "
-                   f"({self.seconds:.3f} s for {self.hands} hands)")
+                   f"({self.seconds:.3f} s for {_hands(self.hands)})")
         return out
 
 
@@ -336,3 +336,12 @@ def _count(stats: SimulationStats, hand: StudHand) -> None:
         stats.showdowns += 1
         main = result.pots[0]
         stats.winning_categories[result.shown[main.winners[0]].category.value] += 1
+
+
+def _hands(count: int) -> str:
+    """``1 hand``, ``2 hands``, ``1,000 hands``.
+
+    >>> _hands(1), _hands(0), _hands(1000)
+    ('1 hand', '0 hands', '1,000 hands')
+    """
+    return f"{count:,} hand{'' if count == 1 else 's'}"

@@ -22,6 +22,7 @@ from bot.store.economy import UNSET
 from bot.store.errors import (
     ActionConflict,
     DailyNotReady,
+    DriverMissing,
     InsufficientChips,
     NotWildstudDatabase,
     SchemaTooNew,
@@ -54,6 +55,7 @@ __all__ = [
     "ActionConflict",
     "AuditReport",
     "DailyNotReady",
+    "DriverMissing",
     "GuildAudit",
     "GuildSettings",
     "HandPlayer",

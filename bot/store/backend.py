@@ -61,7 +61,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import aiosqlite
 
-from bot.store.errors import StoreError
+from bot.store.errors import DriverMissing, StoreError
 
 if TYPE_CHECKING:
     import asyncpg
@@ -467,10 +467,8 @@ class PostgresBackend(Backend):
     async def connect(cls, url: str, upto: int | None, *, pool_size: int = POOL_SIZE) -> PostgresBackend:
         try:
             import asyncpg
-        except ImportError as error:  # pragma: no cover - depends on the installation
-            raise RuntimeError(
-                "PostgreSQL needs the asyncpg package: pip install 'wildstud[postgres]'"
-            ) from error
+        except ImportError:
+            raise DriverMissing() from None
         from bot.store.pg_migrations import migrate
 
         pool = await asyncpg.create_pool(
@@ -495,10 +493,8 @@ class PostgresBackend(Backend):
         an older one, :class:`SchemaTooNew` for a newer one."""
         try:
             import asyncpg
-        except ImportError as error:  # pragma: no cover - depends on the installation
-            raise RuntimeError(
-                "PostgreSQL needs the asyncpg package: pip install 'wildstud[postgres]'"
-            ) from error
+        except ImportError:
+            raise DriverMissing() from None
         from bot.store.errors import NotWildstudDatabase, SchemaTooNew
         from bot.store.migrations import LATEST
         from bot.store.pg_migrations import schema_version

@@ -59,6 +59,16 @@ class NotWildstudDatabase(RuntimeError):
     message is one line naming the reason."""
 
 
+class DriverMissing(RuntimeError):
+    """A PostgreSQL URL was given but the asyncpg package is not installed; the message is one line
+    saying how to install it."""
+
+    MESSAGE = "PostgreSQL needs the asyncpg package, which is not installed: pip install 'wildstud[postgres]'"
+
+    def __init__(self) -> None:
+        super().__init__(self.MESSAGE)
+
+
 @functools.cache
 def database_failures() -> tuple[type[BaseException], ...]:
     """The exceptions (never a :class:`StoreError`) that mean the database could not do what was

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.store.errors import SchemaTooNew
+from bot.store.errors import DriverMissing, SchemaTooNew
 from bot.store.migrations import LATEST
 
 if TYPE_CHECKING:
@@ -396,8 +396,12 @@ async def migrate(
 
 async def holds_wildstud(url: str) -> bool:
     """Whether the PostgreSQL database at ``url`` has Wildstud's schema (one connection; creates
-    nothing). Raises the driver's error when the server or database cannot be reached."""
-    import asyncpg
+    nothing). Raises the driver's error when the server or database cannot be reached, and
+    :class:`DriverMissing` when asyncpg is not installed."""
+    try:
+        import asyncpg
+    except ImportError:
+        raise DriverMissing() from None
 
     conn = await asyncpg.connect(url)
     try:

@@ -108,7 +108,7 @@ def test_hot_seat_shows_down_cards_only_to_the_player_at_the_keyboard(tmp_path: 
 
 
 def test_auto_is_reproducible_and_ends_with_everyones_chips() -> None:
-    args = ["--auto", "--hands", "2", "--seed", "7", "--bots", "3"]
+    args = ["--auto", "--hands", "2", "--seed", "7", "--bots", "3", "--verify"]
     one, two = run_cli(args, ""), run_cli(args, "")
     assert one.returncode == 0 and one.stdout == two.stdout, one.stderr
     out = one.stdout
@@ -129,9 +129,13 @@ def test_auto_is_reproducible_and_ends_with_everyones_chips() -> None:
 def test_ctrl_c_leaves_cleanly_and_keeps_the_chips(tmp_path: Path) -> None:
     db = tmp_path / "int.sqlite3"
     env = {**os.environ, "NO_COLOR": "1", "DATABASE_PATH": str(db), "PYTHONIOENCODING": "utf-8"}
+    # A terminal's Ctrl-C: start the game with SIGINT's default disposition even when these tests
+    # run as a background job (a non-interactive shell's "cmd &" ignores SIGINT, and children
+    # inherit that, so the signal would be lost and end of input would end the game instead).
     proc = subprocess.Popen([sys.executable, "-m", "bot", "play", "--bots", "2", "--name", "Ann"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=ROOT, env=env)
+                            text=True, cwd=ROOT, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write("\n")
     proc.stdin.flush()
@@ -306,7 +310,10 @@ def test_auto_ends_with_the_chips_not_a_table_for_a_hand_that_never_comes() -> N
 def test_auto_reveal_line_checks_the_opened_cards_even_with_the_in_memory_database() -> None:
     # The example: Cleo wins uncontested. --auto keeps its database in memory, so
     # "/hand verify" or "--hand ID" could not work: the line must carry the whole check.
-    result = run_cli(["--auto", "--hands", "1", "--seed", "3", "--bots", "7"], "")
+    # The check is kilobytes of hex: printed when asked for (--verify), not by default.
+    quiet = run_cli(["--auto", "--hands", "1", "--seed", "3", "--bots", "7"], "")
+    assert "wildstud verify " not in quiet.stdout and "--verify prints the whole check" in quiet.stdout
+    result = run_cli(["--auto", "--hands", "1", "--seed", "3", "--bots", "7", "--verify"], "")
     assert result.returncode == 0, result.stderr
     assert "/hand verify" not in result.stdout and "--hand" not in result.stdout
     (line,) = [x for x in result.stdout.splitlines() if x.startswith("wildstud verify ")]
