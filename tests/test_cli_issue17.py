@@ -119,7 +119,7 @@ def test_replay_of_toml_that_is_no_history_says_it_once(tmp_path: Path) -> None:
     bad.write_text('title = "a config file"\n')
     result = wildstud(["replay", str(bad)], tmp_path)
     assert result.returncode == 2
-    told = (result.stdout + result.stderr).count("variant must be one of")
+    told = (result.stdout + result.stderr).count("variant must be")   # razz's reader names FR and F7S/8 too
     assert told == 1, result.stdout + result.stderr
 
 
