@@ -360,3 +360,24 @@ async def test_an_automatic_deal_that_could_not_be_stored_is_dealt_once_the_data
     assert table.hand is not None, "the table deals by itself once the database is back"
     await h.passive()
     await h.audit_ok()
+
+
+async def test_a_tournament_deal_that_could_not_be_stored_is_dealt_once_the_database_is_back(
+        store: Store, db_path: Path | str) -> None:
+    """Before, a tournament table whose automatic deal failed froze for good."""
+    from bot.tables.notices import Actor
+    from tests.tables.test_tournament import KEY, ORGANISER, harness, options
+
+    h = harness(store, Path(str(db_path)))
+    tournaments = h.service.tournaments
+    await tournaments.create(KEY, Actor(ORGANISER, "Org"), options(players=2))
+    faults = Faults(db_path)
+    faults.fail("hands", "INSERT")
+    for member in (201, 202):
+        await tournaments.join(KEY, Actor(member, f"P{member}"), f"j{member}")
+    await h.clock.advance(60)                    # every deal it tries fails
+    table = h.service.table(KEY)
+    assert table.hand is None
+    faults.heal()
+    await h.clock.advance(sum(RETRY_SECONDS) + 60)
+    assert table.hand is not None, "the tournament table deals by itself once the database is back"
