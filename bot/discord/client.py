@@ -43,6 +43,7 @@ from bot.discord.ui.amount import AmountButton
 from bot.discord.ui.betting import ActionButton, MyCardsButton
 from bot.discord.ui.errors import answer_error
 from bot.discord.ui.lobby import DealButton, JoinButton
+from bot.discord.ui.replay import ReplayButton, StepButton
 from bot.settings import Settings, load_settings
 from bot.store import Store
 from bot.tables.clock import Clock
@@ -232,7 +233,7 @@ class WildstudBot(commands.Bot):
 
 
 _BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ActionButton, AmountButton, MyCardsButton, JoinButton, DealButton
+    ActionButton, AmountButton, MyCardsButton, JoinButton, DealButton, ReplayButton, StepButton
 )
 
 
