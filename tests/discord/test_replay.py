@@ -127,6 +127,10 @@ async def test_replay_button_and_command_step_privately_at_no_channel_cost(
     assert "fourth street" in alice_replay.text
     await fake.click(alice, alice_replay, label="◀ Back")
     assert "third street" in alice_replay.text
+    # A click on the version before (fourth street, as a client that missed the last edit shows it)
+    # goes where that button said, answered once: its Street leads to fifth street.
+    stale = await fake.click(alice, alice_replay, label="Street ⏭", stale=True)
+    assert stale.response_type == 7 and not stale.rejected and "fifth street" in alice_replay.text
     # Opening and stepping cost no channel request and nothing under the global limit.
     traffic = fake.traffic(mark)
     assert traffic.channel_messages == 0 and traffic.global_counted == 0, traffic
