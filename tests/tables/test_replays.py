@@ -161,9 +161,14 @@ def check_replay(replay: HandReplay, record: object, seen: list[TableSnapshot], 
         ), notice.text
     # Nothing they could not see at that point, in any step: worked out from the engine replayed
     # to the same point, independently of the snapshot builder.
-    for step, (engine, *_rest) in zip(replay.steps, stored_steps(record), strict=False):  # type: ignore[arg-type]
+    for step, (engine, order, *_rest) in zip(replay.steps, stored_steps(record), strict=False):  # type: ignore[arg-type]
         leaked = step_cards(step) - may_see(engine, seat)
         assert not leaked, (member, step.lines, leaked)
+        # And everyone's shown cards are there: a hand shown at the showdown is face up on the
+        # table from the step it was shown on.
+        seats = {s.seat_no: s for s in step.snapshot.seats}
+        for shown in {e.seat for e in engine.events if isinstance(e, HandShown)}:
+            assert seats[order[shown]].up == engine.cards(shown), (step.lines, seats[order[shown]])
 
 
 GAME_NAMES = sorted(GAMES)
