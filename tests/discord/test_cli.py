@@ -82,7 +82,7 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
     assert subcommands["chips"] == sorted(
         ["balance", "leaderboard", "give", "daily", "grant", "take", "ledger", "settle", "setup"]
     )
-    assert subcommands["hand"] == ["history", "verify", "void"]
+    assert subcommands["hand"] == ["history", "replay", "verify", "void"]
     create = next(o for o in synced["table"]["options"] if o["name"] == "create")
     assert {"stakes", "seats", "timer", "ante", "bring_in", "small_bet", "big_bet", "log", "game"} <= {
         o["name"] for o in create["options"]
