@@ -3,7 +3,8 @@
 Uses SQLite's online backup API (:meth:`sqlite3.Connection.backup`), which copies a consistent
 snapshot -- including changes still in the write-ahead log, which a plain ``cp`` of the main file
 would miss -- and restarts by itself when the bot writes mid-copy. The source is opened read-only
-and must be a Wildstud database (see :meth:`bot.store.Store.open_readonly`). The copy is written
+and must be a Wildstud database, at any schema version (an older one is copied as it is: back up
+before the first start after an upgrade). The copy is written
 to a temporary file beside ``PATH``, checked with ``PRAGMA quick_check``, switched to a single
 self-contained file (rollback journal) and only then renamed to ``PATH``; an existing ``PATH`` is
 never overwritten. SQLite only: a PostgreSQL ``--db`` (or ``DATABASE_URL``) is refused, since
@@ -49,8 +50,9 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Back up the database; returns the exit status."""
-    from bot.cli.database import Unreadable, database_target, read_database, shown
-    from bot.store import Store
+    from bot.cli.database import database_target, shown
+    from bot.store import NotWildstudDatabase
+    from bot.store.backend import sqlite_file_version
 
     try:
         found = database_target(args.db)
@@ -71,13 +73,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"backup: no folder {target.parent} to write {target.name} in", file=sys.stderr)
         return 2
 
-    async def check(store: Store) -> None:       # a Wildstud database at the current schema
-        return None
-
+    # A Wildstud database at any schema version: the README asks for a backup before the first
+    # start after an upgrade, so an older schema is copied as it is (nothing is migrated).
+    if not source.exists():
+        print(f"backup: no database at {source}", file=sys.stderr)
+        return 2
+    if not source.is_file():
+        print(f"backup: cannot open {source}: it is not a database file", file=sys.stderr)
+        return 2
     try:
-        read_database(source, check)
+        if source.stat().st_size == 0 or sqlite_file_version(source) == 0:
+            raise NotWildstudDatabase(f"cannot open {source}: not a Wildstud database (it has no tables)")
         pages, version = backup(source, target)
-    except Unreadable as error:
+    except NotWildstudDatabase as error:
         print(f"backup: {error}", file=sys.stderr)
         return 2
     except (sqlite3.Error, OSError) as error:

@@ -74,14 +74,9 @@ def missing_database(target: str | Path) -> str | None:
 
 def database_errors() -> tuple[type[BaseException], ...]:
     """The exceptions that mean "this database cannot be used" on either backend."""
-    import sqlite3
+    from bot.store.errors import database_failures
 
-    errors: tuple[type[BaseException], ...] = (sqlite3.DatabaseError, OSError)
-    try:
-        import asyncpg
-    except ImportError:
-        return errors
-    return (*errors, asyncpg.PostgresError, asyncpg.InterfaceError)
+    return database_failures()
 
 
 def read_database(target: str | Path, work: Callable[[Store], Awaitable[T]]) -> T:

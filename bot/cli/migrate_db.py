@@ -41,7 +41,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Copy, audit both sides and print the result; returns the exit status."""
     from bot.cli.database import database_errors, missing_database
-    from bot.store import SchemaTooNew, StoreError
+    from bot.store import NotWildstudDatabase, SchemaTooNew, StoreError
     from bot.store.backend import parse_target, redact
 
     try:
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         return asyncio.run(_migrate(Path(source), target))
-    except (StoreError, SchemaTooNew) as error:
+    except (StoreError, SchemaTooNew, NotWildstudDatabase) as error:
         print(f"migrate-db: {error}", file=sys.stderr)
         return 2
     except database_errors() as error:

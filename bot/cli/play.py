@@ -119,8 +119,13 @@ def run(args: argparse.Namespace) -> int:
                         tty=sys.stdout.isatty(), game=game)
     import sqlite3
 
+    from bot.store import NotWildstudDatabase
+
     try:
         return asyncio.run(play(config, sys.stdin, sys.stdout))
+    except NotWildstudDatabase as exc:                          # another program's file at --db
+        print(f"wildstud play: {exc}", file=sys.stderr)
+        return 2
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:   # a damaged or foreign file at --db
         print(f"wildstud play: cannot open {db}: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2

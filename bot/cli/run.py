@@ -56,12 +56,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     import discord
 
-    level = logging.getLevelNamesMapping()[settings.log_level]
-    formatter = log_formatter(sys.stderr)
-    if formatter is None:
-        discord.utils.setup_logging(level=level)
-    else:
-        discord.utils.setup_logging(level=level, formatter=formatter)
+    configure_logging(settings.log_level, sys.stderr)
     # Wildstud never joins voice: discord.py's warnings about missing voice libraries are noise.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
@@ -69,6 +64,23 @@ def run(args: argparse.Namespace) -> int:
         return asyncio.run(_run(settings.discord_token))
     except KeyboardInterrupt:
         return 0
+
+
+def configure_logging(level_name: str, stream: TextIO) -> None:
+    """Log to ``stream`` at ``level_name`` (``LOG_LEVEL``) through discord.py's handler, with no
+    secret in any line at any level (``bot.logs.keep_secrets``)."""
+    import discord
+
+    from bot.logs import keep_secrets
+
+    level = logging.getLevelNamesMapping()[level_name]
+    handler = logging.StreamHandler(stream)
+    formatter = log_formatter(stream)
+    if formatter is None:
+        discord.utils.setup_logging(handler=handler, level=level)
+    else:
+        discord.utils.setup_logging(handler=handler, level=level, formatter=formatter)
+    keep_secrets()
 
 
 def log_formatter(stream: TextIO) -> logging.Formatter | None:
@@ -91,13 +103,14 @@ async def _run(token: str) -> int:
 
     from bot.cli.database import database_errors
     from bot.discord.client import make_bot
-    from bot.store import SchemaTooNew, StoreError
+    from bot.store import NotWildstudDatabase, SchemaTooNew, StoreError
     from bot.store.backend import redact
 
     log = logging.getLogger("bot.cli.run")
     # OSError is left to the clause below: Discord or the database server out of reach.
     unusable: tuple[type[BaseException], ...] = (
-        sqlite3.Error, SchemaTooNew, StoreError, *(e for e in database_errors() if e is not OSError)
+        sqlite3.Error, SchemaTooNew, StoreError, NotWildstudDatabase,
+        *(e for e in database_errors() if e is not OSError),
     )
     async with make_bot() as bot:
         try:

@@ -50,6 +50,8 @@ GUILD = 1
 PLAY_CHANNEL = 1
 AUTO_CHANNEL = 2
 ROBOT_BASE = 900
+MAX_HAND_NUMBER = 2**63 - 1
+"""The largest number a stored hand can have (the database's integers)."""
 """Computer players are members 900..907 (the same names every run, so their chips carry over)."""
 HOUSE_TOP_UP = 1000
 """A player who cannot afford the minimum buy-in is staked back up to this by the house."""
@@ -415,8 +417,26 @@ class TerminalGame:
         service = self.service
         assert service is not None
         table = service.snapshot(self.key)
+        # Whoever types it at the keyboard rules as the dealer (hot seat: the player whose turn it is).
+        member = next((m for m, n in self.humans.items() if n == name), table.dealer)
         try:   # the channel notice says what happened; the confirmation would repeat it
-            await service.void_hand(self.key, self.dealer(table), reason, name=name)
+            await service.void_hand(self.key, Actor(member, name, dealer_rights=True), reason, name=name)
+            request = service.void_request(self.key)
+            if request is None:
+                return True
+            # The void needs the others' consent (bot.tables.voiding): each human at the keyboard
+            # is asked; a computer player agrees to a misdeal before the showdown, never after it
+            # has begun (it would be giving back a pot it may be winning).
+            for member, who in request.needed.items():
+                if member in self.robots:
+                    agree = "showdown" not in request.why
+                    self.say(f"{who} {'agrees' if agree else 'does not agree'}.")
+                else:
+                    answer = (await self.read(f"{who}, do you agree to void this hand? (yes/no) ")).strip()
+                    agree = answer.lower() in ("y", "yes")
+                await service.answer_void(self.key, member, request.request_id, agree)
+                if not agree:
+                    return False
         except IllegalAction as exc:
             self.say(self.style.tint("yellow", exc.reason))
             return False
@@ -531,11 +551,15 @@ class TerminalGame:
         service, store = self.service, self.store
         assert service is not None and store is not None
         s = self.style
-        numbers = [int(w) for w in words if w.isdigit()]
-        names = [w for w in words if not w.isdigit()]
+        # Hand numbers in ASCII digits only ("²" and "٣" are digits to str.isdigit, not to int),
+        # and no larger than a hand number can be (the database's integers stop at 2**63).
+        numbers = [int(w) for w in words if w.isascii() and w.isdigit()]
+        names = [w for w in words if not (w.isascii() and w.isdigit())]
         table = service.snapshot(self.key)
-        hand = await store.hand_by_number(table.table_id, numbers[0] if numbers else None, finished=True)
         number = numbers[0] if numbers else None
+        hand = None
+        if number is None or 0 < number <= MAX_HAND_NUMBER:
+            hand = await store.hand_by_number(table.table_id, number, finished=True)
         if hand is None or hand.status != "finished":
             self.say(s.tint("yellow", f"There is no finished hand #{number} here." if number is not None
                             else "No hand has finished at this table yet."))

@@ -18,6 +18,7 @@ from bot.tables.notices import (
     Reply,
     ShowdownNotice,
     TableKey,
+    VoidConsentNotice,
 )
 from bot.tables.reveal import OWN_OPENINGS_CHECK
 
@@ -168,6 +169,11 @@ class ConsolePresenter(NoticePresenter):
         """Dealer's choice: print the question (the game asks the chooser, ``TerminalGame``)."""
         if table == self.key:
             self.say(self.style.tint("cyan", notice.text))
+
+
+    async def ask_void(self, table: TableKey, notice: VoidConsentNotice) -> None:
+        """A void that needs consent: its question is posted as a line (the game asks each
+        player, ``TerminalGame.void``)."""
 
 
 def _indent(text: str) -> str:

@@ -44,6 +44,7 @@ from bot.discord.ui.betting import ActionButton, MyCardsButton
 from bot.discord.ui.errors import answer_error
 from bot.discord.ui.lobby import DealButton, JoinButton
 from bot.discord.ui.replay import ReplayButton, StepButton
+from bot.discord.ui.voiding import VoidButton
 from bot.settings import Settings, load_settings
 from bot.store import Store
 from bot.tables.clock import Clock
@@ -233,7 +234,7 @@ class WildstudBot(commands.Bot):
 
 
 _BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ActionButton, AmountButton, MyCardsButton, JoinButton, DealButton, ReplayButton, StepButton
+    ActionButton, AmountButton, MyCardsButton, JoinButton, DealButton, VoidButton, ReplayButton, StepButton
 )
 
 

@@ -66,6 +66,7 @@ from bot.discord.ui.table import (
     table_layout,
 )
 from bot.discord.ui.text import split_text
+from bot.discord.ui.voiding import void_line, void_view
 from bot.engine.cards import Rank
 from bot.render.scenes import hand_picture
 from bot.render.views import Phase, TableSnapshot
@@ -81,6 +82,7 @@ from bot.tables.notices import (
     ShowdownNotice,
     TableKey,
     Update,
+    VoidConsentNotice,
 )
 
 __all__ = [
@@ -276,6 +278,12 @@ class DiscordPresenter(PrivateMessages):
             for choice in (n for n in update.notices if isinstance(n, GameChoiceNotice)):
                 with _logged(table, "ask for the dealer's choice"):
                     await self._ask_game(table, choice, update.now)
+            for request in (n for n in update.notices if isinstance(n, VoidConsentNotice)):
+                with _logged(table, "ask for consent to a void"):
+                    mentions = discord.AllowedMentions(
+                        everyone=False, roles=False, users=[discord.Object(m) for m, _ in request.needed])
+                    await self._channel(table).send(void_line(request), view=void_view(request),
+                                                    allowed_mentions=mentions)
             if responder is None:
                 with _logged(table, "ping the player to act"):
                     await self._ping(table, state, None)

@@ -25,6 +25,7 @@ from bot.store.errors import (
     InsufficientChips,
     NotWildstudDatabase,
     SchemaTooNew,
+    StaleLease,
     StoreError,
 )
 from bot.store.migrations import LATEST as SCHEMA_VERSION
@@ -68,6 +69,7 @@ __all__ = [
     "SeatReceipt",
     "SettleUp",
     "Settlement",
+    "StaleLease",
     "Store",
     "StoreError",
     "TableRecord",

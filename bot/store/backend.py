@@ -23,7 +23,11 @@ The store's parts write one SQL text, with ``?`` placeholders, and run it throug
   seat's row), so concurrent calls for one hand or table take turns and calls for different
   ones never conflict. Under ``SERIALIZABLE`` they did: PostgreSQL's predicate locks on B-tree
   pages are page-sized, so appends to neighbouring hands aborted each other (measured: 5,741
-  retries for 4,000 appends, 20 hands at once) and so did deals at neighbouring tables. A method
+  retries for 4,000 appends, 20 hands at once) and so did deals at neighbouring tables. A
+  transfer between two members (``transfer``) runs so too: it locks the two balance rows in
+  ascending member order, so transfers in opposite directions wait for each other (at
+  ``SERIALIZABLE`` each read both balances and then wrote them, one of every such pair was
+  aborted, and under contention some gave up after every retry: issue 18). A method
   may use this mode only if it locks every row whose reading decides what it writes, and
   rewrites (unchanged) any row a serializable method might change on a decision it read before
   (a serializable transaction retries when a row it changes was rewritten meanwhile; a lock
@@ -42,6 +46,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
 import random
 import re
 import sqlite3
@@ -215,6 +220,9 @@ class Tx:
         ``locking`` transaction (see :meth:`Backend.transaction`). SQLite: nothing to do, since
         ``BEGIN IMMEDIATE`` already holds the whole database's write lock."""
 
+    async def lock_rows(self, table: str, where: dict[str, Any]) -> None:
+        """:meth:`lock` for the rows matching every ``column: value`` of ``where``."""
+
     async def rewrite(self, table: str, where: dict[str, Any]) -> None:
         """Rewrite the matching rows unchanged (PostgreSQL), so that a serializable transaction
         changing them meanwhile must retry; a lock alone would not make it. SQLite: nothing to do
@@ -291,6 +299,7 @@ class SqliteBackend(Backend):
             )
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
+            _prepare_file(path)
         db = await aiosqlite.connect(path, isolation_level=None)
         try:
             await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
@@ -335,6 +344,61 @@ class SqliteBackend(Backend):
                 raise
 
 
+_WILDSTUD_CORE = frozenset({"guild_settings", "balances", "ledger"})
+"""Tables every Wildstud database has had since schema version 1."""
+
+
+def _prepare_file(path: Path) -> None:
+    """Before a writing open: create a missing database file readable by its owner only (0600: it
+    holds every live deck and salt; SQLite gives its ``-wal``/``-shm`` files the same mode), and
+    refuse a non-empty file that is not a Wildstud database (another program's SQLite file, a file
+    that is not SQLite) rather than add our tables to it and switch it to WAL. Raises
+    :class:`NotWildstudDatabase`."""
+    from bot.store.errors import NotWildstudDatabase
+
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        return
+    except FileExistsError:
+        pass
+    if not path.is_file():
+        raise NotWildstudDatabase(f"cannot open {path}: it is not a database file")
+    if path.stat().st_size > 0:
+        sqlite_file_version(path)
+
+
+def sqlite_file_version(path: Path) -> int:
+    """The schema version of the non-empty file at ``path``, read without writing anything; raises
+    :class:`NotWildstudDatabase` unless it is a Wildstud SQLite database (any version; 0 for a
+    SQLite file with no tables at all)."""
+    from bot.store.errors import NotWildstudDatabase
+
+    try:
+        with open(path, "rb") as file:
+            header = file.read(16)
+        if header != b"SQLite format 3\x00":
+            raise NotWildstudDatabase(f"cannot open {path}: not a SQLite database")
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            names = {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as error:
+        raise NotWildstudDatabase(f"cannot open {path}: not a SQLite database ({error})") from None
+    except OSError as error:
+        raise NotWildstudDatabase(f"cannot open {path}: {error.strerror or error}") from None
+    from bot.store.migrations import LATEST
+
+    # A version above ours is a newer Wildstud's to judge (the migration refuses it: SchemaTooNew).
+    if (version == 0 and names) or (0 < version <= LATEST and not _WILDSTUD_CORE <= names):
+        raise NotWildstudDatabase(
+            f"cannot open {path}: not a Wildstud database (another program's SQLite file?);"
+            " Wildstud adds its tables only to a new or empty file"
+        )
+    return version
+
+
 # -- PostgreSQL ----------------------------------------------------------------------------------
 
 
@@ -358,6 +422,10 @@ class PostgresTx(Tx):
 
     async def lock(self, table: str, column: str, value: Any) -> None:
         await self._conn.execute(f'SELECT 1 FROM "{table}" WHERE "{column}" = $1 FOR UPDATE', value)
+
+    async def lock_rows(self, table: str, where: dict[str, Any]) -> None:
+        conditions = " AND ".join(f'"{c}" = ${i}' for i, c in enumerate(where, start=1))
+        await self._conn.execute(f'SELECT 1 FROM "{table}" WHERE {conditions} FOR UPDATE', *where.values())
 
     async def rewrite(self, table: str, where: dict[str, Any]) -> None:
         column = next(iter(where))

@@ -18,7 +18,7 @@ from typing import Any
 from bot.store.backend import Backend, SqliteBackend, retrying
 from bot.store.backend import Row as Row
 from bot.store.backend import Tx as Tx
-from bot.store.errors import StoreError
+from bot.store.errors import StaleLease, StoreError
 from bot.store.records import JSONObject, LedgerEntry
 
 Clock = Callable[[], datetime]
@@ -187,6 +187,21 @@ class StoreBase:
         now = self._clock()
         async with self._backend.transaction(now, format_time(now), write=write, locking=locking) as tx:
             yield tx
+
+    async def _check_lease(self, tx: Tx, table_id: int, lease: int | None) -> None:
+        """Fencing, inside a hand write's transaction: refuse it (:class:`StaleLease`) when
+        ``lease`` (the generation the writer holds; None: a process without leases) is not the
+        table's lease generation any more. The lease row is locked until the write commits, so a
+        take-over waits for it rather than slip in between."""
+        if lease is None:
+            return
+        await tx.lock_rows("table_leases", {"table_id": table_id})
+        current = await tx.value("SELECT generation FROM table_leases WHERE table_id = ?", (table_id,))
+        if current is None or int(current) != lease:
+            raise StaleLease(
+                "Another Wildstud process deals this table now (this one lost its lease), so your"
+                " action was not taken: try again in a moment."
+            )
 
     # -- members and the ledger -------------------------------------------------------------
 

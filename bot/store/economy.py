@@ -178,7 +178,16 @@ class EconomyStore(StoreBase):
             raise StoreError("You can't give chips to yourself.")
         reason = "transfer" if note is None else check_text(note, "note", limit=200)
         stored_key = op_key("transfer", key)
-        async with self._transaction() as tx:
+        # Locking, not serializable (see bot.store.backend): the two balance rows are locked first,
+        # in ascending member order in every transfer, so transfers between the same members (in
+        # either direction, from any process) wait for each other instead of aborting each other.
+        # Everything else it reads is decided under those locks (the key's ledger rows are those
+        # of a transfer between the same two members; a missing balance row is inserted, and two
+        # inserting at once is a unique violation, retried); the balances it writes are real
+        # changes, so a serializable method that read them meanwhile must retry.
+        async with self._transaction(locking=True) as tx:
+            for member in sorted((sender_id, recipient_id)):
+                await tx.lock_rows("balances", {"guild_id": guild_id, "member_id": member})
             expected = {sender_id: -amount, recipient_id: amount}
             replay = await self._replay(tx, guild_id, stored_key, expected, "transfer")
             if replay is not None:
@@ -187,9 +196,6 @@ class EconomyStore(StoreBase):
             if amount > available:
                 raise _insufficient(available, amount, "give")
             await self._ensure_member(tx, guild_id, recipient_id)
-            # The two balances in ascending member order, in every transfer: two transfers between
-            # the same members in opposite directions then lock the rows in the same order and
-            # cannot deadlock on PostgreSQL (where they run side by side).
             balances: dict[int, int] = {}
             for member, delta in sorted(((sender_id, -amount), (recipient_id, amount))):
                 balances[member] = await self._move_balance(tx, guild_id, member, delta)

@@ -8,6 +8,8 @@ database made by a newer Wildstud) are ordinary exceptions.
 
 from __future__ import annotations
 
+import functools
+import sqlite3
 from datetime import datetime
 
 
@@ -41,6 +43,12 @@ class ActionConflict(StoreError):
     already settled with different results): two writers disagree about what happened."""
 
 
+class StaleLease(StoreError):
+    """A write by a process whose table lease another process has since taken (its generation is
+    older than the lease's): refused, so a process that stalled past its lease cannot write into a
+    hand the new owner drives (fencing)."""
+
+
 class SchemaTooNew(RuntimeError):
     """The database was written by a newer Wildstud (its ``user_version`` is above ours)."""
 
@@ -49,3 +57,17 @@ class NotWildstudDatabase(RuntimeError):
     """A read-only open found no Wildstud database at the path (missing, a directory, not SQLite,
     another program's SQLite file, or an older schema that only a writing open may upgrade); the
     message is one line naming the reason."""
+
+
+@functools.cache
+def database_failures() -> tuple[type[BaseException], ...]:
+    """The exceptions (never a :class:`StoreError`) that mean the database could not do what was
+    asked, on either backend: the server or the file out of reach, a dropped connection, a lock or
+    a serialization conflict still failing after the store's retries, damaged pages. Whether a write
+    that failed this way was committed is unknown (the connection may have dropped after the commit)."""
+    errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)
+    try:
+        import asyncpg
+    except ImportError:  # pragma: no cover - depends on the installation
+        return errors
+    return (*errors, asyncpg.PostgresError, asyncpg.InterfaceError)

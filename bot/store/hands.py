@@ -3,8 +3,8 @@
 The lifecycle the table service follows::
 
     hand_id = await store.create_hand(table_id, players={1: alice, 3: bob}, deck=codes,
-                                      commitment=digest, salt=salt)
-    await store.append_action(hand_id, 1, "seats 3 1")        # the deal order (PHH's seats)
+                                      commitment=digest, salt=salt,
+                                      actions=["seats 3 1"])  # the deal order (PHH's seats)
     await store.append_action(hand_id, 2, "p1 pb")            # one PHH action string each, stored
     await store.append_action(hand_id, 3, "p2 cbr 20")        # (fsync'd) before anyone hears of it
     ...
@@ -60,6 +60,15 @@ def _deck_text(deck: Sequence[str] | str) -> str:
     return " ".join(codes)
 
 
+def _check_actions(actions: Sequence[str]) -> list[str]:
+    if isinstance(actions, str):
+        raise StoreError("Actions come as a list of texts.")
+    for action in actions:
+        if not isinstance(action, str) or not action or len(action) > _MAX_ACTION_LENGTH:
+            raise StoreError(f"An action is a non-empty text of at most {_MAX_ACTION_LENGTH} characters.")
+    return list(actions)
+
+
 class HandStore(StoreBase):
     """Hands and their action logs (mixed into :class:`bot.store.Store`)."""
 
@@ -74,6 +83,8 @@ class HandStore(StoreBase):
         stakes: Mapping[str, Any] | None = None,
         rulings: Mapping[str, Any] | None = None,
         game: str = DEFAULT_HAND_GAME,
+        actions: Sequence[str] = (),
+        lease: int | None = None,
     ) -> int:
         """Start a hand at an open table; returns the hand's id.
 
@@ -82,8 +93,12 @@ class HandStore(StoreBase):
         card codes, top first (a list, or one space-separated string); ``commitment`` and ``salt``
         are the published deck commitment and its salt (DESIGN: fairness). ``stakes`` and
         ``rulings`` default to the table's current ones; the hand keeps its own copy (SPEC §8).
-        ``game`` is the name of the game it is dealt as (``bot.engine.games``). Hands are
-        numbered 1, 2, ... per table.
+        ``game`` is the name of the game it is dealt as (``bot.engine.games``). ``actions``: the
+        first entries of its action log (numbers 1, 2, ...; the table service's deal order),
+        stored in the same transaction, so no hand is ever stored without them (a kill or a backup
+        between two steps once left a hand that could not be resumed). Hands are numbered 1, 2,
+        ... per table. ``lease``: the table lease generation the caller holds (fencing; see
+        :mod:`bot.store.leases`); a stale one raises :class:`StaleLease` and stores nothing.
 
         Raises :class:`StoreError` if the table is closed, a hand is already in progress there, a
         player is not in the seat given, or the deck/commitment is empty.
@@ -100,12 +115,14 @@ class HandStore(StoreBase):
         stakes_text = None if stakes is None else dump_json(stakes, "stakes")
         rulings_text = None if rulings is None else dump_json(rulings, "rulings")
         game = check_text(game, "game", limit=64)
+        first = _check_actions(actions)
         # A hot path (every deal), so it locks what it reads rather than run serializable: the
         # table's row (deals at one table take turns), and each dealt seat's row, rewritten
         # unchanged so that a serializable top-up or cash-out of that seat running meanwhile must
         # retry and then sees the hand (a lock alone would not make it). See bot.store.backend.
         async with self._transaction(locking=True) as tx:
             await tx.lock("tables", "id", table_id)
+            await self._check_lease(tx, table_id, lease)
             row = await tx.one("SELECT status, stakes, rulings FROM tables WHERE id = ?", (table_id,))
             if row is None:
                 raise StoreError("There is no such table.")
@@ -155,9 +172,14 @@ class HandStore(StoreBase):
                     " VALUES (?, ?, ?, ?)",
                     (hand_id, seat_no, member_id, stacks[seat_no]),
                 )
+            for seq, action in enumerate(first, start=1):
+                await tx.run(
+                    "INSERT INTO hand_actions (hand_id, seq, action, created) VALUES (?, ?, ?, ?)",
+                    (hand_id, seq, action, tx.now),
+                )
             return hand_id
 
-    async def append_action(self, hand_id: int, seq: int, action: str) -> bool:
+    async def append_action(self, hand_id: int, seq: int, action: str, *, lease: int | None = None) -> bool:
         """Store action number ``seq`` (1, 2, ...) of a hand; returns True if stored now.
 
         When this returns, the action is committed to disk: only then may it be acknowledged or
@@ -165,31 +187,34 @@ class HandStore(StoreBase):
         again returns False and changes nothing. Raises :class:`ActionConflict` if ``seq`` already
         holds a different action, :class:`StoreError` if the hand is over or ``seq`` is not the next
         number. ``action`` is opaque text (the engine's notation); the store never parses it.
+        ``lease``: the table lease generation the caller holds (fencing): a stale one raises
+        :class:`StaleLease` and stores nothing.
         """
-        return await self.append_actions(hand_id, seq, [action]) == 1
+        return await self.append_actions(hand_id, seq, [action], lease=lease) == 1
 
-    async def append_actions(self, hand_id: int, first_seq: int, actions: Sequence[str]) -> int:
+    async def append_actions(
+        self, hand_id: int, first_seq: int, actions: Sequence[str], *, lease: int | None = None
+    ) -> int:
         """Store several consecutive actions (``first_seq``, ``first_seq + 1``, ...) in one
         transaction, e.g. a street's deal lines; returns how many were new. All or nothing: the
         rules and errors of :meth:`append_action` apply to each, and any error stores none."""
         check_id(hand_id, "hand")
         if isinstance(first_seq, bool) or not isinstance(first_seq, int) or first_seq < 1:
             raise StoreError("Action numbers start at 1.")
-        for action in actions:
-            if not isinstance(action, str) or not action or len(action) > _MAX_ACTION_LENGTH:
-                raise StoreError(f"An action is a non-empty text of at most {_MAX_ACTION_LENGTH} characters.")
+        actions = _check_actions(actions)
         async with self._transaction(locking=True) as tx:
             # Appends to this hand take turns from here on; one statement reads the status and the
             # count (every action pays for each round trip to the database).
             await tx.lock("hands", "id", hand_id)
             row = await tx.one(
-                "SELECT status, (SELECT COUNT(*) FROM hand_actions WHERE hand_id = ?)"
+                "SELECT status, (SELECT COUNT(*) FROM hand_actions WHERE hand_id = ?), table_id"
                 " FROM hands WHERE id = ?",
                 (hand_id, hand_id),
             )
             if row is None:
                 raise StoreError("There is no such hand.")
             status, count = row[0], int(row[1])
+            await self._check_lease(tx, int(row[2]), lease)
             added = 0
             for seq, action in enumerate(actions, start=first_seq):
                 if seq <= count:
@@ -215,7 +240,9 @@ class HandStore(StoreBase):
                 added += 1
             return added
 
-    async def settle_hand(self, hand_id: int, final_stacks: Mapping[int, int], phh: str) -> Settlement:
+    async def settle_hand(
+        self, hand_id: int, final_stacks: Mapping[int, int], phh: str, *, lease: int | None = None
+    ) -> Settlement:
         """Settle a finished hand in one transaction: write each dealt seat's final stack, one ledger
         row per player (``kind='hand'``, key ``hand:{hand_id}``, ``stack_delta = final - starting``),
         the PHH history, and mark the hand finished.
@@ -224,7 +251,8 @@ class HandStore(StoreBase):
         they must add up to the starting stacks (chips are conserved; pots are paid out). Applying
         the same settlement twice changes nothing (returns ``applied=False``). Raises
         :class:`ActionConflict` if the hand was already settled with other stacks,
-        :class:`StoreError` if it was voided or the stacks are wrong.
+        :class:`StoreError` if it was voided or the stacks are wrong, :class:`StaleLease` for a
+        stale ``lease`` (fencing, as in :meth:`append_action`).
         """
         check_id(hand_id, "hand")
         phh = check_text(phh, "hand history", limit=1_000_000)
@@ -235,6 +263,7 @@ class HandStore(StoreBase):
             finals[seat_no] = stack
         async with self._transaction() as tx:
             hand = await self._hand(tx, hand_id)
+            await self._check_lease(tx, hand.table_id, lease)
             starting = {p.seat_no: p for p in hand.players}
             if hand.status == "voided":
                 raise StoreError("That hand was voided.")
@@ -290,19 +319,21 @@ class HandStore(StoreBase):
         net = {p.member_id: (p.final_stack or 0) - p.starting_stack for p in hand.players}
         return Settlement(hand_id=hand.id, applied=applied, net=net, final_stacks=finals)
 
-    async def void_hand(self, hand_id: int, reason: str) -> bool:
+    async def void_hand(self, hand_id: int, reason: str, *, lease: int | None = None) -> bool:
         """Void an unfinished hand that cannot be resumed; returns True if voided now (False if it
         was already voided).
 
         Every contribution goes back to its seat: the seats were kept at their starting stacks
         during the hand, so no stack changes. The void is recorded in the ledger (``kind='void'``,
         key ``void:{hand_id}``, zero deltas, one row per player) with ``reason``. Raises
-        :class:`StoreError` if the hand was already settled.
+        :class:`StoreError` if the hand was already settled; :class:`StaleLease` for a stale
+        ``lease`` (fencing, as in :meth:`append_action`).
         """
         check_id(hand_id, "hand")
         reason = check_text(reason, "reason", limit=500)
         async with self._transaction() as tx:
             hand = await self._hand(tx, hand_id)
+            await self._check_lease(tx, hand.table_id, lease)
             if hand.status == "voided":
                 return False
             if hand.status == "finished":

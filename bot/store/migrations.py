@@ -212,6 +212,12 @@ CREATE TABLE table_leases (
 ) STRICT;
 """
 
+_V9_LEASE_GENERATION = """
+ALTER TABLE table_leases ADD COLUMN generation INTEGER NOT NULL DEFAULT 1;
+"""
+"""Fencing (issue 18): a lease's generation grows each time another owner takes the table, and
+every hand write of a lease holder carries the generation it holds (``bot.store.leases``)."""
+
 Step = str | Callable[[aiosqlite.Connection], Awaitable[None]]
 """An SQL script, or (for data that SQL cannot convert) a coroutine run in the step's transaction."""
 
@@ -224,6 +230,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _V6_DISPLAY_PREFS,
     _V7_HAND_GAME,
     _V8_LEASES,
+    _V9_LEASE_GENERATION,
 )
 """The migration steps; ``MIGRATIONS[n - 1]`` upgrades version ``n - 1`` to ``n``."""
 

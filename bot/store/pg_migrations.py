@@ -205,6 +205,10 @@ CREATE TABLE table_leases (
 );
 """
 
+_V9_LEASE_GENERATION = """
+ALTER TABLE table_leases ADD COLUMN generation BIGINT NOT NULL DEFAULT 1;
+"""
+
 PG_MIGRATIONS: tuple[str, ...] = (
     _V1_CORE,
     _V2_DAILY,
@@ -214,6 +218,7 @@ PG_MIGRATIONS: tuple[str, ...] = (
     _V6_DISPLAY_PREFS,
     _V7_HAND_GAME,
     _V8_LEASES,
+    _V9_LEASE_GENERATION,
 )
 """The PostgreSQL migration scripts, step for step the twins of ``bot.store.migrations.MIGRATIONS``
 (a step with nothing to do on PostgreSQL is an empty script)."""

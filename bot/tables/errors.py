@@ -25,3 +25,18 @@ class StaleAction(TableError):
 
 class NotDealer(TableError):
     """Only the table's dealer (or a member with dealer rights) may do this."""
+
+
+class DatabaseUnavailable(TableError):
+    """The database could not store the change (out of reach, a dropped connection, a conflict that
+    kept failing): nothing was done in memory, and the table catches up with the store by itself
+    once the database is back (``HandRunner.resync``)."""
+
+    def __init__(self, reason: str = "The database is unreachable, so your action was not taken;"
+                                      " try again in a moment.") -> None:
+        super().__init__(reason)
+
+
+class LeaseLost(TableError):
+    """Another process took this table's lease (this one stalled past it): the store refused the
+    write, nothing changed, and this process stops dealing the table (its keeper drops it)."""

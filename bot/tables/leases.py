@@ -75,6 +75,9 @@ class TableLeases:
         self.held: set[int] = set()
         self.elsewhere: set[int] = set()
         """Tables of our shards whose live lease another process holds (as last seen)."""
+        self.generations: dict[int, int] = {}
+        """The generation of each lease taken (every hand write carries it: fencing, see
+        :mod:`bot.store.leases`)."""
 
     def serves(self, guild_id: int) -> bool:
         """Whether this process's shards include the guild."""
@@ -84,9 +87,11 @@ class TableLeases:
 
     async def claim(self, table_id: int) -> bool:
         """Take or renew the table's lease; False while another process's lease is live."""
-        if await self.store.claim_table(table_id, self.owner, self.ttl):
+        generation = await self.store.take_table(table_id, self.owner, self.ttl)
+        if generation is not None:
             self.held.add(table_id)
             self.elsewhere.discard(table_id)
+            self.generations[table_id] = generation
             return True
         self.held.discard(table_id)
         self.elsewhere.add(table_id)

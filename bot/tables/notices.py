@@ -20,6 +20,7 @@ in one call, ``await presenter.update(key, update)``. The notices are:
   from the engine's result.
 
 * ``GameChoiceNotice`` -- dealer's choice: the player on the button picks the coming deal's game.
+* ``VoidConsentNotice`` -- a void that needs the other players' agreement asks for it.
 
 ``NoticePresenter`` takes an update one notice at a time, for front ends written that way.
 
@@ -57,6 +58,7 @@ __all__ = [
     "TableSnapshot",
     "Undeliverable",
     "Update",
+    "VoidConsentNotice",
 ]
 
 log = logging.getLogger(__name__)
@@ -163,7 +165,24 @@ class GameChoiceNotice:
     text: str
 
 
-Notice = PublicNotice | PrivateNotice | Prompt | Reply | ShowdownNotice | GameChoiceNotice
+@dataclass(frozen=True, slots=True)
+class VoidConsentNotice:
+    """A void that needs consent (``TableService.void_hand``): ``asker`` asked to void hand
+    ``hand_id`` for ``reason``; each of ``needed`` (``(member, name)``, the other players still in
+    the hand) is asked to agree (``TableService.answer_void`` with ``request_id``). ``text``: the
+    question as one line, for front ends that only print."""
+
+    table_id: int
+    request_id: int
+    hand_id: int
+    hand_no: int
+    asker: str
+    reason: str
+    needed: tuple[tuple[int, str], ...]
+    text: str
+
+
+Notice = PublicNotice | PrivateNotice | Prompt | Reply | ShowdownNotice | GameChoiceNotice | VoidConsentNotice
 """Anything the table service says."""
 
 
@@ -249,6 +268,8 @@ class NoticePresenter:
             await _logged(self.showdown(table, notice))
         elif isinstance(notice, GameChoiceNotice):
             await _logged(self.choose_game(table, notice))
+        elif isinstance(notice, VoidConsentNotice):
+            await _logged(self.ask_void(table, notice))
 
     async def _deliver(self, table: TableKey, update: Update, notices: list[PrivateNotice]) -> None:
         failures = await asyncio.gather(
@@ -291,6 +312,9 @@ class NoticePresenter:
     async def choose_game(self, table: TableKey, notice: GameChoiceNotice) -> None:
         """Ask the dealer's-choice chooser for the game (a select menu on Discord)."""
 
+    async def ask_void(self, table: TableKey, notice: VoidConsentNotice) -> None:
+        """Ask the players still in a hand whether they agree to void it (buttons on Discord)."""
+
     async def updated(self, table: TableKey, update: Update) -> None:
         """The update's notices are out; ``update.table`` is the table now."""
 
@@ -312,3 +336,6 @@ class Actor:
     member: int
     name: str = ""
     dealer_rights: bool = False
+    manage_server: bool = False
+    """Discord's Manage Server permission (the server's own admins): voids without anyone's
+    consent (``TableService.void_hand``)."""

@@ -23,9 +23,10 @@ from bot.tables.notices import (
     ShowdownNotice,
     TableKey,
     Undeliverable,
+    VoidConsentNotice,
 )
 
-Notice = PublicNotice | PrivateNotice | Prompt | Reply | ShowdownNotice | GameChoiceNotice
+Notice = PublicNotice | PrivateNotice | Prompt | Reply | ShowdownNotice | GameChoiceNotice | VoidConsentNotice
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,9 @@ class RecordingPresenter(NoticePresenter):
     async def choose_game(self, table: TableKey, notice: GameChoiceNotice) -> None:
         self.log.append(Recorded(table, notice))
 
+    async def ask_void(self, table: TableKey, notice: VoidConsentNotice) -> None:
+        self.log.append(Recorded(table, notice))
+
     # -- reading the record ---------------------------------------------------------------------
     def of(self, table: TableKey | None = None) -> list[Notice]:
         """Every notice (for one table, if given), in order."""
@@ -97,6 +101,10 @@ class RecordingPresenter(NoticePresenter):
     def choices(self, table: TableKey | None = None) -> list[GameChoiceNotice]:
         """The dealer's-choice questions asked, oldest first."""
         return [n for n in self.of(table) if isinstance(n, GameChoiceNotice)]
+
+    def void_requests(self, table: TableKey | None = None) -> list[VoidConsentNotice]:
+        """The requests for consent to a void, oldest first."""
+        return [n for n in self.of(table) if isinstance(n, VoidConsentNotice)]
 
     def showdowns(self, table: TableKey | None = None) -> list[ShowdownNotice]:
         """Showdown summaries."""

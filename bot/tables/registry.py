@@ -94,3 +94,6 @@ class Registry:
         if table.auto_deal is not None:
             table.auto_deal.cancel()
             table.auto_deal = None
+        if table.retry is not None:
+            table.retry.cancel()
+            table.retry = None

@@ -13,6 +13,7 @@ hands on load.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -20,10 +21,11 @@ from typing import Any
 from bot.engine.games import DEALERS_CHOICE, DEFAULT_GAME, GAMES
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import PRESETS, TableStakes
-from bot.store import Store, StoreError
+from bot.store import StaleLease, Store, StoreError
+from bot.store.errors import database_failures
 from bot.store.records import HandRecord, Seat, TableRecord
 from bot.tables.codec import decode_seats, encode_seats
-from bot.tables.errors import TableError
+from bot.tables.errors import DatabaseUnavailable, LeaseLost, TableError
 from bot.tables.fairness import DealCommitment
 from bot.tables.games import PendingChoice
 from bot.tables.notices import TableKey
@@ -32,15 +34,24 @@ from bot.tables.state import SeatState, Table
 
 MAX_SEATS = 8
 
+log = logging.getLogger(__name__)
+
 
 @contextmanager
 def refused(prefix: str = "") -> Iterator[None]:
     """Turn a ``StoreError`` inside the block into a ``TableError`` with its reason (after
-    ``prefix``, if given); nothing else is caught."""
+    ``prefix``, if given), and a failure of the database itself (``database_failures``: out of
+    reach, a dropped connection, a conflict still failing after the retries) into
+    ``DatabaseUnavailable``, logged; nothing else is caught."""
     try:
         yield
+    except StaleLease as exc:
+        raise LeaseLost(exc.reason) from None
     except StoreError as exc:
         raise TableError(f"{prefix}{exc.reason}") from None
+    except database_failures() as exc:
+        log.warning("database failure: %s: %s", type(exc).__name__, " ".join(str(exc).split())[:300])
+        raise DatabaseUnavailable() from exc
 
 
 class Repository:
@@ -57,6 +68,17 @@ class Repository:
     async def unfinished_hands(self) -> list[HandRecord]:
         """Hands dealt but neither settled nor voided (to resume after a restart)."""
         return await self.store.list_unfinished_hands()
+
+    async def hand(self, hand_id: int) -> HandRecord:
+        """One stored hand, as the store has it now."""
+        with refused():
+            return await self.store.get_hand(hand_id)
+
+    async def unfinished_hand(self, table: Table) -> HandRecord | None:
+        """The table's hand dealt but neither settled nor voided, if any."""
+        with refused():
+            hands = await self.store.list_unfinished_hands(table.key.guild)
+        return next((h for h in hands if h.table_id == table.table_id), None)
 
     async def load(self, record: TableRecord) -> Table:
         """The ``Table`` of a stored record, with its seats, button and hand count."""
@@ -200,11 +222,11 @@ class Repository:
         rulings: Rulings | None = None,
     ) -> int:
         """Store a new hand of ``game`` dealt to ``seats`` (in deal order) from ``deal`` under
-        ``rulings`` (default: the table's), with its deal order as its first action; returns its id.
-        If the deal order cannot be stored the hand is voided."""
+        ``rulings`` (default: the table's), with its deal order as its first action, in one
+        transaction; returns its id."""
         order = tuple(s.seat_no for s in seats)
         with refused():
-            hand_id = await self.store.create_hand(
+            return await self.store.create_hand(
                 table.table_id,
                 players={s.seat_no: s.member for s in seats},
                 deck=[c.code for c in deal.order],
@@ -213,28 +235,26 @@ class Repository:
                 stakes=table.stakes.to_dict(),
                 rulings=(rulings or table.rulings).to_dict(),
                 game=game,
+                actions=[encode_seats(order)],
+                lease=table.lease,
             )
-        try:
-            await self.store.append_action(hand_id, 1, encode_seats(order))
-        except StoreError as exc:
-            await self.store.void_hand(hand_id, "the deal order could not be recorded")
-            raise TableError(f"The deal could not be recorded: {exc.reason}") from None
-        return hand_id
 
-    async def append_action(self, hand_id: int, seq: int, text: str) -> None:
-        """Store action number ``seq`` of a hand before it is applied."""
+    async def append_action(self, table: Table, hand_id: int, seq: int, text: str) -> None:
+        """Store action number ``seq`` of a hand before it is applied (under the table's lease)."""
         with refused("Your action could not be recorded, so it did not happen: "):
-            await self.store.append_action(hand_id, seq, text)
+            await self.store.append_action(hand_id, seq, text, lease=table.lease)
 
-    async def void_hand(self, hand_id: int, reason: str) -> None:
+    async def void_hand(self, table: Table, hand_id: int, reason: str) -> None:
         """Void a hand: every chip goes back to where it was before it (``Store.void_hand``)."""
         with refused():
-            await self.store.void_hand(hand_id, reason)
+            await self.store.void_hand(hand_id, reason, lease=table.lease)
 
-    async def settle_hand(self, hand_id: int, final_stacks: Mapping[int, int], phh: str) -> None:
+    async def settle_hand(
+        self, table: Table, hand_id: int, final_stacks: Mapping[int, int], phh: str
+    ) -> None:
         """Settle a finished hand: final stacks by table seat, and its PHH history text."""
         with refused():
-            await self.store.settle_hand(hand_id, final_stacks, phh)
+            await self.store.settle_hand(hand_id, final_stacks, phh, lease=table.lease)
 
 
 def _game_setting(value: object, default: str | None) -> str:

@@ -32,7 +32,7 @@ from bot.render.settings import rulings_changes, stakes_change
 from bot.store.records import HandRecord
 from bot.tables.clock import Clock
 from bot.tables.codec import encode_action, encode_seats
-from bot.tables.errors import StaleAction, TableError
+from bot.tables.errors import DatabaseUnavailable, LeaseLost, StaleAction, TableError
 from bot.tables.fairness import DealCommitment
 from bot.tables.games import (
     PendingChoice,
@@ -52,6 +52,10 @@ from bot.tables.snapshot import hand_prompt, own_cards, table_notice
 from bot.tables.state import LiveHand, SeatState, Table
 
 log = logging.getLogger(__name__)
+
+RETRY_SECONDS = (2.0, 5.0, 10.0, 30.0, 60.0)
+"""After a store failure, how long the table waits before it tries again to catch up with the store
+(then every minute while the database stays out of reach)."""
 
 
 class HandRunner:
@@ -74,7 +78,12 @@ class HandRunner:
         a choice is waiting, or fewer than two players can play: that reason is also told in the
         channel). A waiting choice whose chooser is no longer ready to play lapses, and the player
         on the button now is asked."""
+        await self.resync(table)
         if table.hand is not None:
+            if table.hand.engine.is_over:
+                raise DatabaseUnavailable(
+                    f"The database is unreachable, so hand #{table.hand.hand_no}'s result is not recorded"
+                    " yet and the next hand cannot be dealt: both as soon as it is back.")
             raise TableError(f"Hand #{table.hand.hand_no} is still being played.")
         ready = [s for _, s in sorted(table.seats.items()) if s.ready]
         if game is None and table.choice is not None:
@@ -110,7 +119,11 @@ class HandRunner:
                               manual_showdown=True, game=chosen)
         except NotImplementedError:
             raise TableError(f"{chosen.title} cannot be dealt yet.") from None
-        hand_id = await self.repository.create_hand(table, seats, deal, chosen.name, rulings)
+        try:
+            hand_id = await self.repository.create_hand(table, seats, deal, chosen.name, rulings)
+        except DatabaseUnavailable:
+            self.store_failed(table)   # it may have been stored all the same: resync finds it
+            raise
         table.button = button
         table.redeal = False
         table.hands_dealt += 1
@@ -291,7 +304,15 @@ class HandRunner:
             amount = None
         command = engine.verify(seat, action, amount)  # resolved; IllegalAction: nothing changed
         text = encode_action(seat, command)
-        await self.repository.append_action(live.hand_id, live.turn, text)
+        try:
+            await self.repository.append_action(table, live.hand_id, live.turn, text)
+        except LeaseLost:
+            raise                      # another process deals the table now: nothing to catch up
+        except TableError:
+            # The store failed or refused what the engine allows (another writer, a dropped
+            # connection after the commit?): catch up with the store before the next move.
+            self.store_failed(table)
+            raise
         engine.apply(seat, command)
         live.actions.append(text)
         table.cancel_timers()
@@ -339,17 +360,17 @@ class HandRunner:
             return
         table_seat = table.seats.get(live.seat_nos[seat])
         if table_seat is not None and table_seat.leaving:
-            await self.fold_leaving(table, seat)
+            await self._auto(table, seat, "fold" if live.engine.legal_actions(seat).fold else "timeout")
             return
         if live.engine.phase == "showdown":
             # Card rooms' showdown (SPEC §6): a hand that could still win a pot is shown without
             # asking (cards speak); a beaten hand is mucked for a player who set auto-muck; anyone
             # else is asked, after seeing the hands shown before them.
             if not live.engine.legal_actions(seat).muck:
-                await self.apply(table, seat, "show", None)
+                await self._auto(table, seat, "show")
                 return
             if live.members[seat] in table.automuck:
-                await self.apply(table, seat, "muck", None)
+                await self._auto(table, seat, "muck")
                 return
             fresh = live.showdown_lines[live.showdown_posted :]
             if fresh:
@@ -360,6 +381,90 @@ class HandRunner:
         prompt = hand_prompt(table)
         assert prompt is not None
         table.tell(prompt)
+
+    async def _auto(self, table: Table, seat: int, action: str) -> None:
+        """An action the table takes by itself (a show, a muck, a leaving seat's fold, a timeout)
+        within someone else's operation: a store failure must not undo theirs, so it is only
+        logged (``apply`` has armed the catch-up with the store)."""
+        try:
+            await self.apply(table, seat, action, None)
+        except DatabaseUnavailable:
+            log.warning("table %s: %s for seat %s not stored; retrying later", table.table_id, action, seat)
+        except TableError as exc:
+            log.warning("table %s: %s for seat %s refused: %s", table.table_id, action, seat, exc.reason)
+
+    # ==================================================================== store failures
+    def store_failed(self, table: Table) -> None:
+        """A write to the store failed or was refused while a hand may be half recorded: bring the
+        table back in line with the store before its next operation, and by itself soon."""
+        table.resync = True
+        table.cancel_timers()          # the turn's timer would only fail again; the catch-up re-arms it
+        if table.hand is not None:
+            table.hand.deadline = None
+        self._arm_retry(table)
+
+    def _arm_retry(self, table: Table) -> None:
+        if table.retry is not None:
+            return
+        delay = RETRY_SECONDS[min(table.retries, len(RETRY_SECONDS) - 1)]
+        table.retry = self.clock.call_later(delay, partial(self._retry, table.key, table.table_id))
+
+    async def _retry(self, key: TableKey, table_id: int) -> None:
+        if key not in self.registry:
+            return
+        async with self.registry.locked(key) as table:
+            if table.table_id != table_id:
+                return
+            table.retry = None
+            try:
+                await self.resync(table)
+            except TableError as exc:
+                log.warning("table %s: still cannot catch up with the store: %s", table_id, exc.reason)
+
+    async def resync(self, table: Table) -> None:
+        """After a store failure (``Table.resync``), make the table what the store says, as a
+        restart would: a hand whose stored log is what this process holds goes on (its turn is
+        prompted again with a fresh timer); one whose log differs (a write that failed but was
+        committed, another writer) is rebuilt from the store; one that ended but could not be
+        settled is settled from its stored log; a hand stored by a deal that reported a failure is
+        resumed. Raises ``DatabaseUnavailable`` (the retry timer stays armed) while the database is
+        still out of reach."""
+        if not table.resync:
+            return
+        live = table.hand
+        try:
+            record = (await self.repository.hand(live.hand_id) if live is not None
+                      else await self.repository.unfinished_hand(table))
+        except TableError:
+            table.retries += 1
+            self._arm_retry(table)
+            raise
+        table.resync = False
+        table.retries = 0
+        if table.retry is not None:
+            table.retry.cancel()
+            table.retry = None
+        if live is not None and record is not None and record.status == "in_progress" \
+                and list(record.actions) == live.actions:
+            if live.engine.is_over:
+                await self._finish(table, live.showdown_lines)      # settle it now (told once)
+            else:
+                table.post(NoticeKind.INFO, f"The database is back: hand #{live.hand_no} goes on.",
+                           live.hand_id)
+                await self._next_turn(table)
+            return
+        table.cancel_timers()
+        table.hand = None
+        if record is None:
+            return
+        if record.status == "voided":
+            table.post(NoticeKind.VOID, f"Hand #{record.hand_no} is void ({record.void_reason}): every chip"
+                       " bet in it is back with its owner.", record.id)
+            table.redeal = bool(record.actions)
+            await self.seating.finish_leaving(table)
+            table.tell(table_notice(table))
+            return
+        await self.resume(table, record, outage=True)
 
     # ==================================================================== timers
     def arm_timers(self, table: Table, hand_id: int, turn: int) -> None:
@@ -422,7 +527,7 @@ class HandRunner:
                     "You are marked away and sit out from the next hand; use back to play again.",
                 ))
                 table.post(NoticeKind.SEATING, f"{live.names[seat]} is away (out of time).")
-            await self.apply(table, seat, "timeout", None)
+            await self._auto(table, seat, "timeout")
 
     def schedule_auto_deal(self, table: Table) -> None:
         """Between hands, deal by itself after ``TableOptions.auto_deal_after`` seconds (if set and
@@ -447,19 +552,37 @@ class HandRunner:
                 pass  # the reason was posted; the next join or back re-arms the auto-deal
 
     # ==================================================================== the dealer's void
-    async def void(self, table: Table, reason: str, who: str) -> str:
-        """Void the hand in progress (see ``TableService.void_hand``); returns the confirmation."""
+    @staticmethod
+    def check_voidable(live: LiveHand) -> None:
+        """Refuse to void a hand that is over but not settled yet (the database was out of reach):
+        a void would throw its real result away."""
+        if live.engine.is_over:
+            raise DatabaseUnavailable(
+                f"The database is unreachable, so hand #{live.hand_no}'s result is not recorded yet (it"
+                " will be as soon as it is back); a hand that is over cannot be voided.")
+
+    async def void(self, table: Table, reason: str, who: str, consent: str = "") -> str:
+        """Void the hand in progress (see ``TableService.void_hand``); returns the confirmation.
+        ``consent``: how the void was agreed to, said after who voided it (", with the agreement of
+        Ben")."""
+        await self.resync(table)
         live = table.hand
         if live is None:
             raise TableError("No hand is in progress, so there is nothing to void.")
-        await self.repository.void_hand(live.hand_id, f"{reason} (voided by {who})")
+        self.check_voidable(live)
+        try:
+            await self.repository.void_hand(table, live.hand_id, f"{reason} (voided by {who}{consent})")
+        except DatabaseUnavailable:
+            self.store_failed(table)
+            raise
         table.cancel_timers()
+        table.void_request = None
         live.deadline = None
         live.void_reason = reason
         table.post(
             NoticeKind.VOID,
-            f"Hand #{live.hand_no} is void: {who} voided it ({reason}). Every chip bet in it is back"
-            " with its owner: each stack is what it was before the hand.",
+            f"Hand #{live.hand_no} is void: {who} voided it ({reason}){consent}. Every chip bet in it is"
+            " back with its owner: each stack is what it was before the hand.",
             live.hand_id,
         )
         table.tell(table_notice(table))            # the hand's last state: void, no cards, no pot
@@ -478,9 +601,30 @@ class HandRunner:
         result = live.engine.result
         assert result is not None
         table.cancel_timers()
+        table.void_request = None         # a void asked for lapses with the hand
         finals = {live.seat_nos[i]: result.final_stacks[i] for i in range(len(live.seat_nos))}
         try:
-            await self.repository.settle_hand(live.hand_id, finals, _history(live))
+            await self.repository.settle_hand(table, live.hand_id, finals, _history(live))
+        except DatabaseUnavailable:
+            # The hand stays, over, until the store has its result: the retry (or the next deal)
+            # settles it from the stored log, as a restart would. No chip is lost meanwhile.
+            if not live.unsettled:
+                live.unsettled = True
+                table.post(
+                    NoticeKind.INFO,
+                    f"Hand #{live.hand_no} is over, but the database is unreachable, so its result is not"
+                    " recorded yet: it will be as soon as the database is back (every chip is safe).",
+                    live.hand_id,
+                )
+            self.store_failed(table)
+            return
+        except LeaseLost:
+            # Another process took the table over (this one stalled past its lease): it settles
+            # the hand from the stored log; this one lets go of it.
+            log.warning("table %s: lease lost before hand %s was settled", table.table_id, live.hand_id)
+            table.cancel_timers()
+            table.hand = None
+            return
         except TableError:
             log.exception("could not settle hand %s", live.hand_id)
             table.post(
@@ -515,17 +659,20 @@ class HandRunner:
         self.schedule_auto_deal(table)
 
     # ==================================================================== recovery
-    async def resume(self, table: Table, record: HandRecord) -> None:
+    async def resume(self, table: Table, record: HandRecord, *, outage: bool = False) -> None:
         """Replay an unfinished hand from its stored deck and actions and go on with it: the
         player to act is prompted again and timers re-armed. A hand that cannot be replayed (or
-        whose deck does not match its commitment) is voided and the channel told."""
+        whose deck does not match its commitment) is voided and the channel told. ``outage``: the
+        catch-up after a store failure rather than a restart (only the wording differs)."""
+        after = "now that the database is back" if outage else "after a restart"
+        before = "while the database was unreachable" if outage else "just before a restart"
         try:
             live, told = _rebuild(table, record)
         except (IllegalAction, ValueError, KeyError, IndexError, NotImplementedError) as exc:
-            await self.repository.void_hand(record.id, f"its log could not be replayed ({exc})")
+            await self.repository.void_hand(table, record.id, f"its log could not be replayed ({exc})")
             table.post(
                 NoticeKind.VOID,
-                f"Hand #{record.hand_no} could not be resumed after a restart and is void: every chip bet in"
+                f"Hand #{record.hand_no} could not be resumed {after} and is void: every chip bet in"
                 " it is back with its owner.",
                 record.id,
             )
@@ -542,7 +689,7 @@ class HandRunner:
             _narrate(live, events[:told])
             live.showdown_posted = len(live.showdown_lines)
             live.narrated = len(events)
-            table.post(NoticeKind.INFO, f"Hand #{live.hand_no} ended just before a restart:", live.hand_id)
+            table.post(NoticeKind.INFO, f"Hand #{live.hand_no} ended {before}:", live.hand_id)
             self._tell(table, live, events[told:])
             await self._finish(table, live.showdown_lines)
             return
@@ -550,7 +697,7 @@ class HandRunner:
         live.narrated = len(events)
         # A showdown under way is told again before its next prompt (the hands shown so far).
         table.post(
-            NoticeKind.INFO, f"Hand #{live.hand_no} resumes after a restart: same cards, same pot.",
+            NoticeKind.INFO, f"Hand #{live.hand_no} resumes {after}: same cards, same pot.",
             live.hand_id,
         )
         table.tell(table_notice(table))

@@ -68,6 +68,7 @@ from bot.tables.notices import (
     TableKey,
     TableSnapshot,
     Update,
+    VoidConsentNotice,
 )
 from bot.tables.options import TableOptions
 from bot.tables.prompting import resolve
@@ -77,7 +78,8 @@ from bot.tables.robot import Situation, situation
 from bot.tables.runner import HandRunner
 from bot.tables.seating import Seating
 from bot.tables.snapshot import hand_prompt, own_cards, snapshot, table_notice
-from bot.tables.state import SeatState, Table
+from bot.tables.state import SeatState, Table, VoidRequest
+from bot.tables.voiding import consent_reason, consenters, join
 
 log = logging.getLogger(__name__)
 
@@ -161,6 +163,8 @@ class TableService:
             ):
                 continue
             table = await self.repository.load(record)
+            if self.leases is not None:
+                table.lease = self.leases.generations.get(record.id)
             self.registry.add(table)
             loaded.append(table)
         if not loaded:
@@ -290,6 +294,7 @@ class TableService:
                 await self.repository.save_settings(table)
             if self.leases is not None:
                 await self.leases.claim(table.table_id)  # a new table: nobody else holds it
+                table.lease = self.leases.generations.get(table.table_id)
             self.registry.add(table)
         async with self.registry.locked(key, table=table):
             table.post(NoticeKind.INFO, f"Table open: {stakes_line(stakes)}. "
@@ -576,6 +581,7 @@ class TableService:
                 "all-in, show or muck."
             )
         async with self.registry.locked(key) as table:
+            await self.runner.resync(table)
             seat = self.runner.check_turn(table, _actor(who).member, hand_id, turn)
             await self.runner.apply(table, seat, name, amount)
 
@@ -595,6 +601,7 @@ class TableService:
             raise TableError(f"{action!r} is not an action.")
         member = _actor(who).member
         async with self.registry.locked(key) as table:
+            await self.runner.resync(table)
             prompt = hand_prompt(table)
             if prompt is None:
                 raise TableError("Nobody is to act right now.")
@@ -649,6 +656,12 @@ class TableService:
         this hand's button (a misdeal is re-dealt by the same dealer), also after a restart.
         Prompts of the voided hand are refused from then on (``StaleAction``).
 
+        Fairness (``bot.tables.voiding``): once the showdown has begun, or when the one asking has
+        chips in the hand, the void needs the agreement of every other player still in it
+        (``VoidConsentNotice``, answered with ``answer_void``) unless they have Manage Server; the
+        channel is told who asked, why, and whose agreement is needed, and so is the one asking
+        (the returned text). Every void is announced with who asked for it and why.
+
         Raises ``NotDealer``, or ``TableError`` when no hand is in progress or the reason is too long;
         a refusal changes nothing.
         """
@@ -658,10 +671,62 @@ class TableService:
             self._check_dealer(table, actor)
             if len(text) > MAX_VOID_REASON:
                 raise TableError(f"Keep the reason to {MAX_VOID_REASON} characters.")
-            if table.hand is None:
+            await self.runner.resync(table)
+            live = table.hand
+            if live is None:
                 raise TableError("No hand is in progress, so there is nothing to void.")
+            self.runner.check_voidable(live)
             who_text = " ".join((name or actor.name or "").split())[:32] or table.name(actor.member)
-            return await self.runner.void(table, text, who_text)
+            why = consent_reason(live, actor)
+            needed = consenters(live, actor) if why is not None else {}
+            if not needed:
+                return await self.runner.void(table, text, who_text)
+            table.void_seq += 1
+            request = VoidRequest(table.void_seq, live.hand_id, actor.member, who_text, text, why or "",
+                                  needed)
+            table.void_request = request
+            names = join(list(needed.values()))
+            question = (f"{who_text} asks to void hand #{live.hand_no} ({text}). Because {why}, a void"
+                        f" needs the agreement of {names} (or someone with Manage Server).")
+            table.post(NoticeKind.INFO, question, live.hand_id)
+            table.tell(VoidConsentNotice(table.table_id, request.request_id, live.hand_id, live.hand_no,
+                                         who_text, text, tuple(needed.items()), question))
+            return (f"Hand #{live.hand_no} is not void yet: because {why}, voiding it needs the agreement"
+                    f" of {names}, who are asked now (or someone with Manage Server may void it).")
+
+    async def answer_void(self, key: TableKey, who: Actor | int, request_id: int, agree: bool) -> str:
+        """A player's answer to void request ``request_id`` (``VoidConsentNotice``): once every
+        player asked has agreed, the hand is void (announced with who asked, why and who agreed);
+        one refusal ends the request and the hand goes on. Returns what happened, for the player.
+        Raises ``StaleAction`` for a request that is over, ``TableError`` for someone not asked."""
+        member = _actor(who).member
+        async with self.registry.locked(key) as table:
+            request, live = table.void_request, table.hand
+            if request is None or request.request_id != request_id or live is None \
+                    or live.hand_id != request.hand_id:
+                raise StaleAction("That request to void a hand is over.")
+            if member not in request.needed:
+                raise TableError(f"Only {join(list(request.needed.values()))} are asked about this void.")
+            name = request.needed[member]
+            if not agree:
+                table.void_request = None
+                table.post(NoticeKind.INFO,
+                           f"{name} does not agree to void hand #{live.hand_no}: it goes on.", live.hand_id)
+                return f"You did not agree: hand #{live.hand_no} goes on."
+            request.agreed.add(member)
+            waiting = [n for m, n in request.needed.items() if m not in request.agreed]
+            if waiting:
+                table.post(NoticeKind.INFO, f"{name} agrees to void hand #{live.hand_no}; waiting for"
+                           f" {join(waiting)}.", live.hand_id)
+                return f"You agreed; waiting for {join(waiting)}."
+            table.void_request = None
+            agreed = join(list(request.needed.values()))
+            return await self.runner.void(table, request.reason, request.asker_name,
+                                          f", with the agreement of {agreed}")
+
+    def void_request(self, key: TableKey) -> VoidRequest | None:
+        """The void waiting for consent at the table, if any."""
+        return self.registry.get(key).void_request
 
     # ==================================================================== helpers
     async def _send_update(self, table: Table) -> None:

@@ -78,6 +78,8 @@ class LiveHand:
     """How many of ``showdown_lines`` were already posted, because a player had to be asked to show
     or muck (they see the hands shown before them)."""
     in_showdown: bool = False
+    unsettled: bool = False
+    """The hand is over but the store could not settle it yet (the channel was told once)."""
     """The engine's showdown has begun (``ShowdownStarted`` was narrated)."""
 
     @property
@@ -96,6 +98,23 @@ class LiveHand:
     def button_seat_no(self) -> int:
         """The dealer button's table seat (the last seat dealt)."""
         return self.seat_nos[-1]
+
+
+@dataclass
+class VoidRequest:
+    """A void waiting for the consent of the other players still in the hand (see
+    ``TableService.void_hand``): who asked, why, who must agree and who has."""
+
+    request_id: int
+    hand_id: int
+    asker: int
+    asker_name: str
+    reason: str
+    why: str
+    """Why consent is needed ("the showdown has begun", "Ann has chips in it")."""
+    needed: dict[int, str]
+    """Member -> name of everyone whose agreement is needed."""
+    agreed: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -132,6 +151,21 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timers: list[TimerHandle] = field(default_factory=list)
     auto_deal: TimerHandle | None = None
+    void_request: VoidRequest | None = None
+    """A void asked for and waiting for the other players' consent (lapses with the hand)."""
+    void_seq: int = 0
+    """The number of the last void request at this table (a stale button is refused)."""
+    lease: int | None = None
+    """The generation of this process's lease on the table (None: no leases, one process); every
+    hand write carries it, and the store refuses it once another process has taken the table."""
+    resync: bool = False
+    """A write to the store failed (or was refused) while this table may have had something half
+    recorded: before anything else happens here the hand is brought back in line with the store
+    (``HandRunner.resync``), as a restart would."""
+    retry: TimerHandle | None = None
+    """The timer that tries ``resync`` again while the database is out of reach."""
+    retries: int = 0
+    """How many times in a row ``resync`` found the database out of reach (sets the next delay)."""
     undeliverable: set[int] = field(default_factory=set)
     max_seats: int = 8
     """The most players who may sit here (2..8; the store refuses a buy-in beyond it)."""

@@ -30,7 +30,12 @@ def test_void_at_a_turn_gives_every_chip_back_and_the_same_dealer_deals_again(tm
     assert asyncio.run(play(config, io.StringIO(typed), out)) == 0
     text = out.getvalue()
     assert "No hand is in progress, so there is nothing to void." in text
-    assert "Hand #1 is void: Ann voided it (Misdeal: a card flashed)." in text
+    # Ann deals and plays, so her void needs the others' consent; the computer players agree to a
+    # misdeal before the showdown (issue 18).
+    assert "Because Ann has chips in it, a void needs the agreement of" in text
+    voided = (r"Hand #1 is void: Ann voided it \(Misdeal: a card flashed\),"
+              r" with the agreement of \w+ and \w+\.")
+    assert re.search(voided, text)
     assert "each stack is what it was before the hand" in text
     assert "Hand #1 deck: the" in text and "stay closed" in text   # opened as after any hand
     # A misdeal is re-dealt with the same button: the same dealer and deal order as hand #1.
@@ -52,3 +57,18 @@ def test_help_mentions_void() -> None:
     out = io.StringIO()
     asyncio.run(play(PlayConfig(db=None, humans=["Ann"], bots=1, seed=2), io.StringIO("\n?\nq\n"), out))
     assert "void [reason]" in out.getvalue()
+
+
+def test_hot_seat_void_asks_the_other_player_at_the_keyboard(tmp_path: Path) -> None:
+    # Issue 18: Bea (in the hand, her ante in the pot) types void; Ann must agree. A "no" keeps the
+    # hand going; a "yes" voids it, announced with who asked and who agreed.
+    db = tmp_path / "hot.sqlite3"
+    out = io.StringIO()
+    config = PlayConfig(db=db, humans=["Ann", "Bea"], bots=0, seed=3)
+    typed = "\n\nvoid misdeal\nno\nvoid misdeal\nyes\nq\n"
+    assert asyncio.run(play(config, io.StringIO(typed), out)) == 0
+    text = out.getvalue()
+    assert "Because Bea has chips in it, a void needs the agreement of Ann" in text
+    assert "Ann does not agree to void hand #1: it goes on." in text
+    assert "Hand #1 is void: Bea voided it (misdeal), with the agreement of Ann." in text
+    assert audit_ok(db)

@@ -40,3 +40,25 @@ async def test_refusals_and_bugs_get_a_short_private_answer(
     # Both bugs were logged with their tracebacks (and only those).
     assert len(fake.bot_errors) == 2 and all("a bug" in e for e in fake.bot_errors)
     fake.bot_errors.clear()
+
+
+async def test_a_database_failure_is_answered_with_its_true_reason(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 18: a failure of the database itself (here a dropped connection) is neither a bug nor
+    a generic apology: the member is told the database is unreachable and nothing was done."""
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob = guild.member("alice"), guild.member("bob")
+    poker = guild.channel("poker")
+
+    async def dropped(*args: object, **kwargs: object) -> object:
+        raise ConnectionResetError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(bot.store, "transfer", dropped)
+    res = await fake.slash(alice, "chips give", {"member": bob, "amount": 10}, channel=poker)
+    assert res.ephemeral and "database is unreachable, so your action was not taken" in res.text
+    assert "Something went wrong" not in res.text
+    assert not fake.bot_errors

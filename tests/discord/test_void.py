@@ -60,11 +60,23 @@ async def test_dealer_voids_the_hand_chips_go_back_and_old_buttons_are_stale(
     close = await fake.slash(alice, "table close", channel=poker)
     assert close.ephemeral and "/hand void" in close.text               # the way out of a hand
 
-    done = await fake.slash(alice, "hand void", {"reason": "a down card was dealt face up"}, channel=poker)
+    # alice deals and plays (her ante is in the pot), so her void needs bob's and carol's consent
+    # (issue 18): she is told so, and they are asked in the channel with buttons.
+    asked = await fake.slash(alice, "hand void", {"reason": "a down card was dealt face up"}, channel=poker)
+    assert asked.ephemeral and "not void yet" in asked.text and "alice has chips in it" in asked.text
+    question = next(m for m in fake.channel_messages(poker)
+                    if "agree to void hand #1" in m.text and "Agree to void" in m.button_labels)
+    assert f"<@{bob.id}>" in question.text and f"<@{carol.id}>" in question.text
+    own = await fake.click(alice, question, label="Agree to void")        # not hers to give
+    assert own.ephemeral and "Only bob and carol" in own.text
+    waiting = await fake.click(bob, question, label="Agree to void")
+    assert waiting.ephemeral and "waiting for carol" in waiting.text
+    done = await fake.click(carol, question, label="Agree to void")
     assert done.ephemeral and "Hand #1 is void" in done.text
     texts = [m.text for m in fake.channel_messages(poker)]
     assert any(
-        "Hand #1 is void: alice voided it (a down card was dealt face up)" in t and "back with its owner" in t
+        "Hand #1 is void: alice voided it (a down card was dealt face up),"
+        " with the agreement of bob and carol" in t and "back with its owner" in t
         for t in texts
     ), texts
     # As after any hand, the cards everyone saw are opened; the deck itself is never shown.

@@ -195,3 +195,15 @@ async def test_settle_up_nets_hands_in_the_period_with_fewest_payments(store: St
         (BOB, ALICE, 120),
         (CAROL, ALICE, 50),
     ]
+
+
+async def test_a_hand_and_its_first_actions_are_stored_in_one_transaction(store: Store) -> None:
+    table = await seated_table(store)
+    hand_id = await store.create_hand(
+        table, players={1: ALICE, 2: BOB}, deck=DECK, commitment="c", salt="s", actions=["seats 2 1"]
+    )
+    assert (await store.get_hand(hand_id)).actions == ("seats 2 1",)
+    await store.void_hand(hand_id, "test")
+    with pytest.raises(StoreError, match="non-empty"):      # a bad first action: no hand at all
+        await store.create_hand(table, players={1: ALICE}, deck=DECK, commitment="c", salt="s", actions=[""])
+    assert [h.id for h in await store.table_hands(table)] == [hand_id]

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Store, StoreError
+from bot.store import StaleLease, Store, StoreError
 from tests.postgres import RawDb
 
-G, ALICE = 100, 11
+G, ALICE, BOB = 100, 11, 12
 TTL = timedelta(seconds=30)
 
 
@@ -71,3 +71,33 @@ async def test_two_processes_claiming_at_once_get_one_owner(db_path: Path | str,
             clock.advance(seconds=31)  # everything lapses: the next round races afresh
     with RawDb(db_path) as db:
         assert db.execute("SELECT COUNT(*) FROM table_leases")[0][0] == 20
+
+
+async def test_a_stale_lease_holder_cannot_write_into_a_hand(store: Store, clock) -> None:
+    """Fencing (issue 18): every hand write carries the lease generation its writer holds; once
+    another process has taken the table over, the old holder's writes are refused whole."""
+    table = (await store.create_table(G, 9000, ALICE)).id
+    for member in (ALICE, BOB):
+        await store.buy_in(G, table, member, 100)
+    old = await store.take_table(table, "old", TTL)
+    assert old == 1 and await store.take_table(table, "old", TTL) == 1          # a renewal keeps it
+    hand = await store.create_hand(table, players={1: ALICE, 2: BOB}, deck=["As", "Kd"], commitment="c",
+                                   salt="s", actions=["seats 1 2"], lease=old)
+    assert await store.append_action(hand, 2, "p1 pb", lease=old)
+    clock.advance(seconds=31)                                      # the old holder stalls past its lease
+    new = await store.take_table(table, "new", TTL)
+    assert new == 2
+    with pytest.raises(StaleLease):
+        await store.append_action(hand, 3, "p2 cc", lease=old)
+    with pytest.raises(StaleLease):
+        await store.settle_hand(hand, {1: 100, 2: 100}, "phh", lease=old)
+    with pytest.raises(StaleLease):
+        await store.void_hand(hand, "mine", lease=old)
+    assert (await store.get_hand(hand)).actions == ("seats 1 2", "p1 pb")
+    assert await store.append_action(hand, 3, "p2 f", lease=new)
+    await store.void_hand(hand, "test over", lease=new)
+    with pytest.raises(StaleLease):                               # nor may it deal a new hand
+        await store.create_hand(table, players={1: ALICE, 2: BOB}, deck=["As"], commitment="c", salt="s",
+                                lease=old)
+    assert await store.release_leases("new") == 1
+    assert await store.take_table(table, "old", TTL) == 3          # a released lease keeps counting

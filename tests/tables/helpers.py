@@ -10,7 +10,7 @@ from bot.engine.cards import FULL_DECK, Card, parse_cards
 from bot.engine.stakes import TableStakes
 from bot.store import Store
 from bot.tables.clock import FakeClock
-from bot.tables.notices import NoticeKind, Prompt, TableKey
+from bot.tables.notices import Actor, NoticeKind, Prompt, TableKey
 from bot.tables.options import TableOptions
 from bot.tables.recording import RecordingPresenter
 from bot.tables.service import TableService
@@ -107,3 +107,16 @@ class Harness:
     async def audit_ok(self) -> None:
         report = await self.store.audit()
         assert report.ok, report.all_problems()
+
+
+async def void_agreed(h: Harness, who: Actor | int, reason: str = "", **kwargs: object) -> str:
+    """``who`` voids the hand; when that needs the other players' consent (``bot.tables.voiding``),
+    each player asked agrees. Returns the last confirmation (the void's own once it is done)."""
+    asked = len(h.rec.void_requests(h.key))
+    told = await h.service.void_hand(h.key, who, reason, **kwargs)  # type: ignore[arg-type]
+    requests = h.rec.void_requests(h.key)
+    if len(requests) > asked:
+        request = requests[-1]
+        for member, _ in request.needed:
+            told = await h.service.answer_void(h.key, member, request.request_id, True)
+    return told

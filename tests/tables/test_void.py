@@ -21,10 +21,10 @@ from bot.engine.stakes import PRESETS, TableStakes
 from bot.store import Store
 from bot.tables.errors import NotDealer, StaleAction, TableError
 from bot.tables.fairness import check_openings
-from bot.tables.notices import NoticeKind
+from bot.tables.notices import Actor, NoticeKind
 from bot.tables.options import TableOptions
 from bot.tables.reveal import reveal_of
-from tests.tables.helpers import Harness, StackedRandom, stacked_deck
+from tests.tables.helpers import Harness, StackedRandom, stacked_deck, void_agreed
 
 THREE = (("Ann", 500), ("Bea", 500), ("Cid", 500))
 # Seats 1-3 are Ann, Bea, Cid; the first button is seat 1 (Ann), so the deal order is Bea, Cid, Ann.
@@ -97,7 +97,7 @@ async def test_dealer_voids_mid_hand_every_chip_goes_back_and_the_button_stays(
     stale = h.prompt()
     actions_before = (await store.get_hand(hand_id)).actions
 
-    told = await h.service.void_hand(h.key, ann, "  two cards   exposed on the deal ")
+    told = await void_agreed(h, ann, "  two cards   exposed on the deal ")
     assert "Hand #1 is void" in told
     # The stacks and balances are what they were before the hand, to the chip.
     assert await stacks_and_balances(h) == before
@@ -139,7 +139,7 @@ async def test_dealer_voids_mid_hand_every_chip_goes_back_and_the_button_stays(
     with pytest.raises(StaleAction):
         await h.service.act(h.key, stale.member, stale.hand_id, stale.turn, "call")
     with pytest.raises(TableError, match="nothing to void"):
-        await h.service.void_hand(h.key, ann, "again")        # a double click
+        await void_agreed(h, ann, "again")        # a double click
     assert await stacks_and_balances(h) == before
 
     # A misdeal is re-dealt with the same button: Ann (seat 1) deals hand #2 as she dealt #1.
@@ -166,9 +166,9 @@ async def test_only_the_dealer_may_void_and_a_refusal_changes_nothing(store: Sto
     notices = len(h.rec.of(h.key))
     for member in (bea, 999):            # a player at the table; a stranger
         with pytest.raises(NotDealer):
-            await h.service.void_hand(h.key, member, "I don't like my cards")
+            await void_agreed(h, member, "I don't like my cards")
     with pytest.raises(TableError, match="200 characters"):
-        await h.service.void_hand(h.key, ann, "x" * 201)
+        await void_agreed(h, ann, "x" * 201)
     live = h.service.table(h.key).hand
     assert live is not None and live.hand_id == hand_id and live.engine.pot_total == pot
     assert (await store.get_hand(hand_id)).status == "in_progress"
@@ -177,8 +177,11 @@ async def test_only_the_dealer_may_void_and_a_refusal_changes_nothing(store: Sto
     # The hand plays on from the same prompt.
     await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, "call")
     # Dealer rights granted by the front end (a dealer role, Manage Server) may void; a blank
-    # reason becomes the default one.
-    await h.service.void_hand(h.key, bea, "   ", dealer_rights=True, name="Bea the floor")
+    # reason becomes the default one. Manage Server voids without asking the others.
+    asked = len(h.rec.void_requests(h.key))
+    await h.service.void_hand(h.key, Actor(bea, manage_server=True), "   ", dealer_rights=True,
+                              name="Bea the floor")
+    assert len(h.rec.void_requests(h.key)) == asked
     assert (await store.get_hand(hand_id)).void_reason == "voided by the dealer (voided by Bea the floor)"
     assert "Bea the floor voided it (voided by the dealer)" in h.texts(NoticeKind.VOID)[-1]
 
@@ -188,11 +191,11 @@ async def test_no_hand_in_progress_is_refused(store: Store, db_path: Path) -> No
     await h.table(*THREE, stakes=PRESETS["small"])
     ann = h.members["Ann"]
     with pytest.raises(TableError, match="No hand is in progress"):
-        await h.service.void_hand(h.key, ann, "misdeal")
+        await void_agreed(h, ann, "misdeal")
     await h.service.deal(h.key, ann)
     await h.passive()
     with pytest.raises(TableError, match="No hand is in progress"):    # a finished hand stays finished
-        await h.service.void_hand(h.key, ann, "misdeal")
+        await void_agreed(h, ann, "misdeal")
     hand = (await store.table_hands(h.service.table(h.key).table_id, limit=1))[0]
     assert hand.status == "finished"
     assert not h.texts(NoticeKind.VOID)
@@ -206,7 +209,7 @@ async def test_close_mid_hand_points_at_hand_void_then_closes_after_it(store: St
     await h.act("Cid", "bring_in")
     with pytest.raises(TableError, match="/hand void"):
         await h.service.close_table(h.key, ann)
-    await h.service.void_hand(h.key, ann, "the game is over for tonight")
+    await void_agreed(h, ann, "the game is over for tonight")
     returned = await h.service.close_table(h.key, ann)
     # Each player gets back the 500 bought in: the void returned the antes and the bring-in.
     assert returned == {m: 500 for m in h.members.values()}
@@ -223,7 +226,7 @@ async def test_a_seat_that_left_during_the_voided_hand_is_cashed_out_in_full(
     await h.service.deal(h.key, ann)
     await h.act("Cid", "bring_in")
     assert "fold at your turn" in await h.service.leave(h.key, bea)    # Bea acts after Ann
-    await h.service.void_hand(h.key, ann, "misdeal")
+    await void_agreed(h, ann, "misdeal")
     assert h.service.table(h.key).seat_of(bea) is None
     # Bea's ante came back with the void, so she leaves with all 500 she bought in.
     assert await store.balance(h.key.guild, bea) == GUILD_START
@@ -236,7 +239,7 @@ async def test_void_stops_the_turn_timers(store: Store, db_path: Path) -> None:
     ann = h.members["Ann"]
     await h.service.deal(h.key, ann)
     assert h.clock.pending > 0
-    await h.service.void_hand(h.key, ann, "misdeal")
+    await void_agreed(h, ann, "misdeal")
     assert h.clock.pending == 0
     told = len(h.rec.of(h.key))
     await h.clock.advance(120)
@@ -257,7 +260,7 @@ async def test_void_after_a_restart_mid_hand(db_path: Path) -> None:
     stale = h.prompt()
     async with restarted(h) as h2:
         assert h2.service.table(h.key).hand is not None            # resumed
-        await h2.service.void_hand(h2.key, ann, "dispute over the fourth-street bet")
+        await void_agreed(h2, ann, "dispute over the fourth-street bet")
         assert await stacks_and_balances(h2) == before
         assert (await h2.store.get_hand(hand_id)).status == "voided"
         with pytest.raises(StaleAction):                            # a button from before the restart
@@ -279,7 +282,7 @@ async def test_a_restart_between_the_void_and_the_next_deal_keeps_the_button(db_
     live = h.service.table(h.key).hand
     assert live is not None and live.names[-1] == "Bea"
     await h.act(live.names[live.engine.actor or 0], "bring_in")
-    await h.service.void_hand(h.key, ann, "misdeal")
+    await void_agreed(h, ann, "misdeal")
     async with restarted(h) as h2:
         view = h2.service.status_text(h2.key)
         # The between-hands table marks the next dealer with D: Bea again.
@@ -331,7 +334,7 @@ async def test_void_at_any_point_restores_every_stack(
             await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, option.action, amount)
         if h.service.table(h.key).hand is None:
             return                        # the hand ended on its own before the void
-        await h.service.void_hand(h.key, dealer, "misdeal")
+        await void_agreed(h, dealer, "misdeal")
         assert await stacks_and_balances(h) == before
         assert (await store.get_hand(hand_id)).status == "voided"
         assert [n.hand_id for n in h.rec.public(h.key, NoticeKind.VOID)] == [hand_id]

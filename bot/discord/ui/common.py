@@ -104,7 +104,10 @@ async def actor(interaction: Interaction, *, dealer: bool = False) -> Actor:
     dealer's commands (``dealer``), whether they have dealer rights (``has_dealer_rights``: one
     store read, so only when it matters)."""
     rights = await has_dealer_rights(interaction) if dealer else False
-    return Actor(interaction.user.id, display_name(interaction), rights)
+    member = interaction.user
+    manage = interaction.permissions.manage_guild or (
+        isinstance(member, discord.Member) and member.guild_permissions.manage_guild)
+    return Actor(interaction.user.id, display_name(interaction), rights, manage_server=manage)
 
 
 _THREADS = (

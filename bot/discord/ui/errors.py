@@ -3,7 +3,8 @@ interaction failed").
 
 Refusals a player may read come in three families: ``IllegalAction`` (the engine;
 ``bot.tables.errors.TableError`` extends it), the store's ``StoreError``, and bad settings
-(``RulingError``/``StakesError``, both ``ValueError``). Anything else is a bug: it is logged with
+(``RulingError``/``StakesError``, both ``ValueError``); a failure of the database itself is answered
+with that reason (``UNREACHABLE``). Anything else is a bug: it is logged with
 its traceback and the member gets a short apology.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -19,8 +21,13 @@ from bot.discord.ui.common import Interaction, reply
 from bot.discord.ui.text import sentence
 from bot.engine.errors import IllegalAction, RulingError, StakesError
 from bot.store import StoreError
+from bot.store.errors import database_failures
 
 log = logging.getLogger(__name__)
+
+UNREACHABLE = "The database is unreachable, so your action was not taken; try again in a moment."
+"""The answer when the database itself failed (out of reach, a dropped connection, a conflict that
+kept failing): the true reason, not an apology for a bug."""
 
 UNKNOWN_INTERACTION = 10062
 """Discord's "Unknown interaction": the 3-second deadline passed, the token is dead."""
@@ -46,6 +53,9 @@ def refusal(error: BaseException) -> str | None:
         return error.reason
     if isinstance(error, (RulingError, StakesError)):
         return str(error)
+    if isinstance(error, database_failures()) and not isinstance(error, aiohttp.ClientError):
+        log.warning("database failure: %s: %s", type(error).__name__, " ".join(str(error).split())[:300])
+        return UNREACHABLE
     if isinstance(error, app_commands.NoPrivateMessage):
         return "Use this command in a server channel."
     if isinstance(error, app_commands.MissingPermissions):
