@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.ui.amount import AMOUNT_MODAL, AmountButton, submit_amount
-from bot.discord.ui.betting import ActionButton, MyCardsButton
+from bot.discord.ui.betting import ActionButton, FoldAskButton, MyCardsButton
 from bot.discord.ui.common import Interaction, actor, table_key
 from bot.discord.ui.text import describe
 
@@ -93,4 +93,4 @@ class Betting(commands.Cog):
 async def setup(bot: WildstudBot) -> None:
     """Extension entry point: the cog and the persistent (dynamic) buttons."""
     await bot.add_cog(Betting(bot))
-    bot.add_dynamic_items(ActionButton, AmountButton, MyCardsButton)
+    bot.add_dynamic_items(ActionButton, AmountButton, FoldAskButton, MyCardsButton)

@@ -6,9 +6,10 @@ creator gets a private confirmation); the presenter keeps editing that one messa
 (``micro small medium pot-limit no-limit``) or explicit amounts, optionally starting from a preset.
 ``seats`` caps the table (2-8); ``timer`` is the seconds each player has to act (0: no timer);
 ``log`` is where each finished hand's full log goes (``thread | summary | off``, default
-``summary``; kept with the table's options). ``/table look pictures | text`` (Manage Server) sets how
-the server's tables are drawn; ``/table dm every-street | down-cards`` is each player's choice of
-when their cards come by DM. Both are kept in the store.
+``summary``; kept with the table's options). ``/table look pictures | pictures-two-colour | text``
+(Manage Server) sets how the server's tables are drawn (a four-colour deck by default);
+``/table dm every-street | down-cards`` is each player's choice of when their cards come by DM.
+Both are kept in the store.
 ``game`` is the table's game (autocomplete: the games, or ``dealers-choice``). ``/table game NAME``
 changes it from the next deal (announced before it, like a ruling) and ``/table games NAMES`` sets
 the list a dealer's choice picks from (``bot.tables.games``).
@@ -306,13 +307,16 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
         await reply(interaction, code_block(text) + "\n" + "\n".join(extra))
 
     @app_commands.command(name="look", description="Show tables here as pictures or as text (Manage Server)")
-    @app_commands.describe(look="pictures (the default) or text")
+    @app_commands.describe(
+        look="pictures (the default, a four-colour deck), pictures-two-colour (red and black suits) or text"
+    )
     @app_commands.choices(look=_LOOK_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def look(self, interaction: Interaction, look: str) -> None:
         key = table_key(interaction)
         await self.bot.presenter.set_look(key.guild, look)
-        what = "pictures" if look == "pictures" else "text tables"
+        what = {"pictures": "pictures (a four-colour deck)",
+                "pictures-two-colour": "pictures (a two-colour deck)"}.get(look, "text tables")
         await reply(interaction, f"Tables in this server show {what} from their next change.")
 
     @app_commands.command(name="dm", description="When I send you your cards by DM")

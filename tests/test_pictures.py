@@ -100,27 +100,28 @@ def test_hand_and_showdown_pictures_decode_and_grow_one_row_per_hand() -> None:
 
 
 def test_readable_at_discord_preview_width() -> None:
-    """Every font the table picture uses is at least 12 px once Discord scales it to 550 px wide,
-    and a card's rank reads at least 9 px tall there (measured on the drawn ink)."""
-    scale = P.DISCORD_PREVIEW_WIDTH / P.TABLE_SIZE[0]
+    """Every font the table picture's text uses is at least 11 px once a phone scales it to 380 px
+    wide (issue 17: stacks and wild labels were 8.7 px), and a card's rank reads at least 9 px tall
+    at Discord's 550 px preview (measured on the drawn ink)."""
     sizes: list[int] = []
-    real_font = S._font
+    real_font = S._text_font
 
-    def spy(size: int):  # type: ignore[no-untyped-def]
+    def spy(size: int, index: int = 0, bold: bool = False):  # type: ignore[no-untyped-def]
         sizes.append(size)
-        return real_font(size)
+        return real_font(size, index, bold)
 
     for cached in (S._text_mask, S._run_width, S._text_width):
         cached.cache_clear()
     mp = pytest.MonkeyPatch()
-    mp.setattr(S, "_font", spy)
+    mp.setattr(S, "_text_font", spy)
     try:
         P.render_table(eight_seats())
     finally:
         mp.undo()
         for cached in (S._text_mask, S._run_width, S._text_width):
             cached.cache_clear()
-    assert sizes and min(sizes) * scale >= 12
+    assert sizes and min(sizes) * P.PHONE_WIDTH / P.TABLE_SIZE[0] >= 11
+    scale = P.DISCORD_PREVIEW_WIDTH / P.TABLE_SIZE[0]
     sprite = P.card_sprite(Card(Rank.KING, Suit.SPADES), 62)
     on_white = Image.new("RGB", sprite.size, (255, 255, 255))
     on_white.paste(sprite, (0, 0), sprite)
@@ -258,6 +259,23 @@ def test_hand_picture_frames_the_best_five_and_tags_down_cards() -> None:
     assert count(img, S._TEXT_DIM, tol=10) > count(no_down, S._TEXT_DIM, tol=10)
 
 
+@pytest.mark.parametrize("n", [8, 11])
+def test_baseballs_extra_cards_fit_in_the_hand_and_showdown_pictures(n: int) -> None:
+    # A face-up four brings an extra card: up to 7 + 4 cards (it raised "at most 7 cards" before).
+    cards = cs("Ah Kd 4h 4s 4c 4d Qs Js Ts 9s 8s")[:n]
+    up = cards[2:6]
+    hand = P.render_hand(HandPicture("Hand #3 · seventh street", cards, up, (FIVES,)))
+    assert hand.width == P.PICTURE_WIDTH
+    # The last card is drawn inside the picture: its right edge is card face, not background.
+    right = hand.crop((P.PICTURE_WIDTH - 12, 0, P.PICTURE_WIDTH, hand.height))
+    assert count(right, S._FACE, tol=8) == 0 and count(hand, S._FACE, tol=8) > 0
+    assert "8 down" not in P.hand_alt(HandPicture("t", cards, up))
+    for card in cards:
+        assert str(card) in P.hand_alt(HandPicture("t", cards, up))
+    shown = P.render_showdown(ShowdownPicture("Hand #3 · showdown", (ShownHand("Ann", cards, 10),)))
+    assert shown.width == P.PICTURE_WIDTH
+
+
 def test_showdown_five_of_a_kind_and_the_winner() -> None:
     pic = ShowdownPicture(
         "Hand #41 · showdown",
@@ -289,8 +307,8 @@ def test_bad_snapshots_are_refused() -> None:
     seat = SeatPicture("A", 1)
     with pytest.raises(ValueError, match="1 to 8 seats"):
         P.render_table(TablePicture("t", (seat,) * 9, 0))
-    with pytest.raises(ValueError, match="at most 7 cards"):
-        P.render_hand(HandPicture("t", cs("2c 3c 4c 6c 7c 8c 9c Tc"), ()))
+    with pytest.raises(ValueError, match="at most 11 cards"):
+        P.render_hand(HandPicture("t", cs("2c 3c 4c 6c 7c 8c 9c Tc Jc Qc Kc Ac"), ()))
     with pytest.raises(ValueError, match="1 to 8 hands"):
         P.render_showdown(ShowdownPicture("t", ()))
 
@@ -303,3 +321,43 @@ def test_gallery_renders_four_pictures(tmp_path: Path) -> None:
         assert decode(path.read_bytes()).width == 960
         assert path.with_suffix(".txt").read_text(encoding="utf-8").strip()
     assert "Five of a kind" in (tmp_path / "showdown-five-of-a-kind.txt").read_text(encoding="utf-8")
+
+
+def test_names_in_any_script_are_drawn_with_their_glyphs_not_boxes() -> None:
+    # Issue 17: é, ł, Cyrillic, Greek, CJK and emoji were drawn as empty boxes (.notdef).
+    def drawn(text: str) -> bytes:
+        img = Image.new("RGB", (120, 80), (0, 0, 0))
+        S._text(img, (10, 20), text, 32, bold=True)
+        return img.tobytes()
+
+    box = drawn("\U0010fffd")                 # a code point no font has: the .notdef box
+    blank = drawn("")
+    for ch in "éłŁЖжΩω山田花김たク🎲😀":
+        ink = drawn(ch)
+        assert ink != blank and ink != box, ch
+    # An emoji keeps its colours (OpenMoji's grinning face is yellow).
+    img = Image.new("RGB", (120, 80), (0, 0, 0))
+    S._text(img, (10, 20), "😀", 32)
+    assert count(img, (252, 234, 43), tol=40) > 20
+
+
+def test_a_table_of_international_names_draws_and_keeps_them_in_the_alt_text() -> None:
+    names = ["Łucja", "Зоя", "山田 花子", "Γιώργος 🎲", "José", "김민준", "Ørjan", "Ann"]
+    seats = tuple(SeatPicture(n, 100 * (i + 1), cs("Kc"), 2) for i, n in enumerate(names))
+    pic = TablePicture("Hand #1 · third street", seats, 30, (FIVES,))
+    assert decode(P.table_png(pic)).size == P.TABLE_SIZE
+    alt = P.table_alt(pic)
+    assert all(n in alt for n in names)
+
+
+def test_a_two_colour_deck_draws_clubs_dark_and_diamonds_red() -> None:
+    # The pictures draw a four-colour deck (clubs green, diamonds blue); /table look offers two.
+    green, blue = S._SUIT_ON_FACE[Suit.CLUBS], S._SUIT_ON_FACE[Suit.DIAMONDS]
+    four = P.render_table(eight_seats())
+    two = P.render_table(replace(eight_seats(), four_colour=False))
+    assert count(four, green, tol=10) > 200 and count(four, blue, tol=10) > 200
+    assert count(two, green, tol=10) == 0 and count(two, blue, tol=10) == 0
+    red = S._SUIT_ON_FACE[Suit.HEARTS]
+    assert count(two, red, tol=10) > count(four, red, tol=10)
+    hand = HandPicture("t", cs("Qc 9d Jd 5c 2c"), cs("Jd 5c 2c"), four_colour=False)
+    assert count(P.render_hand(hand), green, tol=10) == 0

@@ -40,8 +40,9 @@ from discord.ext import commands
 
 from bot.discord.presenter import DiscordPresenter
 from bot.discord.ui.amount import AmountButton
-from bot.discord.ui.betting import ActionButton, MyCardsButton
+from bot.discord.ui.betting import ActionButton, FoldAskButton, MyCardsButton
 from bot.discord.ui.errors import answer_error
+from bot.discord.ui.games import GameSelect
 from bot.discord.ui.lobby import DealButton, JoinButton
 from bot.discord.ui.replay import ReplayButton, StepButton
 from bot.discord.ui.voiding import VoidButton
@@ -234,8 +235,14 @@ class WildstudBot(commands.Bot):
 
 
 _BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ActionButton, AmountButton, MyCardsButton, JoinButton, DealButton, VoidButton, ReplayButton, StepButton
+    ActionButton, AmountButton, FoldAskButton, MyCardsButton, JoinButton, DealButton, GameSelect,
+    VoidButton, ReplayButton, StepButton,
 )
+
+NOT_MINE = ("That control is not on this message (or was never one of mine), so it does nothing: "
+            "use the buttons on the table message.")
+"""The answer to a click whose custom_id no button of Wildstud has: a forged or junk id (issue 17:
+it went unanswered, "This interaction failed")."""
 
 
 def _custom_ids(components: Any) -> Iterator[str]:
@@ -253,18 +260,21 @@ async def answer_outdated_click(interaction: discord.Interaction[Any]) -> None:
     """A click on a button the table message no longer has (the member's client still showed
     the message before its last edit): discord.py finds no item for it and would leave it
     unanswered ("This interaction failed"), so the button is rebuilt from its custom_id and
-    answered as any stale button is (a private refusal with the reason)."""
+    answered as any stale button is (a private refusal with the reason). A custom_id no button of
+    ours has (forged, junk) is answered ``NOT_MINE``."""
     if interaction.type is not discord.InteractionType.component or interaction.message is None:
         return
     custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
-    if not custom_id.startswith("ws:") or custom_id in set(_custom_ids(interaction.message.components)):
-        return
+    if custom_id in set(_custom_ids(interaction.message.components)):
+        return                           # discord.py dispatches it to its item
     for cls in _BUTTONS:
         match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
         if match is not None:
             item = await cls.from_custom_id(interaction, discord.ui.Button(custom_id=custom_id), match)
             await item.callback(interaction)
             return
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.response.send_message(NOT_MINE, ephemeral=True)
 
 
 class ShardedWildstudBot(WildstudBot, commands.AutoShardedBot):

@@ -18,9 +18,9 @@ reads the service back.
 * **The ping**: when a new turn starts (or a reminder comes), the player to act gets ONE short
   message mentioning only them, no buttons: a follow-up of the interaction that moved the table
   (exempt from the channel and global limits), else a channel message. The previous ping is
-  deleted through its own interaction's webhook while that token is valid (``PING_TOKEN_LIFE``);
-  a ping posted in the channel is deleted by the next update that came with an interaction (so
-  a timer never costs more than one edit and one ping).
+  deleted through its own interaction's webhook while that token is valid (``PING_TOKEN_LIFE``),
+  else in the channel at once (a timer costs at most one edit, one ping and one delete). Timers
+  run in a fresh context (``bot.tables.clock``), so they never pass for the click that armed them.
 * **The summary**: when a hand ends, its table message becomes the hand's summary (who won what,
   the showdown, the wild ranks, the commitment check line, the final picture) and a new table
   message is posted below it for the table between hands. The table's ``log`` option puts the
@@ -61,13 +61,14 @@ from bot.discord.ui.table import (
     RECENT_LINES,
     Layout,
     closed_layout,
+    four_colour,
     hand_file,
+    shows_pictures,
     summary_layout,
     table_layout,
 )
 from bot.discord.ui.text import split_text
 from bot.discord.ui.voiding import void_line, void_view
-from bot.engine.cards import Rank
 from bot.render.scenes import hand_picture
 from bot.render.views import Phase, TableSnapshot
 from bot.render.wilds import wild_summary
@@ -118,19 +119,21 @@ deadline is 3 s); the table is then edited through the channel instead."""
 _RESPONDER: ContextVar[_Responder | None] = ContextVar("wildstud_responder", default=None)
 
 
-def prompt_line(prompt: Prompt, seconds_left: int | None) -> str:
-    """The ping: ``<@id> your turn · Pot 25 · 10 to call · 60 s to act`` (or a reminder).
+def prompt_line(prompt: Prompt, deadline: int | None) -> str:
+    """The ping: ``<@id> your turn · Pot 25 · 10 to call · time's up <t:UNIX:R>`` (or a reminder);
+    ``deadline`` is the Unix time the turn times out, shown as Discord's relative timestamp, which
+    every client counts down live.
 
     >>> from bot.tables.notices import Prompt
-    >>> prompt_line(Prompt(7, "Bea", 1, 4, (), "", to_call=10, pot=25), 60)
-    '<@7> your turn · Pot 25 · 10 to call · 60 s to act'
+    >>> prompt_line(Prompt(7, "Bea", 1, 4, (), "", to_call=10, pot=25), 1767225600)
+    "<@7> your turn · Pot 25 · 10 to call · time's up <t:1767225600:R>"
     """
     head = f"<@{prompt.member}> reminder: your turn" if prompt.reminder else f"<@{prompt.member}> your turn"
     parts = [head, f"Pot {prompt.pot:,}"]
     if prompt.to_call:
         parts.append(f"{prompt.to_call:,} to call")
-    if seconds_left is not None:
-        parts.append(f"{max(0, seconds_left)} s to act")
+    if deadline is not None:
+        parts.append(f"time's up <t:{deadline}:R>")
     return " · ".join(parts)
 
 
@@ -241,9 +244,11 @@ class DiscordPresenter(PrivateMessages):
     ) -> list[discord.File]:
         """The hand picture of ``notice`` (a player's own cards: for that player only), or none
         with the guild's look set to ``text``."""
-        if await self.look(key.guild) != "pictures":
+        look = await self.look(key.guild)
+        if not shows_pictures(look):
             return []
-        picture = hand_picture(notice, snapshot.hand_no, snapshot.wild_events, snapshot.rulings.wild_in_flush)
+        picture = hand_picture(notice, snapshot.hand_no, snapshot.wild_events, snapshot.rulings.wild_in_flush,
+                               four_colour=four_colour(look))
         return [hand_file(picture)]
 
     # ------------------------------------------------------------------ the Presenter protocol
@@ -275,9 +280,17 @@ class DiscordPresenter(PrivateMessages):
                 await self._deliver(table, state, update, privates)
             for reply in replies:
                 await self._reply(table, state, reply)
+            dealt = any(isinstance(n, PublicNotice) and n.kind is NoticeKind.HAND_START
+                        for n in update.notices)
+            if state.choice is not None and (dealt or update.table.phase is not Phase.BETWEEN_HANDS):
+                # The game was chosen (or the time ran out): the menu goes, the hand's log and
+                # summary keep the choice.
+                with _logged(table, "delete the dealer's choice menu"):
+                    await self._delete(table, state.choice)
+                state.choice = None
             for choice in (n for n in update.notices if isinstance(n, GameChoiceNotice)):
                 with _logged(table, "ask for the dealer's choice"):
-                    await self._ask_game(table, choice, update.now)
+                    await self._ask_game(table, state, choice, update.now)
             for request in (n for n in update.notices if isinstance(n, VoidConsentNotice)):
                 with _logged(table, "ask for consent to a void"):
                     mentions = discord.AllowedMentions(
@@ -288,13 +301,22 @@ class DiscordPresenter(PrivateMessages):
                 with _logged(table, "ping the player to act"):
                     await self._ping(table, state, None)
 
-    async def _ask_game(self, key: TableKey, notice: GameChoiceNotice, now: float) -> None:
+    async def _ask_game(
+        self, key: TableKey, state: _TableState, notice: GameChoiceNotice, now: float
+    ) -> None:
         """Dealer's choice (issue 12): one message mentioning the chooser, with the select menu only
-        they may use (``bot.discord.ui.games``); it is refused as stale once the game is chosen."""
-        seconds = None if notice.deadline is None else round(notice.deadline - now)
+        they may use (``bot.discord.ui.games``); it is deleted once the hand is dealt, and an old
+        one still shown is refused as stale."""
+        deadline = None
+        if notice.deadline is not None:
+            deadline = round(self.wall_clock().timestamp() + notice.deadline - now)
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(notice.member)])
-        await self._channel(key).send(choice_line(notice, seconds), view=choice_view(notice),
-                                      allowed_mentions=mentions)
+        if state.choice is not None:          # asked again (after a restart): one live menu
+            await self._delete(key, state.choice)
+            state.choice = None
+        message = await self._channel(key).send(choice_line(notice, deadline), view=choice_view(notice),
+                                                allowed_mentions=mentions)
+        state.choice = message.id
 
     # ------------------------------------------------------------------ reading an update
     def _digest(
@@ -364,10 +386,10 @@ class DiscordPresenter(PrivateMessages):
         assert snapshot is not None
         for final in finished:
             await self._summarise(key, state, final, look, responder)
-        seconds = None
-        if snapshot.prompt is not None and snapshot.prompt.deadline is not None:
-            seconds = round(snapshot.prompt.deadline - update.now)
-        layout = table_layout(snapshot, state.recent, look=look, seconds_left=seconds)
+        deadline = None
+        if snapshot.prompt is not None and snapshot.phase is Phase.IN_HAND:
+            deadline = self._deadline(state, snapshot.prompt)
+        layout = table_layout(snapshot, state.recent, look=look, deadline=deadline)
         shows = snapshot.hand_id if snapshot.phase is not Phase.BETWEEN_HANDS else None
         if (shows is not None and state.shows is None and state.message is not None
                 and not _recent(state.message, self.wall_clock())):
@@ -388,11 +410,14 @@ class DiscordPresenter(PrivateMessages):
         message is unknown); the table itself gets a new message after it."""
         assert final.hand_id is not None
         notes = state.hands.pop(final.hand_id, None) or _HandNotes(final.hand_no)
+        state.down_cards = {k: v for k, v in state.down_cards.items() if k[0] != final.hand_id}
         lines = list(notes.results)
         if notes.showdown:
             lines.append(notes.showdown)
+        # The showdown is posted as it happens and again whole at the end: each line once.
+        lines = list(dict.fromkeys(line for text in lines for line in text.splitlines()))
         if final.phase is not Phase.VOID:
-            lines.append(wild_summary((Rank.FIVE, *dict.fromkeys(ev.rank for ev in final.wild_events))))
+            lines.append(wild_summary(final.wild_ranks))
         if notes.reveal:
             lines.append(notes.reveal)
         narrated = "\n".join(notes.log) + "\n"
@@ -411,6 +436,12 @@ class DiscordPresenter(PrivateMessages):
             state.message = None
         state.drawn = None
         state.shows = None
+        # Between hands the table message shows who won the hand just played (issue 17: it showed
+        # the hand's last log lines), then what happens at the table until the next deal.
+        # The narrator's pot lines ("Bea wins the pot of 90", "The pot of 90 is split: ...").
+        won = [line for line in lines if " wins " in line or " is split: " in line]
+        results = [f"Hand #{final.hand_no}: {line}" for line in won] or [f"Hand #{final.hand_no} is over."]
+        state.recent = [*results, *(line for line in state.recent if line not in notes.log)]
         if final.log == "thread":
             with _logged(key, "post the hand log in a thread"):
                 await self._thread(key, message, final.hand_no, narrated)
@@ -445,6 +476,8 @@ class DiscordPresenter(PrivateMessages):
         with _logged(key, "take the buttons off the closed table's message"):
             if state.message is not None:
                 await self._put(key, state.message, closed_layout("Table closed."), responder)
+            if state.choice is not None:
+                await self._delete(key, state.choice)
             await self._drop_ping(key, state, with_channel=True)
         state.message = None
         await self._remember(state, table_id)
@@ -531,11 +564,10 @@ class DiscordPresenter(PrivateMessages):
             prompt = reminder
         elif turn == state.pinged:
             return
-        await self._drop_ping(key, state, with_channel=interaction is not None)
-        seconds = None
-        if prompt.deadline is not None:
-            seconds = round(prompt.deadline - state.now)
-        text = prompt_line(prompt, seconds)
+        # A timer moved the turn (or reminds): its ping replaces the last one at once, so the
+        # channel never keeps a ping for a turn that is over.
+        await self._drop_ping(key, state, with_channel=True)
+        text = prompt_line(prompt, self._deadline(state, prompt))
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(prompt.member)])
         loop = asyncio.get_running_loop()
         if interaction is not None and answered:
@@ -570,6 +602,17 @@ class DiscordPresenter(PrivateMessages):
             await self._channel(key).get_partial_message(message_id).delete()
 
     # ------------------------------------------------------------------ helpers
+    def _deadline(self, state: _TableState, prompt: Prompt) -> int | None:
+        """The Unix time ``prompt``'s turn times out (for ``<t:UNIX:R>``), fixed once per turn so a
+        reminder or another update of the same turn draws the same text (and nothing is redrawn)."""
+        if prompt.deadline is None:
+            return None
+        turn = (prompt.hand_id, prompt.turn, prompt.deadline)
+        if state.deadline is None or state.deadline[0] != turn:
+            wall = self.wall_clock().timestamp() + (prompt.deadline - state.now)
+            state.deadline = (turn, round(wall))
+        return state.deadline[1]
+
     def _channel(self, key: TableKey) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(
             key.channel, guild_id=key.guild, type=discord.ChannelType.text

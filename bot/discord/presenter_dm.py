@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.discord.presenter_state import _HandNotes, _logged, _TableState
-from bot.discord.ui.text import split_text
+from bot.discord.ui.text import plain, split_text
 from bot.tables.notices import PrivateNotice, Reply, TableKey, Update
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -26,7 +26,8 @@ DM_CLOSED = 50007
 """Discord's "Cannot send messages to this user" (closed DMs, blocked bot, no shared server)."""
 
 DOWN_CARD_STREETS = (3, 7)
-"""The streets a player gets a new down card on: their cards go by DM then (``/table dm``)."""
+"""The streets every player gets a new down card on; Baseball's extra down card (fourth to sixth
+street) is one too: a DM goes whenever a player holds more down cards than at their last DM."""
 
 _QUIET = discord.AllowedMentions.none()
 
@@ -51,10 +52,12 @@ class PrivateMessages:
     ) -> None:
         """DM the players who get a new down card (or want every street), concurrently, each
         within ``update.private_timeout``; a failure is told once in the table's recent lines."""
-        wanted = [
-            n for n in notices
-            if n.street in DOWN_CARD_STREETS or await self.dm_mode(key.guild, n.member) == "every-street"
-        ]
+        wanted: list[PrivateNotice] = []
+        for n in notices:
+            seen = state.down_cards.get((n.hand_id, n.member), 0)
+            state.down_cards[(n.hand_id, n.member)] = max(seen, len(n.down_cards))
+            if len(n.down_cards) > seen or await self.dm_mode(key.guild, n.member) == "every-street":
+                wanted.append(n)
         failures = await asyncio.gather(
             *(self._private(key, state, n, update.private_timeout) for n in wanted)
         )
@@ -105,7 +108,7 @@ class PrivateMessages:
                 )
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(notice.member)])
         with _logged(key, "tell a player"):
-            text = f"<@{notice.member}> {notice.text}"[:2000]
+            text = f"<@{notice.member}> {plain(notice.text)}"[:2000]
             await self._channel(key).send(text, allowed_mentions=mentions)
 
     async def _dm(self, member: int, text: str, files: list[discord.File]) -> None:

@@ -71,6 +71,13 @@ class _TableState:
     stale: list[int] = field(default_factory=list)
     """Channel pings to delete with the next update that came with an interaction."""
     pinged: tuple[int, int] | None = None
+    down_cards: dict[tuple[int, int], int] = field(default_factory=dict)
+    """(hand, member): how many down cards the member held at their last private notice; one more
+    is a new down card, which goes by DM."""
+    choice: int | None = None
+    """The dealer's-choice question still offering its menu."""
+    deadline: tuple[tuple[int, int, float], int] | None = None
+    """The turn (hand, turn, service-clock deadline) and the Unix time it times out."""
     reminder: Prompt | None = None
     """A reminder prompt to ping (the same turn, pinged again)."""
     snapshot: TableSnapshot | None = None

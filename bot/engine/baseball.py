@@ -22,6 +22,11 @@ from bot.engine.stakes import TableStakes
 
 DECISIONS = ("buy", "pay")
 
+MOST_CARDS = 7 + 4
+"""The most cards one player can hold: seven, plus one extra card for each face-up four (there are
+four fours, and an extra card dealt face up may itself be a four). Pictures and messages of a
+player's own hand make room for this many."""
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:

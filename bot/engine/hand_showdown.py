@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from bot.engine.cards import Card, Rank, Suit
-from bot.engine.evaluator import HandValue, evaluate
+from bot.engine.evaluator import HandValue
 from bot.engine.events import (
     Event,
     HandEnded,
@@ -135,18 +135,16 @@ class ShowdownMixin:
 
     def seat_wilds(self, seat: int) -> frozenset[Rank]:
         """The ranks wild for ``seat`` now: the shared wild set, or in low-hole-wild the rank of
-        its lowest down card (secret: only its owner may be told before the showdown)."""
+        its lowest down card (secret: only its owner may be told before the showdown). The one
+        wild set of both the showdown and the player's own "Best now" hint (issue 17)."""
         if self.game.wilds.per_player:
             rank = low_hole_rank(self._down[seat], ace_low=self.rulings.low_hole_ace == "low")
             return frozenset() if rank is None else frozenset({rank})
         return frozenset(self._follow.wild_set)
 
     def _value(self, seat: int) -> HandValue:
-        cards = self._hand_cards(seat)
-        wild = self.seat_wilds(seat) if self.game.wilds.per_player else self._follow.wild_set
-        if len(cards) > 7:
-            return best_value(cards, wild, wild_in_flush=self.rulings.wild_in_flush)
-        return evaluate(cards, wild, wild_in_flush=self.rulings.wild_in_flush)
+        wild_in_flush = self.rulings.wild_in_flush
+        return best_value(self._hand_cards(seat), self.seat_wilds(seat), wild_in_flush=wild_in_flush)
 
     def _key(self, value: HandValue) -> tuple[int, int]:
         return value.showdown_key(natural_wins_ties=self.rulings.natural_wins_ties == "on")

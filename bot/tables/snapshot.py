@@ -81,6 +81,7 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
         return TableSnapshot(
             phase=Phase.VOID, hand_no=live.hand_no, stakes=live.stakes, rulings=live.rulings,
             hand_id=live.hand_id, street=live.engine.street, void_reason=live.void_reason,
+            commitment=live.deal.digest,
             seats=tuple(
                 SeatSnapshot(s.seat_no, s.member, s.name, s.stack, s.status, s.leaving,
                              dealt_in=dealt.get(s.seat_no) == s.member,
@@ -113,7 +114,7 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
     return TableSnapshot(
         phase=Phase.OVER if over or engine.is_over else Phase.IN_HAND,
         hand_no=live.hand_no, stakes=live.stakes, rulings=live.rulings, seats=tuple(out),
-        hand_id=live.hand_id, street=engine.street, pot=engine.pot_total,
+        hand_id=live.hand_id, street=engine.street, pot=engine.pot_total, commitment=live.deal.digest,
         wilds=tuple(wild_list(engine.wild_ranks, engine.wild_events, live.names,
                               per_player=engine.game.wilds.per_player)),
         community=engine.community_card, prompt=None if over else hand_prompt(table),

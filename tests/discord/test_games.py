@@ -56,9 +56,8 @@ async def test_three_dealers_in_a_row_pick_three_games(fake_discord: FakeDiscord
         assert not any(f"Hand #{n}:" in m.text for m in fake.channel_messages(poker))
         chosen = await fake.select(chooser, question, [pick], placeholder=PLACEHOLDER)
         assert not chosen.rejected and not chosen.ephemeral, chosen.text
-        # A second pick on the same menu is stale: the game was already chosen.
-        again = await fake.select(chooser, question, [pick], placeholder=PLACEHOLDER)
-        assert again.ephemeral and "already chosen" in again.text
+        # The hand is dealt: the menu is gone from the channel (issue 17: it stayed live).
+        assert fake.message(question.id).deleted and not choice_messages(fake, poker)
         await play_passively(fake, guild, poker, n)
         # The hand's log (attached to its summary) opens with the choice, then the deal as that game.
         story = hand_log(fake, poker, n)

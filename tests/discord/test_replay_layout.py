@@ -87,3 +87,22 @@ async def test_a_spectator_gets_the_table_picture_only(store: Store, db_path: Pa
     layout = replay_layout(replay, replay.last)
     assert [f.filename for f in layout.files] == ["table.png"]
     assert any("you were not dealt in" in c.get("content", "") for c in _components(layout))
+
+
+async def test_a_baseball_hand_with_an_eighth_card_lays_out_every_step(store: Store, db_path: Path) -> None:
+    # Seed 1 deals a four face up to a player, who gets an extra card: eight cards in their hand.
+    h = Harness(store, db_path, rng=random.Random(1))
+    await h.table(("Ann", 400), ("Bea", 400), ("Cid", 400), stakes=SHORT)
+    await h.service.set_game(h.key, h.members["Ann"], "baseball")
+    hand_id = await h.service.deal(h.key, h.members["Ann"])
+    live = h.service.table(h.key).hand
+    assert hand_id is not None and live is not None
+    await h.passive()
+    assert max(len(live.engine.cards(s)) for s in range(3)) == 8
+    record = await store.get_hand(hand_id)
+    for member in live.members:
+        replay = await stored_replay(store, record, member)
+        for step in range(len(replay.steps)):
+            for look in ("pictures", "pictures-two-colour"):
+                layout = replay_layout(replay, step, look=look)
+                assert [f.filename for f in layout.files] == ["table.png", "hand.png"]

@@ -65,9 +65,7 @@ def step_cards(step: ReplayStep) -> set[Card]:
         own = step.own
         cards |= set(own.down_cards) | set(own.up_cards)
         texts.append(own.text)
-        if len(own.down_cards) + len(own.up_cards) + (own.community_card is not None) <= 7:
-            # The hand picture cannot take Baseball's bought eighth card yet (issue 17's defect).
-            texts.append(hand_alt(hand_picture(own, step.snapshot.hand_no, step.snapshot.wild_events)))
+        texts.append(hand_alt(hand_picture(own, step.snapshot.hand_no, step.snapshot.wild_events)))
     for text in texts:
         cards |= card_tokens(text)
     return cards

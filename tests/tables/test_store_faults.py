@@ -281,3 +281,24 @@ async def test_a_process_that_stalled_past_its_lease_cannot_write(db_path: Path 
     finally:
         await store_a.close()
         await store_b.close()
+
+
+async def test_stakes_queued_for_a_deal_that_could_not_be_stored_stay_queued(
+        store: Store, db_path: Path | str) -> None:
+    from bot.engine.stakes import PRESETS
+
+    h = await two_players(store, db_path)
+    faults = Faults(db_path)
+    ann = h.members["Ann"]
+    await h.service.set_stakes(h.key, ann, PRESETS["medium"])
+    faults.fail("tables", "UPDATE")              # the deal's "new stakes in force" cannot be stored
+    with pytest.raises(DatabaseUnavailable):
+        await h.service.deal(h.key, ann)
+    table = h.service.table(h.key)
+    assert table.pending_stakes == PRESETS["medium"] and table.stakes != PRESETS["medium"]
+    faults.heal()
+    await h.service.deal(h.key, ann)             # before, the change was dropped without a word
+    assert table.stakes == PRESETS["medium"]
+    assert any("New for this deal" in t for t in h.texts(NoticeKind.SETTINGS))
+    await until_over(h)
+    await h.audit_ok()

@@ -122,7 +122,8 @@ async def test_dealer_voids_mid_hand_every_chip_goes_back_and_the_button_stays(
     reveal = [n.text for n in h.rec.public(h.key, NoticeKind.REVEAL)]
     assert len(reveal) == 1
     # Only the up cards dealt before the void are opened; the deck order itself is never published.
-    assert f"verify --hand {hand_id}" in reveal[0] and "".join(record.deck) not in reveal[0]
+    assert f"/hand verify {record.hand_no}" in reveal[0] and "".join(record.deck) not in reveal[0]
+    assert "wildstud verify" not in reveal[0]     # only whoever runs the bot could run it (issue 17)
     opened = reveal_of(record)
     assert opened.scheme == "per-card"
     assert check_openings(record.commitment, opened.leaves, opened.openings).ok

@@ -24,7 +24,6 @@ class TableButton(
     KIND: ClassVar[str]
     LABEL: ClassVar[str]
     STYLE: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
-    CLOSED: ClassVar[str] = "That table has been closed."
 
     def __init__(self, table_id: int) -> None:
         super().__init__(
@@ -41,6 +40,7 @@ class TableButton(
     def current_table(self, interaction: Interaction) -> TableKey:
         """The channel's table key; raises ``StaleAction`` if this button's table was closed."""
         key = table_key(interaction)
-        if wildstud(interaction).service.snapshot(key).table_id != self.table_id:
-            raise StaleAction(self.CLOSED)
+        service = wildstud(interaction).service
+        if service.snapshot(key).table_id != self.table_id:
+            raise StaleAction(service.stale_reason(self.table_id))
         return key

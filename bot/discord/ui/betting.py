@@ -92,12 +92,52 @@ class ActionButton(
             await answer_error(interaction, exc)
 
 
+FOLD_ANYWAY = "Checking is free: fold anyway?"
+"""The private question when a player clicks Fold while they could check (issue 17)."""
+
+
+class FoldAskButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"ws:fold:(?P<table>\d+):(?P<hand>\d+):(?P<turn>\d+)",
+):
+    """Fold, on a prompt where checking is free: asks the player privately first ("Fold
+    anyway?", as card rooms' clients do), with the real Fold button under the question."""
+
+    def __init__(self, table_id: int, hand_id: int, turn: int) -> None:
+        super().__init__(
+            discord.ui.Button(label="Fold", custom_id=f"ws:fold:{table_id}:{hand_id}:{turn}",
+                              style=_STYLES["fold"])
+        )
+        self.table_id, self.hand_id, self.turn = table_id, hand_id, turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> FoldAskButton:
+        return cls(int(match["table"]), int(match["hand"]), int(match["turn"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        try:
+            key = table_key(interaction)
+            wildstud(interaction).service.check_turn(
+                key, interaction.user.id, self.hand_id, self.turn, table_id=self.table_id
+            )
+        except IllegalAction as exc:
+            await reply(interaction, exc.reason)
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(ActionButton(self.table_id, self.hand_id, self.turn, "fold", label="Fold anyway"))
+        try:
+            await interaction.response.send_message(FOLD_ANYWAY, view=view, ephemeral=True)
+        except Exception as exc:
+            await answer_error(interaction, exc)
+
+
 class MyCardsButton(TableButton, template=r"ws:cards:(?P<table>\d+)"):
     """Shows the clicker their own cards, ephemerally (the fallback when DMs are closed)."""
 
     KIND = "cards"
     LABEL = "My cards"
-    CLOSED = "That button belongs to a table that has been closed."
 
     async def callback(self, interaction: Interaction) -> None:
         try:
@@ -113,7 +153,11 @@ class MyCardsButton(TableButton, template=r"ws:cards:(?P<table>\d+)"):
 def action_items(table_id: int, prompt: Prompt) -> list[discord.ui.Item[Any]]:
     """One button per legal action of ``prompt`` (a range wager asks for its amount)."""
     items: list[discord.ui.Item[Any]] = []
+    free_check = any(option.action == "check" for option in prompt.options)
     for option in prompt.options:
+        if option.action == "fold" and free_check:
+            items.append(FoldAskButton(table_id, prompt.hand_id, prompt.turn))
+            continue
         label = button_label(option)
         if option.action in WAGERS and option.needs_amount:
             items.append(AmountButton(table_id, prompt.hand_id, prompt.turn, option.action, label))

@@ -58,7 +58,7 @@ class GameSelect(
             key = table_key(interaction)
             service = wildstud(interaction).service
             if service.snapshot(key).table_id != self.table_id:
-                raise StaleAction("That menu belongs to a table that has been closed.")
+                raise StaleAction(service.stale_reason(self.table_id).replace("button", "menu"))
             service.check_choice(key, interaction.user.id, self.choice_id)
         except IllegalAction as exc:
             await reply(interaction, exc.reason)
@@ -75,16 +75,19 @@ class GameSelect(
             await answer_error(interaction, exc)
 
 
-def choice_line(notice: GameChoiceNotice, seconds_left: int | None) -> str:
-    """``<@id> dealer's choice: pick the game for hand you deal · 60 s (else ...)``.
+def choice_line(notice: GameChoiceNotice, deadline: int | None) -> str:
+    """``<@id> dealer's choice: pick the game of the hand you deal · <t:UNIX:R>, else ...``, the
+    deadline (Unix seconds) as Discord's live relative timestamp.
 
     >>> n = GameChoiceNotice(1, 2, 7, "Bea", (("seven-card-stud", "x"),), "sex-in-the-middle-east", None, "")
-    >>> choice_line(n, 30)
-    "<@7> dealer's choice: pick the game of the hand you deal · 30 s, else Sex in the Middle East"
+    >>> for part in choice_line(n, 1767225600).split(" · "):
+    ...     print(part)
+    <@7> dealer's choice: pick the game of the hand you deal
+    time's up <t:1767225600:R>, else Sex in the Middle East
     """
     line = f"<@{notice.member}> dealer's choice: pick the game of the hand you deal"
-    if seconds_left is not None:
-        line += f" · {max(0, seconds_left)} s, else {GAMES[notice.fallback].title}"
+    if deadline is not None:
+        line += f" · time's up <t:{deadline}:R>, else {GAMES[notice.fallback].title}"
     return line
 
 

@@ -1,8 +1,9 @@
 """Hand replays on Discord (issue 24): ``/hand replay [number]`` and the Replay button on a hand's
 summary open a private (ephemeral) message that steps through a finished hand as the member asking
 saw it (``bot.tables.replays``): the header and step, what the channel was told at that step, the
-wild list, the table picture of that moment (or its text table with the guild's ``look`` set to
-``text``), the member's own cards then (their hand picture and text), and Back / Next / Street.
+wild list, the table picture of that moment in the guild's ``look`` (either deck, or the text table
+with ``text``), the member's own cards then (their hand picture and text), and Back / Next /
+Street. Names are shown as written (Markdown escaped), as on the table message.
 
 Everything is answered through the interaction: opening is the interaction's own message (or its
 follow-up after ``/hand replay`` deferred), and each click redraws that message in the click's
@@ -25,8 +26,16 @@ import discord
 
 from bot.discord.ui.common import Interaction, wildstud
 from bot.discord.ui.errors import answer_error
-from bot.discord.ui.table import GALLERY_ALT_LIMIT, TABLE_FILE, Layout, hand_file, picture_file
-from bot.discord.ui.text import code_block
+from bot.discord.ui.table import (
+    GALLERY_ALT_LIMIT,
+    TABLE_FILE,
+    Layout,
+    four_colour,
+    hand_file,
+    picture_file,
+    shows_pictures,
+)
+from bot.discord.ui.text import code_block, plain
 from bot.render.cards import street_name
 from bot.render.pictures import table_alt, table_png
 from bot.render.scenes import hand_picture, table_picture
@@ -140,14 +149,15 @@ def replay_layout(replay: HandReplay, step: int, *, look: str = "pictures") -> L
         f"### Hand #{replay.hand_no} replay · {street_name(at.street)}\n"
         f"{replay.game} · step {step + 1} of {replay.last + 1} · {whose}"
     )]
-    said = "\n".join(at.lines)
+    said = "\n".join(plain(line) for line in at.lines)
     if len(said) > LINES_BUDGET:
         said = said[: LINES_BUDGET - 1] + "…"
     children.append(discord.ui.TextDisplay(said or "(nothing was said at this step)"))
     if snap.wilds:
-        children.append(discord.ui.TextDisplay("\n".join(snap.wilds)))
+        children.append(discord.ui.TextDisplay(plain("\n".join(snap.wilds))))
     files: list[discord.File] = []
-    picture = table_picture(snap) if look == "pictures" else None
+    colours = four_colour(look)
+    picture = table_picture(snap, four_colour=colours) if shows_pictures(look) else None
     if picture is None:
         children.append(discord.ui.TextDisplay(code_block(format_table(table_view(snap)))))
     else:
@@ -155,16 +165,17 @@ def replay_layout(replay: HandReplay, step: int, *, look: str = "pictures") -> L
         files.append(picture_file(table_png(picture), TABLE_FILE, alt))
         items = [discord.MediaGalleryItem(f"attachment://{TABLE_FILE}", description=alt[:GALLERY_ALT_LIMIT])]
         if at.own is not None:
-            own = hand_file(hand_picture(at.own, snap.hand_no, snap.wild_events, snap.rulings.wild_in_flush))
+            own = hand_file(hand_picture(at.own, snap.hand_no, snap.wild_events, snap.rulings.wild_in_flush,
+                                         four_colour=colours))
             files.append(own)
             items.append(discord.MediaGalleryItem(f"attachment://{own.filename}",
                                                   description=(own.description or "")[:GALLERY_ALT_LIMIT]))
         children.append(discord.ui.MediaGallery(*items))
     if at.own is not None:
-        children.append(discord.ui.TextDisplay(at.own.text))
+        children.append(discord.ui.TextDisplay(plain(at.own.text)))
     footer = table_view(snap).footer
     if footer:
-        children.append(discord.ui.TextDisplay(footer))
+        children.append(discord.ui.TextDisplay(plain(footer)))
     back, forward, street = max(step - 1, 0), min(step + 1, replay.last), replay.street_after(step)
     row: discord.ui.ActionRow[Any] = discord.ui.ActionRow(
         StepButton(replay.hand_id, replay.member, back, "back", disabled=step == 0),

@@ -25,15 +25,26 @@ import discord
 
 from bot.discord.ui.betting import MyCardsButton, action_items
 from bot.discord.ui.lobby import DealButton, JoinButton
-from bot.discord.ui.text import code_block
+from bot.discord.ui.text import code_block, plain
 from bot.render.cards import chips, street_name
 from bot.render.pictures import ALT_TEXT_LIMIT, HandPicture, hand_alt, hand_png, table_alt, table_png
 from bot.render.scenes import table_picture
 from bot.render.table import format_table
 from bot.render.views import Phase, Prompt, TableSnapshot, table_view
 
-LOOKS = ("pictures", "text")
-"""The guild setting ``/table look``: the table as a picture (default) or as text."""
+LOOKS = ("pictures", "pictures-two-colour", "text")
+"""The guild setting ``/table look``: the table as a picture with a four-colour deck (default:
+clubs green, diamonds blue), as a picture with a two-colour deck, or as text."""
+
+
+def shows_pictures(look: str) -> bool:
+    """Whether ``look`` draws pictures (either deck)."""
+    return look.startswith("pictures")
+
+
+def four_colour(look: str) -> bool:
+    """Whether ``look`` draws a four-colour deck."""
+    return look != "pictures-two-colour"
 
 DM_MODES = ("every-street", "down-cards")
 """A player's ``/table dm``: their cards by DM after every street, or only when a down card comes
@@ -42,8 +53,9 @@ DM_MODES = ("every-street", "down-cards")
 RECENT_LINES = 5
 """How many of the last log lines the table message shows."""
 
-GALLERY_ALT_LIMIT = 256
-"""Discord's limit on a media gallery item's description (the attachment itself takes 1,024)."""
+GALLERY_ALT_LIMIT = 1024
+"""Discord's limit on a media gallery item's description, its alt text ("max 1024 characters",
+the components reference; it was cut at 256 before issue 17)."""
 
 TEXT_BUDGET = 3800
 """Characters of text displays a layout may use (Discord allows 4,000 per message)."""
@@ -83,6 +95,27 @@ def hand_file(picture: HandPicture) -> discord.File:
     return picture_file(hand_png(picture), "hand.png", hand_alt(picture))
 
 
+COMMITMENT_SHOWN = 16
+"""Hex digits of the deck commitment on the table message (the full hash: ``/hand verify``)."""
+
+
+def commitment_line(snapshot: TableSnapshot) -> str:
+    """``-# Deck commitment 3f9a…: /hand verify 3`` -- the hand's commitment in short, public from
+    before its first card to the summary (``/hand verify`` gives the full hash); empty without one.
+
+    >>> from bot.engine.stakes import TableStakes
+    >>> from bot.engine.rulings import Rulings
+    >>> s = TableSnapshot(1, 1, Phase.IN_HAND, 3, TableStakes.fixed_limit(ante=1, bring_in=2,
+    ...     small_bet=4, big_bet=8), Rulings(), (), hand_id=9, commitment="ab" * 32)
+    >>> commitment_line(s)
+    '-# Deck commitment abababababababab…: full hash with /hand verify 3'
+    """
+    if not snapshot.commitment:
+        return ""
+    return (f"-# Deck commitment {snapshot.commitment[:COMMITMENT_SHOWN]}…: full hash with "
+            f"/hand verify {snapshot.hand_no}")
+
+
 def header(snapshot: TableSnapshot) -> str:
     """``### Hand #3 · fifth street`` and the stakes and pot line."""
     s = snapshot
@@ -92,22 +125,24 @@ def header(snapshot: TableSnapshot) -> str:
     title = f"### Hand #{s.hand_no} · {street_name(s.street or 3)}"
     if s.phase is Phase.VOID:
         title = f"### Hand #{s.hand_no} · void"
-    return f"{title}\n{stakes.describe().capitalize()} · Pot {chips(s.pot)}"
+    text = f"{title}\n{stakes.describe().capitalize()} · Pot {chips(s.pot)}"
+    return f"{text}\n{commitment_line(s)}" if s.commitment else text
 
 
-def turn_line(prompt: Prompt, seconds_left: int | None) -> str:
-    """``<@7> to act · 10 to call · 45 s``: the mention shows the member's name to everyone, whatever
-    it holds, and the table message never pings (it is sent with no allowed mentions).
+def turn_line(prompt: Prompt, deadline: int | None) -> str:
+    """``<@7> to act · 10 to call · time's up <t:UNIX:R>``: the mention shows the member's name to
+    everyone, whatever it holds, and the table message never pings (it is sent with no allowed
+    mentions); ``deadline`` (Unix seconds) is a Discord relative timestamp, counted live by clients.
 
     >>> from bot.render.views import Prompt
-    >>> turn_line(Prompt(7, "Bea", 1, 4, (), "", to_call=10, pot=25), 45)
-    '<@7> to act · 10 to call · 45 s'
+    >>> turn_line(Prompt(7, "Bea", 1, 4, (), "", to_call=10, pot=25), 1767225600)
+    "<@7> to act · 10 to call · time's up <t:1767225600:R>"
     """
     parts = [f"<@{prompt.member}> to act"]
     if prompt.to_call:
         parts.append(f"{chips(prompt.to_call)} to call")
-    if seconds_left is not None:
-        parts.append(f"{max(0, seconds_left)} s")
+    if deadline is not None:
+        parts.append(f"time's up <t:{deadline}:R>")
     return " · ".join(parts)
 
 
@@ -124,7 +159,7 @@ def _rows(items: Sequence[discord.ui.Item[Any]]) -> list[discord.ui.ActionRow[An
 def _picture(snapshot: TableSnapshot, look: str, children: list[discord.ui.Item[Any]],
              files: list[discord.File]) -> None:
     """The table as a picture (with ``look`` ``pictures``) or as a text table."""
-    picture = table_picture(snapshot) if look == "pictures" else None
+    picture = table_picture(snapshot, four_colour=four_colour(look)) if shows_pictures(look) else None
     if picture is None:
         children.append(discord.ui.TextDisplay(code_block(format_table(table_view(snapshot)))))
         return
@@ -149,20 +184,21 @@ def _fit_lines(lines: Sequence[str], budget: int) -> str:
 
 
 def table_layout(
-    snapshot: TableSnapshot, recent: Sequence[str], *, look: str = "pictures", seconds_left: int | None = None
+    snapshot: TableSnapshot, recent: Sequence[str], *, look: str = "pictures", deadline: int | None = None
 ) -> Layout:
     """The table message for ``snapshot`` with the ``recent`` log lines (see the module docstring)."""
     s = snapshot
     files: list[discord.File] = []
     children: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(header(s))]
     if s.phase is not Phase.BETWEEN_HANDS and s.wilds:
-        children.append(discord.ui.TextDisplay("\n".join(s.wilds)))
+        children.append(discord.ui.TextDisplay(plain("\n".join(s.wilds))))
     _picture(s, look, children, files)
     used = sum(len(c.content) for c in children if isinstance(c, discord.ui.TextDisplay))
-    footer = table_view(s).footer
+    footer = plain(table_view(s).footer)
     if s.prompt is not None and s.phase is Phase.IN_HAND:
-        footer = turn_line(s.prompt, seconds_left)
-    lines = _fit_lines(list(recent)[-RECENT_LINES:], max(0, TEXT_BUDGET - used - len(footer) - 8))
+        footer = turn_line(s.prompt, deadline)
+    lines = _fit_lines([plain(line) for line in list(recent)[-RECENT_LINES:]],
+                       max(0, TEXT_BUDGET - used - len(footer) - 8))
     if lines:
         children.append(discord.ui.TextDisplay(lines))
     if footer:
@@ -199,10 +235,12 @@ def summary_layout(
     if snapshot is not None and snapshot.phase is Phase.VOID:
         title = f"### Hand #{hand_no} · void"
     children: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(title)]
-    body = "\n".join(lines)
+    body = "\n".join(plain(line) for line in lines)
+    if snapshot is not None and snapshot.commitment:
+        body += "\n" + commitment_line(snapshot)
     children.append(discord.ui.TextDisplay(_cut(body, TEXT_BUDGET - len(title)) or "Hand over."))
-    if snapshot is not None and look == "pictures" and snapshot.phase is not Phase.VOID:
-        picture = table_picture(snapshot)
+    if snapshot is not None and shows_pictures(look) and snapshot.phase is not Phase.VOID:
+        picture = table_picture(snapshot, four_colour=four_colour(look))
         if picture is not None:
             alt = table_alt(picture)
             files.append(picture_file(table_png(picture), TABLE_FILE, alt))

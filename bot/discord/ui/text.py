@@ -3,6 +3,8 @@ button labels."""
 
 from __future__ import annotations
 
+import discord
+
 from bot.engine import vocab
 from bot.tables.notices import ActionOption
 
@@ -14,6 +16,19 @@ def code_block(text: str) -> str:
     '```\\nPot 25\\n```'
     """
     return "```\n" + text.replace("`", "\u02cb") + "\n```"
+
+
+def plain(text: str) -> str:
+    """``text`` (lines that hold players' names) shown as written in a Discord message: its
+    Markdown escaped, so a name ``# Ann`` is no heading, ``[x](url)`` no link, ``*a*`` not italic,
+    and ``<@id>`` in a name no mention (issue 17).
+
+    >>> print(plain("# Ann raises to 40"))
+    \\# Ann raises to 40
+    >>> print(plain("[x](http://e.x) calls 10 · <@1>"))
+    \\[x](http://e.x) calls 10 · \\<@1>
+    """
+    return discord.utils.escape_markdown(text).replace("<", "\\<")
 
 
 def split_text(text: str, limit: int = 2000) -> list[str]:
