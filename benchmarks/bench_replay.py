@@ -28,8 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.discord.ui.replay import replay_layout
-from bot.engine.games import GAMES
 from bot.store import Store
+from bot.tables.games import dealable_games
 from bot.tables.replays import stored_replay
 from tests.tables.helpers import Harness
 from tests.tables.test_secrecy import SHORT
@@ -70,7 +70,7 @@ async def main() -> None:
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}")
     for players in (4, 8):
-        for game in GAMES:
+        for game in dealable_games():
             print(await one(game, players, args.rounds), flush=True)
 
 

@@ -28,8 +28,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.ui import replay as replays
 from bot.discord.ui.common import Interaction, actor, reply, table_key
-from bot.discord.ui.replay import ReplayButton, StepButton, member_replay, open_replay
 from bot.engine.games import GAMES
 from bot.store.records import HandRecord
 from bot.tables.errors import TableError
@@ -106,7 +106,7 @@ class Hand(
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         hand = await self._hand(interaction, number, finished=True)
-        await open_replay(interaction, await member_replay(interaction, hand))
+        await replays.open_replay(interaction, await replays.member_replay(interaction, hand))
 
     @app_commands.command(
         name="verify", description="A hand's deck commitment and, once it is over, its deck"
@@ -177,4 +177,4 @@ class Hand(
 async def setup(bot: WildstudBot) -> None:
     """Extension entry point: the cog and the replays' persistent (dynamic) buttons."""
     await bot.add_cog(Hand(bot))
-    bot.add_dynamic_items(ReplayButton, StepButton)
+    bot.add_dynamic_items(replays.ReplayButton, replays.StepButton)

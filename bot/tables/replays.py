@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine.games import GAMES
+from bot.engine.command import Command, Kind
 from bot.render.narrate import Narrator
 from bot.render.views import PrivateNotice, TableSnapshot, private
 from bot.store import HandRecord, Store, StoreError
@@ -119,15 +119,14 @@ def hand_replay(record: HandRecord, member: int, table: Table) -> HandReplay:
     while engine.phase == "showdown" and engine.actor is not None:
         told = len(engine.events)
         seat = engine.actor
-        command = engine.verify(seat, "show", None)
+        command = engine.verify(seat, Command(Kind.SHOW))
         engine.apply(seat, command)
         live.actions.append(encode_action(seat, command))
         steps.append(_step(replay_table, live, member, live.narrator, told))
     if not engine.is_over:
         raise ValueError("its stored actions stop before the end of the hand")
-    game = GAMES.get(record.game)
-    return HandReplay(record.id, record.hand_no, game.title if game is not None else record.game, member,
-                      live.seat_of(member), tuple(steps))
+    return HandReplay(record.id, record.hand_no, engine.game.title, member, live.seat_of(member),
+                      tuple(steps))
 
 
 def _step(table: Table, live: LiveHand, member: int, narrator: Narrator, told: int) -> ReplayStep:

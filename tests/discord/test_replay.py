@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from bot.discord.client import WildstudBot
-from bot.engine.cards import Card, parse_cards
 from bot.settings import Settings
 from bot.tables.clock import FakeClock
 from bot.tables.options import TableOptions
@@ -30,7 +29,7 @@ from tests.discord.helpers import (
 from tests.discord.test_showdown import HANDS, _deck, _down
 from tests.fakediscord import FakeDiscord, FakeMessage, restart_bot, start_bot
 from tests.fakediscord.models import iter_components
-from tests.tables.helpers import StackedRandom
+from tests.tables.helpers import Card, StackedRandom, parse_cards
 from tests.tables.test_secrecy import card_tokens
 
 

@@ -20,25 +20,24 @@ import asyncio
 import random
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.cards import Card
-from bot.engine.events import HandShown
-from bot.engine.games import GAMES
-from bot.engine.hand import StudHand
+from bot.engine.log import Action
 from bot.render.pictures import hand_alt, table_alt
 from bot.render.scenes import hand_picture, table_picture
 from bot.render.table import format_table
 from bot.render.views import Phase, TableSnapshot, table_view
 from bot.store import Store
 from bot.tables.errors import TableError
+from bot.tables.games import dealable_games
 from bot.tables.notices import NoticeKind, PrivateNotice
 from bot.tables.replays import HandReplay, ReplayStep, stored_replay
 from bot.tables.reveal import stored_steps
-from tests.tables.helpers import Harness
+from tests.tables.helpers import Card, Harness
 from tests.tables.test_secrecy import SHORT, card_tokens
 
 SPECTATOR = 999
@@ -71,7 +70,12 @@ def step_cards(step: ReplayStep) -> set[Card]:
     return cards
 
 
-def may_see(engine: StudHand, seat: int | None) -> set[Card]:
+def shown_at_showdown(engine: Any) -> set[int]:
+    """The seats that showed their hand at the showdown so far (the engine's log)."""
+    return {e.seat for e in engine.log if isinstance(e, Action) and e.action == "show"}
+
+
+def may_see(engine: Any, seat: int | None) -> set[Card]:
     """What the member at engine ``seat`` (None: a spectator) may see of the hand so far, worked
     out from the engine's deal: every up card (folded seats' too: they were dealt face up), the
     community and indicator cards, the cards of the wilds' origins, the down cards of every hand
@@ -82,7 +86,7 @@ def may_see(engine: StudHand, seat: int | None) -> set[Card]:
     cards |= set(engine.indicator_cards)
     for ev in engine.wild_events:
         cards |= {ev.five, ev.follow_card}
-    shown = {e.seat for e in engine.events if isinstance(e, HandShown)}
+    shown = shown_at_showdown(engine)
     if engine.betting_closed and len(engine.live_seats) >= 2:
         shown |= set(engine.live_seats)
     for s in shown:
@@ -119,7 +123,7 @@ async def play_and_replay(seed: int, game: str, players: int, choices: list[int]
                 turn += 1
                 assert turn < 200
                 amount = pick.min_to if pick.needs_amount else pick.amount
-                await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, pick.action, amount)
+                await h.act(prompt.name, pick.action, amount)
             result = engine.result
             assert result is not None
             seen = [n.snapshot for n in h.rec.public(h.key, NoticeKind.TABLE)
@@ -165,11 +169,11 @@ def check_replay(replay: HandReplay, record: object, seen: list[TableSnapshot], 
         # And everyone's shown cards are there: a hand shown at the showdown is face up on the
         # table from the step it was shown on.
         seats = {s.seat_no: s for s in step.snapshot.seats}
-        for shown in {e.seat for e in engine.events if isinstance(e, HandShown)}:
+        for shown in shown_at_showdown(engine):
             assert seats[order[shown]].up == engine.cards(shown), (step.lines, seats[order[shown]])
 
 
-GAME_NAMES = sorted(GAMES)
+GAME_NAMES = sorted(dealable_games())
 
 
 @settings(max_examples=20, deadline=None)
