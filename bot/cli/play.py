@@ -7,6 +7,8 @@ Examples::
     wildstud play --bots 5 --name Ann           # you (Ann) against 5
     wildstud play --seats Ann Bob Cy            # three people at one keyboard (hot seat)
     wildstud play --game seven-card-stud        # another game (or dealers-choice)
+    wildstud play --tournament turbo            # a sit-and-go against computer players
+    wildstud play --tournament regular --auto --seed 7   # computer players only, to the end
 
 Chips are kept in the database ``--db`` (a SQLite file or a ``postgresql://`` URL; default
 ``$DATABASE_URL``, else ``$DATABASE_PATH``, else ``./data/wildstud.sqlite3``); ``--auto`` uses a
@@ -59,6 +61,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--game", metavar="NAME",
                         help="the game: sex-in-the-middle-east (default), seven-card-stud, ... or "
                              "dealers-choice (each dealer picks)")
+    parser.add_argument("--tournament", metavar="PRESET", choices=("turbo", "regular", "slow"),
+                        help="play a sit-and-go (turbo, regular or slow levels) to the end instead of a"
+                             " cash game; with --auto, computer players only")
     parser.add_argument("--db", metavar="PATH|URL", help=DB_HELP)
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour output (default: only on a terminal, and not if NO_COLOR is set)")
@@ -122,6 +127,10 @@ def run(args: argparse.Namespace) -> int:
     from bot.store import NotWildstudDatabase
 
     try:
+        if args.tournament:
+            from bot.console.tournament import TerminalTournament
+
+            return asyncio.run(TerminalTournament(config, args.tournament, sys.stdin, sys.stdout).run())
         return asyncio.run(play(config, sys.stdin, sys.stdout))
     except NotWildstudDatabase as exc:                          # another program's file at --db
         print(f"wildstud play: {exc}", file=sys.stderr)

@@ -55,7 +55,9 @@ from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.table", "cogs.betting", "cogs.rulings", "cogs.chips", "cogs.hand")
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.table", "cogs.betting", "cogs.rulings", "cogs.chips", "cogs.hand", "cogs.tournament",
+)
 """The cogs loaded at start-up, in order."""
 
 ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)

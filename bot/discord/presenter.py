@@ -262,6 +262,14 @@ class DiscordPresenter(PrivateMessages):
         async with state.lock:
             state.refusal = None
             if update.table is None:
+                # A table that closes as its last hand ends (a tournament's final hand) still
+                # gets that hand's summary: the showdown, the results, the standings and prizes.
+                _, _, finished = self._digest(state, update)
+                if finished:
+                    look = await self.look(table.guild)
+                    with _logged(table, "post the last hand's summary"):
+                        for final in finished:
+                            await self._summarise(table, state, final, look, responder)
                 await self._closed(table, state, update.table_id, responder)
                 self._tables.pop(table, None)
                 return

@@ -11,6 +11,7 @@ may be shown to anyone.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -140,6 +141,37 @@ class SeatSnapshot:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentBadge:
+    """A tournament's table: its level and stakes, the next level's, when it comes (``next_at``:
+    seconds since the epoch, for levels in minutes; ``hands_left`` for levels in hands), and the
+    players left of the entrants."""
+
+    tournament_id: int
+    level: int
+    stakes: str
+    next_stakes: str
+    next_at: float | None
+    hands_left: int | None
+    players_left: int
+    entrants: int
+    heads_up: bool = False
+
+    def line(self, *, discord: bool = False) -> str:
+        """``Tournament · level 3: 40/80, ante 10, bring-in 10 · next <t:...:R>: 60/120 ... · 4 of 6
+        left``; ``discord`` uses Discord's live countdown, else the clock time (UTC)."""
+        if self.next_at is not None:
+            if discord:
+                when = f"<t:{int(self.next_at)}:R>"
+            else:
+                when = "at " + time.strftime("%H:%M:%S UTC", time.gmtime(self.next_at))
+        else:
+            when = f"in {self.hands_left} hand{'s' if self.hands_left != 1 else ''}"
+        left = "heads-up" if self.heads_up else f"{self.players_left} of {self.entrants} left"
+        return (f"Tournament · level {self.level}: {self.stakes} · next {when}: {self.next_stakes}"
+                f" · {left}")
+
+
+@dataclass(frozen=True, slots=True)
 class TableSnapshot:
     """One table at one moment: the last item of every update, and what queries return.
 
@@ -173,6 +205,7 @@ class TableSnapshot:
     wild_events: tuple[WildEvent, ...] = ()
     wild_ranks: tuple[Rank, ...] = ()
     log: str = "summary"
+    tournament: TournamentBadge | None = None
     commitment: str = ""
     """The hand's deck commitment (SHA-256 hex), public from before its first card (issue 17: it
     stays on the table message for the whole hand); empty between hands."""
@@ -291,7 +324,8 @@ def table_view(snapshot: TableSnapshot) -> TableView:
         if s.auto_deal_after is not None and ready >= 2:
             footer = f"The next hand is dealt in {s.auto_deal_after:g} seconds."
         stakes = s.pending_stakes or s.stakes
-        return TableView(f"Between hands (next: hand #{s.hand_no})", stakes.describe(), seats, 0, (), footer)
+        title = f"{_mark(s)}Between hands (next: hand #{s.hand_no})"
+        return TableView(title, stakes.describe(), seats, 0, (), footer)
     if s.phase is Phase.VOID:
         seats = tuple(
             SeatView(seat.seat_no, seat.name, seat.stack, "" if seat.dealt_in else "not dealt in", (), 0,
@@ -301,13 +335,18 @@ def table_view(snapshot: TableSnapshot) -> TableView:
         return TableView(f"Hand #{s.hand_no} · void", s.stakes.describe(), seats, 0, (),
                          f"Void: {s.void_reason}. Every chip went back.")
     seats = tuple(_hand_seat(seat) for seat in s.seats)
-    title = f"Hand #{s.hand_no} · {street_name(s.street or 3)}"
+    title = f"{_mark(s)}Hand #{s.hand_no} · {street_name(s.street or 3)}"
     if s.phase is Phase.OVER:
         # The final picture is the showdown's (not "seventh street"), or the pot won uncontested.
         live = sum(1 for seat in s.seats if seat.dealt_in and not seat.folded)
-        title = f"Hand #{s.hand_no} · {'showdown' if live > 1 else 'won without a showdown'}"
+        title = f"{_mark(s)}Hand #{s.hand_no} · {'showdown' if live > 1 else 'won without a showdown'}"
     footer = "Hand over." if s.phase is Phase.OVER else _turn_footer(s.prompt)
     return TableView(title, s.stakes.describe(), seats, s.pot, s.wilds, footer, s.community)
+
+
+def _mark(s: TableSnapshot) -> str:
+    """``Tournament, level 3 · `` at a tournament's table (its text table and its picture)."""
+    return f"Tournament, level {s.tournament.level} · " if s.tournament is not None else ""
 
 
 def _between_status(seat: SeatSnapshot) -> str:

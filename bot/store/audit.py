@@ -16,6 +16,10 @@ Checked for every guild, in one read transaction (a consistent snapshot):
    two rows cancel out, a hand result or a void never touches a balance, a grant or daily claim
    only adds, a take only removes. (Checks 1-3 compare sums per member, so a one-sided transfer
    whose balance was edited to match would pass them.)
+7. tournaments: the pool equals the buy-ins and rebuys in the ledger less what was paid out of it;
+   each entrant's ledger rows match what they paid (and, once it ended, their prize); an ended
+   tournament holds no pool and its table is closed. Chips on a tournament's table are tournament
+   chips: they are not counted as chips in play.
 """
 
 from __future__ import annotations
@@ -75,6 +79,10 @@ class AuditStore(StoreBase):
             "  WHEN 'cash_out' THEN delta >= 0 AND delta + stack_delta = 0"
             "  WHEN 'hand' THEN delta = 0"
             "  WHEN 'void' THEN delta = 0 AND stack_delta = 0"
+            "  WHEN 'tournament_buy_in' THEN delta < 0 AND stack_delta = 0 AND tournament_id IS NOT NULL"
+            "  WHEN 'tournament_prize' THEN delta > 0 AND stack_delta = 0 AND tournament_id IS NOT NULL"
+            "  WHEN 'tournament_refund' THEN delta > 0 AND stack_delta = 0 AND tournament_id IS NOT NULL"
+            "  WHEN 'tournament_chips' THEN delta = 0 AND tournament_id IS NOT NULL AND table_id IS NOT NULL"
             "  ELSE FALSE END ORDER BY id"
         ):
             problems[guild].append(
@@ -172,6 +180,8 @@ class AuditStore(StoreBase):
         ):
             problems[guild].append(f"hand {hand_id} has ledger rows for a member not dealt in")
 
+        tournament_tables = await self._audit_tournaments(tx, problems)
+
         guilds: list[GuildAudit] = []
         guild_ids = sorted(
             {g for g, _ in balances}
@@ -185,7 +195,7 @@ class AuditStore(StoreBase):
             in_play = sum(
                 stack
                 for (table_id, _), (_, stack) in seats.items()
-                if table_id in tables and tables[table_id][0] == guild
+                if table_id in tables and tables[table_id][0] == guild and table_id not in tournament_tables
             )
             guilds.append(
                 GuildAudit(
@@ -197,3 +207,46 @@ class AuditStore(StoreBase):
                 )
             )
         return AuditReport(guilds=guilds, problems=orphans if only is None else [])
+
+    async def _audit_tournaments(self, tx: Tx, problems: dict[int, list[str]]) -> set[int]:
+        """Check 7; returns the ids of the tournaments' tables."""
+        net = {
+            (t, m): int(s)
+            for t, m, s in await tx.all(
+                "SELECT tournament_id, member_id, SUM(delta) FROM ledger WHERE tournament_id IS NOT NULL"
+                " AND kind <> 'tournament_chips' GROUP BY tournament_id, member_id"
+            )
+        }
+        entries = {
+            (t, m): (p, z)
+            for t, m, p, z in await tx.all(
+                "SELECT tournament_id, member_id, paid, prize FROM tournament_entries"
+            )
+        }
+        tables: set[int] = set()
+        for tid, guild, status, pool, table_id, table_status in await tx.all(
+            "SELECT t.id, t.guild_id, t.status, t.pool, t.table_id, b.status FROM tournaments t"
+            " LEFT JOIN tables b ON b.id = t.table_id ORDER BY t.id"
+        ):
+            if table_id is not None:
+                tables.add(table_id)
+            ended = status in ("finished", "cancelled")
+            held = -sum(v for (t, _), v in net.items() if t == tid)
+            if held != pool:
+                problems[guild].append(
+                    f"tournament {tid}: the ledger holds {held:,} chips for it but its pool is {pool:,}"
+                )
+            if ended and pool != 0:
+                problems[guild].append(f"tournament {tid} is {status} but its pool still holds {pool:,}")
+            if ended and table_id is not None and table_status != "closed":
+                problems[guild].append(f"tournament {tid} is {status} but its table {table_id} is open")
+            members = {m for (t, m) in net if t == tid} | {m for (t, m) in entries if t == tid}
+            for member in sorted(members):
+                paid, prize = entries.get((tid, member), (0, None))
+                expected = (prize or 0) - paid if ended else -paid
+                if net.get((tid, member), 0) != expected:
+                    problems[guild].append(
+                        f"tournament {tid}: member {member}'s ledger rows come to"
+                        f" {net.get((tid, member), 0):+,} but their entry says {expected:+,}"
+                    )
+        return tables

@@ -246,11 +246,12 @@ class StoreBase:
         actor_id: int | None = None,
         table_id: int | None = None,
         hand_id: int | None = None,
+        tournament_id: int | None = None,
     ) -> None:
         await tx.run(
             "INSERT INTO ledger (guild_id, member_id, delta, stack_delta, kind, reason, op_key,"
-            " counterparty_id, actor_id, table_id, hand_id, created)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " counterparty_id, actor_id, table_id, hand_id, tournament_id, created)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 member_id,
@@ -263,6 +264,7 @@ class StoreBase:
                 actor_id,
                 table_id,
                 hand_id,
+                tournament_id,
                 tx.now,
             ),
         )

@@ -345,6 +345,7 @@ class EconomyStore(StoreBase):
                 "SELECT member_id, chips, in_play FROM (SELECT b.member_id, b.chips, COALESCE(("
                 "  SELECT SUM(s.stack) FROM seats s JOIN tables t ON t.id = s.table_id"
                 "  WHERE t.guild_id = b.guild_id AND s.member_id = b.member_id AND t.status = 'open'"
+                "  AND NOT EXISTS (SELECT 1 FROM tournaments tt WHERE tt.table_id = t.id)"
                 "), 0) AS in_play"
                 " FROM balances b WHERE b.guild_id = ?) AS board"
                 " ORDER BY chips + in_play DESC, member_id LIMIT ?",

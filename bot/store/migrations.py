@@ -218,6 +218,45 @@ ALTER TABLE table_leases ADD COLUMN generation INTEGER NOT NULL DEFAULT 1;
 """Fencing (issue 18): a lease's generation grows each time another owner takes the table, and
 every hand write of a lease holder carries the generation it holds (``bot.store.leases``)."""
 
+_V10_TOURNAMENTS = """
+CREATE TABLE tournaments (
+    id            INTEGER PRIMARY KEY,
+    guild_id      INTEGER NOT NULL,
+    channel_id    INTEGER NOT NULL,
+    organiser_id  INTEGER NOT NULL,
+    table_id      INTEGER REFERENCES tables (id),
+    status        TEXT NOT NULL CHECK (status IN ('registering', 'running', 'finished', 'cancelled')),
+    buy_in        INTEGER NOT NULL CHECK (buy_in >= 0),
+    pool          INTEGER NOT NULL CHECK (pool >= 0),
+    level         INTEGER NOT NULL CHECK (level >= 1),
+    level_started TEXT,
+    state         TEXT NOT NULL,
+    created       TEXT NOT NULL,
+    ended         TEXT
+) STRICT;
+CREATE INDEX tournaments_by_channel ON tournaments (channel_id, status);
+CREATE TABLE tournament_entries (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    member_id     INTEGER NOT NULL,
+    paid          INTEGER NOT NULL CHECK (paid >= 0),
+    prize         INTEGER CHECK (prize >= 0),
+    joined        TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, member_id)
+) STRICT;
+CREATE TABLE tournament_levels (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    level         INTEGER NOT NULL CHECK (level >= 1),
+    started       TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, level)
+) STRICT;
+CREATE TABLE tournament_keys (
+    op_key        TEXT PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id)
+) STRICT;
+ALTER TABLE ledger ADD COLUMN tournament_id INTEGER REFERENCES tournaments (id);
+CREATE INDEX ledger_by_tournament ON ledger (tournament_id) WHERE tournament_id IS NOT NULL;
+"""
+
 Step = str | Callable[[aiosqlite.Connection], Awaitable[None]]
 """An SQL script, or (for data that SQL cannot convert) a coroutine run in the step's transaction."""
 
@@ -231,6 +270,7 @@ MIGRATIONS: tuple[Step, ...] = (
     _V7_HAND_GAME,
     _V8_LEASES,
     _V9_LEASE_GENERATION,
+    _V10_TOURNAMENTS,
 )
 """The migration steps; ``MIGRATIONS[n - 1]`` upgrades version ``n - 1`` to ``n``."""
 

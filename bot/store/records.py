@@ -20,7 +20,8 @@ HandStatus = Literal["in_progress", "finished", "voided"]
 TableStatus = Literal["open", "closed"]
 
 LedgerKind = Literal[
-    "starting", "transfer", "grant", "take", "daily", "buy_in", "top_up", "cash_out", "hand", "void"
+    "starting", "transfer", "grant", "take", "daily", "buy_in", "top_up", "cash_out", "hand", "void",
+    "tournament_buy_in", "tournament_prize", "tournament_refund", "tournament_chips",
 ]
 """What a ledger row records.
 
@@ -33,6 +34,10 @@ LedgerKind = Literal[
   player dealt in; the rows of one hand sum to zero.
 * ``void``: a voided hand, both deltas 0 (stacks were never moved during the hand); the reason
   says why.
+* ``tournament_buy_in`` (a buy-in or rebuy into a tournament's pool, ``delta = -x``),
+  ``tournament_prize`` and ``tournament_refund`` (from the pool, ``delta = +x``): balance only,
+  with ``tournament_id``. ``tournament_chips``: tournament chips put on or taken off a seat at the
+  tournament's table (``delta = 0``, ``stack_delta = +-x``); they never touch a balance.
 """
 
 
@@ -248,3 +253,30 @@ class AuditReport:
     def all_problems(self) -> list[str]:
         """Every discrepancy, guild by guild."""
         return [*self.problems, *(p for g in self.guilds for p in g.problems)]
+
+
+TournamentStatus = Literal["registering", "running", "finished", "cancelled"]
+
+
+@dataclass(frozen=True)
+class TournamentRecord:
+    """A tournament as stored: the money side (``buy_in``, ``pool``: the chips held for prizes;
+    ``paid``: each entrant's buy-ins and rebuys; ``prizes``: what each was paid at the end), the
+    level clock (``level``, ``level_started``), its table once started, and ``state``: the
+    tournament model's own data, kept verbatim."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    organiser_id: int
+    table_id: int | None
+    status: TournamentStatus
+    buy_in: int
+    pool: int
+    level: int
+    level_started: datetime | None
+    state: JSONObject
+    created: datetime
+    ended: datetime | None
+    paid: dict[int, int]
+    prizes: dict[int, int]

@@ -26,6 +26,7 @@ from bot.store.leases import LeaseStore
 from bot.store.messages import MessageStore
 from bot.store.migrations import LATEST, schema_version
 from bot.store.tables import TableStore
+from bot.store.tournaments import TournamentStore
 
 __all__ = ["BUSY_TIMEOUT_MS", "Store"]
 
@@ -44,7 +45,7 @@ def _readonly_uri(file: Path) -> str:
     return f"{file.resolve().as_uri()}?mode=ro"
 
 
-class Store(EconomyStore, TableStore, MessageStore, HandStore, AuditStore, LeaseStore):
+class Store(EconomyStore, TableStore, MessageStore, HandStore, AuditStore, LeaseStore, TournamentStore):
     """Wildstud's persistent state: chips, ledger, tables, seats, hands (the only code speaking SQL).
 
     Open it once per process and close it on shutdown::

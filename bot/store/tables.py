@@ -178,6 +178,7 @@ class TableStore(StoreBase):
         check_id(table_id, "table")
         async with self._transaction() as tx:
             await self._open_table(tx, table_id, guild_id)
+            await self._not_tournament(tx, table_id)
             if await tx.value(
                 "SELECT 1 FROM hands WHERE table_id = ? AND status = 'in_progress'", (table_id,)
             ):
@@ -240,6 +241,14 @@ class TableStore(StoreBase):
             assert seat is not None
             return seat
 
+    async def _not_tournament(self, tx: Tx, table_id: int) -> None:
+        """Refuse a movement between balances and seats at a tournament's table: its chips are
+        tournament chips (:mod:`bot.store.tournaments`), worth nothing in the balance."""
+        if await tx.value("SELECT 1 FROM tournaments WHERE table_id = ?", (table_id,)):
+            raise StoreError(
+                "This is a tournament table: its chips are tournament chips, not your balance."
+            )
+
     async def _frozen(self, tx: Tx, table_id: int, member_id: int) -> bool:
         """Whether the member is dealt into the table's unfinished hand."""
         return bool(
@@ -301,6 +310,7 @@ class TableStore(StoreBase):
                 return replay
             if table.status != "open":
                 raise StoreError("That table is closed.")
+            await self._not_tournament(tx, table_id)
             if await self._seat_of(tx, table_id, member_id) is not None:
                 raise StoreError("You already have a seat at this table.")
             low = _limit(min_buy_in, table.stakes, "min_buy_in")
@@ -374,6 +384,7 @@ class TableStore(StoreBase):
                 return replay
             if table.status != "open":
                 raise StoreError("That table is closed.")
+            await self._not_tournament(tx, table_id)
             seat = await self._seat_of(tx, table_id, member_id)
             if seat is None:
                 raise StoreError("You don't have a seat at this table.")
@@ -429,6 +440,7 @@ class TableStore(StoreBase):
             seat = await self._seat_of(tx, table_id, member_id)
             if seat is None:
                 raise StoreError("You don't have a seat at this table.")
+            await self._not_tournament(tx, table_id)
             if await self._frozen(tx, table_id, member_id):
                 raise StoreError("You are in a hand; you can leave when it ends.")
             balance = await self._cash_out(tx, guild_id, seat, stored_key, f"cash-out at table {table_id}")

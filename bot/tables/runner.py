@@ -50,6 +50,7 @@ from bot.tables.reveal import live_reveal, replay_stored, reveal_text
 from bot.tables.seating import Seating
 from bot.tables.snapshot import hand_prompt, own_cards, table_notice
 from bot.tables.state import LiveHand, SeatState, Table
+from bot.tables.tournaments import Tournaments
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,8 @@ class HandRunner:
         self.seating = seating
         self.clock = clock
         self.rng = rng
+        self.tournaments: Tournaments | None = None
+        """Set by the service: the hooks of a tournament's table (levels, eliminations, the end)."""
 
     # ==================================================================== dealing
     async def deal(self, table: Table, *, game: str | None = None) -> int | None:
@@ -85,6 +88,10 @@ class HandRunner:
                     f"The database is unreachable, so hand #{table.hand.hand_no}'s result is not recorded"
                     " yet and the next hand cannot be dealt: both as soon as it is back.")
             raise TableError(f"Hand #{table.hand.hand_no} is still being played.")
+        if table.tournament is not None and game is None:
+            assert self.tournaments is not None
+            if not await self.tournaments.before_deal(table):
+                return None     # the tournament ended between hands (a rebuy offer lapsed)
         ready = [s for _, s in sorted(table.seats.items()) if s.ready]
         if game is None and table.choice is not None:
             if any(s.member == table.choice.member for s in ready):
@@ -143,6 +150,9 @@ class HandRunner:
             actions=[encode_seats(tuple(order))],
         )
         table.hand = live
+        if table.tournament is not None:
+            assert self.tournaments is not None
+            self.tournaments.hand_dealt(table, live.members, [s.stack for s in seats])
         table.post(
             NoticeKind.HAND_START,
             f"Hand #{live.hand_no}: {names[-1]} deals to {_join(names)}."
@@ -521,7 +531,12 @@ class HandRunner:
             member = live.members[seat]
             live.timed_out.add(seat)
             table_seat = table.seat_of(member)
-            if table_seat is not None and table_seat.status == "active":
+            if table.tournament is not None:
+                # A tournament deals a player who is not there and blinds and antes them away
+                # (the card-room rule): never marked away, never removed.
+                table.tell(Reply(member, "You ran out of time, so the dealer acted for you (check if"
+                                         " possible, else fold). You stay dealt in."))
+            elif table_seat is not None and table_seat.status == "active":
                 try:
                     await self.repository.set_status(table, table_seat, "away")
                 except TableError:
@@ -544,6 +559,12 @@ class HandRunner:
             return
         if sum(1 for s in table.seats.values() if s.ready) < 2:
             return
+        table.auto_deal = self.clock.call_later(delay, partial(self._auto_deal, table.key))
+
+    def deal_later(self, table: Table, delay: float) -> None:
+        """Deal by itself after ``delay`` seconds (a tournament waiting for rebuys)."""
+        if table.auto_deal is not None:
+            table.auto_deal.cancel()
         table.auto_deal = self.clock.call_later(delay, partial(self._auto_deal, table.key))
 
     async def _auto_deal(self, key: TableKey) -> None:
@@ -659,8 +680,13 @@ class HandRunner:
         _reveal(table, live)
         table.hand = None
         await self.seating.finish_leaving(table)
+        if table.tournament is not None:
+            assert self.tournaments is not None
+            finals = {live.members[i]: result.final_stacks[i] for i in range(len(live.members))}
+            if await self.tournaments.after_hand(table, finals, live.hand_id):
+                return          # the tournament is over: prizes paid, the table closed
         for seat in sorted(table.seats.values(), key=lambda s: s.seat_no):
-            if seat.stack <= 0:
+            if seat.stack <= 0 and table.tournament is None:
                 table.post(NoticeKind.SEATING, f"{seat.name} is out of chips.")
         table.tell(table_notice(table))
         self.schedule_auto_deal(table)

@@ -79,6 +79,7 @@ from bot.tables.runner import HandRunner
 from bot.tables.seating import Seating
 from bot.tables.snapshot import hand_prompt, own_cards, snapshot, table_notice
 from bot.tables.state import SeatState, Table, VoidRequest
+from bot.tables.tournaments import Tournaments, Wall
 from bot.tables.voiding import consent_reason, consenters, join
 
 log = logging.getLogger(__name__)
@@ -98,6 +99,12 @@ PLAYER_ACTIONS = frozenset(kind.value for kind in PLAYER_KINDS)
 WAGERS = ("complete", "bet", "raise")
 
 
+def _not_tournament(table: Table, why: str) -> None:
+    """Refuse a cash-table command at a tournament's table, saying why."""
+    if table.tournament is not None:
+        raise TableError(f"This is a tournament table: {why}.")
+
+
 def _actor(who: Actor | int, dealer_rights: bool = False) -> Actor:
     """``who`` as an ``Actor``; a bare member id has dealer rights only if ``dealer_rights``."""
     if isinstance(who, Actor):
@@ -111,7 +118,8 @@ class TableService:
     ``store``: an open ``bot.store.Store``. ``presenter``: the front end. ``clock``: schedules the
     timers (``FakeClock`` in tests). ``rng``: shuffles decks and makes salts; the default is the OS
     CSPRNG (``secrets.SystemRandom``) -- pass a seeded ``random.Random`` only for reproducible demos
-    and tests. ``default_options``: timers and dealing for new tables.
+    and tests. ``default_options``: timers and dealing for new tables. ``wall``: seconds since the
+    epoch for tournaments' level clocks (default ``time.time``).
     """
 
     def __init__(
@@ -123,6 +131,7 @@ class TableService:
         rng: random.Random | None = None,
         default_options: TableOptions | None = None,
         leases: TableLeases | None = None,
+        wall: Wall | None = None,
     ) -> None:
         self.store = store
         self.leases = leases
@@ -135,6 +144,13 @@ class TableService:
         self.repository = Repository(store)
         self.seating = Seating(self.repository, self._fold_leaving, self._hand_may_start)
         self.runner = HandRunner(self.registry, self.repository, self.seating, self.clock, self.rng)
+        self.tournaments = Tournaments(store, self.registry, self.repository, self.default_options, wall)
+        """Sit-and-go tournaments: registration, the start, rebuys, status, cancel (front ends call
+        it directly); its hooks run at a tournament's table through the runner."""
+        self.tournaments.on_start = self.runner.schedule_auto_deal
+        self.tournaments.deal_later = self.runner.deal_later
+        self.tournaments.leases = leases
+        self.runner.tournaments = self.tournaments
 
     # ==================================================================== start-up and lookup
     async def start(self) -> list[TableKey]:
@@ -169,6 +185,7 @@ class TableService:
             loaded.append(table)
         if not loaded:
             return []  # nothing new: no need to scan the unfinished hands
+        await self.tournaments.attach(loaded)
         hands: dict[int, list[HandRecord]] = {}
         for hand in await self.repository.unfinished_hands():
             hands.setdefault(hand.table_id, []).append(hand)
@@ -318,6 +335,7 @@ class TableService:
         """
         async with self.registry.locked(key) as table:
             self._check_dealer(table, _actor(who, dealer_rights))
+            _not_tournament(table, "/tournament cancel ends a tournament")
             if table.hand is not None:
                 raise TableError(
                     "A hand is in progress; close the table when it ends, or void it first"
@@ -346,6 +364,7 @@ class TableService:
         """
         actor = _actor(who)
         async with self.registry.locked(key) as table:
+            _not_tournament(table, "/tournament join registers (late registration, if it is open)")
             seat = await self.seating.join(table, actor.member, name or actor.name, buy_in, seat_no)
             return replace(seat)
 
@@ -354,11 +373,13 @@ class TableService:
         during a hand the seat is folded at its turn (chips already in stay in the pot) and cashed
         out when the hand ends (SPEC §7). Returns what happened, for the player."""
         async with self.registry.locked(key) as table:
+            _not_tournament(table, "a player stays in until they are out of chips")
             return await self.seating.leave(table, _actor(who).member)
 
     async def sit_out(self, key: TableKey, who: Actor | int) -> str:
         """Sit out from the next hand on (a hand in progress is played out). Returns a confirmation."""
         async with self.registry.locked(key) as table:
+            _not_tournament(table, "a player who is away is dealt in and blinded away")
             return await self.seating.sit_out(table, _actor(who).member)
 
     async def back(self, key: TableKey, who: Actor | int) -> str:
@@ -371,6 +392,7 @@ class TableService:
     async def top_up(self, key: TableKey, who: Actor | int, amount: int) -> SeatState:
         """Add chips from the balance to the seat, between hands (or when not dealt in)."""
         async with self.registry.locked(key) as table:
+            _not_tournament(table, "tournament chips are not bought; /tournament rebuy, when open")
             return replace(await self.seating.top_up(table, _actor(who).member, amount))
 
     async def set_automuck(self, key: TableKey, who: Actor | int, on: bool) -> str:
@@ -448,6 +470,7 @@ class TableService:
         setting = check_game_setting(game)
         async with self.registry.locked(key) as table:
             self._check_dealer(table, _actor(who, dealer_rights))
+            _not_tournament(table, "the tournament's game was set when it was created")
             before = table.pending_game or table.game
             table.pending_game = None if setting == table.game else setting
             await self.repository.save_settings(table)
@@ -519,6 +542,7 @@ class TableService:
         """Queue new stakes for the next deal (SPEC §8). Returns the confirmation line."""
         async with self.registry.locked(key) as table:
             self._check_dealer(table, _actor(who, dealer_rights))
+            _not_tournament(table, "the levels set the stakes")
             table.pending_stakes = None if stakes == table.stakes else stakes
             await self.repository.save_settings(table)
             change = stakes_change(table.stakes, stakes) or "No change from the stakes in force."

@@ -60,6 +60,7 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
         auto_deal_after=table.options.auto_deal_after,
         names=tuple(sorted(table.names.items())),
         log=table.options.log,
+        tournament=table.tournament.badge() if table.tournament is not None else None,
     )
     seats = sorted(table.seats.values(), key=lambda s: s.seat_no)
     live = table.hand

@@ -15,11 +15,13 @@ from bot.engine.hand import StudHand
 from bot.engine.rulings import Rulings
 from bot.engine.stakes import TableStakes
 from bot.render.narrate import Narrator
+from bot.render.views import TournamentBadge
 from bot.tables.clock import TimerHandle
 from bot.tables.fairness import DealCommitment
 from bot.tables.games import PendingChoice
 from bot.tables.notices import Notice, NoticeKind, PublicNotice, TableKey
 from bot.tables.options import TableOptions
+from bot.tournament.model import Tournament
 
 SeatStatus = str
 """``active``, ``sitting_out`` or ``away`` (the store's seat statuses)."""
@@ -101,6 +103,30 @@ class LiveHand:
 
 
 @dataclass
+class TournamentPlay:
+    """A running tournament's live part at its table."""
+
+    tournament_id: int
+    model: Tournament
+    organiser: int
+    starts: dict[int, int] = field(default_factory=dict)
+    """Each player's stack when the hand in progress was dealt."""
+    rebuy_until: float = 0.0
+    """When the rebuy offers of the last hand lapse (seconds since the epoch); the next deal waits."""
+
+    def badge(self) -> TournamentBadge:
+        model = self.model
+        return TournamentBadge(
+            tournament_id=self.tournament_id, level=model.level,
+            # The stud stakes: the blinds wait for the blind games of later issues.
+            stakes=model.stakes_level.describe(blinds=False),
+            next_stakes=model.next_level.describe(blinds=False),
+            next_at=model.next_level_at(), hands_left=model.hands_left_in_level(),
+            players_left=len(model.alive), entrants=len(model.entries), heads_up=model.heads_up,
+        )
+
+
+@dataclass
 class VoidRequest:
     """A void waiting for the consent of the other players still in the hand (see
     ``TableService.void_hand``): who asked, why, who must agree and who has."""
@@ -172,6 +198,8 @@ class Table:
     automuck: set[int] = field(default_factory=set)
     """Members who muck a losing hand at the showdown without being asked (``/table automuck``; kept
     in the table's settings JSON)."""
+    tournament: TournamentPlay | None = None
+    """A sit-and-go's running tournament, at its table (``bot.tables.tournaments``)."""
     outbox: list[Notice] = field(default_factory=list)
     """What the operation under way has to say, in order; sent as one update when it ends
     (``bot.tables.registry.Registry.locked``)."""

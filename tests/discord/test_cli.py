@@ -52,7 +52,7 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
     guild = fake.guild()
     names = await sync_commands(fake.token, guild.id)
     assert names == ["allin", "bet", "call", "check", "chips", "fold", "hand", "muck", "raise", "ruling",
-                     "show", "table"]
+                     "show", "table", "tournament"]
     synced = fake.synced[guild.id]
     subcommands = {
         name: sorted(o["name"] for o in cmd.get("options", []) if o["type"] == 1)
@@ -83,6 +83,16 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
         ["balance", "leaderboard", "give", "daily", "grant", "take", "ledger", "settle", "setup"]
     )
     assert subcommands["hand"] == ["history", "replay", "verify", "void"]
+    assert subcommands["tournament"] == sorted(
+        ["create", "join", "leave", "start", "rebuy", "status", "cancel"]
+    )
+    sit_and_go = next(o for o in synced["tournament"]["options"] if o["name"] == "create")
+    assert {o["name"] for o in sit_and_go["options"]} == {
+        "game", "buy_in", "starting_stack", "preset", "schedule", "level", "payouts", "late_registration",
+        "rebuys", "seats", "rotate",
+    }
+    preset = next(o for o in sit_and_go["options"] if o["name"] == "preset")
+    assert [c["value"] for c in preset["choices"]] == ["turbo", "regular", "slow"]
     create = next(o for o in synced["table"]["options"] if o["name"] == "create")
     assert {"stakes", "seats", "timer", "ante", "bring_in", "small_bet", "big_bet", "log", "game"} <= {
         o["name"] for o in create["options"]

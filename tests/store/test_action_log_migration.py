@@ -87,13 +87,17 @@ async def test_the_log_becomes_phh_and_everything_else_stays(
         assert (await store.audit()).ok
         assert [h.status for h in [await store.get_hand(i) for i in (1, 2, 3, 4)]] == [
             "finished", "in_progress", "finished", "in_progress"]
-    # 4 converts the log; 5, 6 add tables; 7 hands.game; 8 table leases; 9 their generation
-    assert _version(path) == SCHEMA_VERSION == 9
+    # 4 converts the log; 5, 6 add tables; 7 hands.game; 8 table leases; 9 their generation;
+    # 10 tournaments
+    assert _version(path) == SCHEMA_VERSION == 10
     assert _logs(path) == NEW
     after = snapshot_of(path)
     # Migration 6 appends hands.game: every hand dealt before it was Sex in the Middle East.
     assert {row[-1] for row in after["hands"]} == {"sex-in-the-middle-east"}
     after["hands"] = [row[:-1] for row in after["hands"]]
+    # Migration 10 appends ledger.tournament_id: no row of that time belongs to a tournament.
+    assert {row[-1] for row in after["ledger"]} == {None}
+    after["ledger"] = [row[:-1] for row in after["ledger"]]
     for table, rows in before.items():        # only the action log changed
         if table != "hand_actions":
             assert after[table] == rows, table

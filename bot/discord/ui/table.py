@@ -120,12 +120,14 @@ def header(snapshot: TableSnapshot) -> str:
     """``### Hand #3 · fifth street`` and the stakes and pot line."""
     s = snapshot
     stakes = (s.pending_stakes or s.stakes) if s.phase is Phase.BETWEEN_HANDS else s.stakes
+    # A tournament's level and Discord's own live countdown to the next: no edit, no request.
+    badge = f"\n-# {s.tournament.line(discord=True)}" if s.tournament is not None else ""
     if s.phase is Phase.BETWEEN_HANDS:
-        return f"### Between hands · next: hand #{s.hand_no}\n{stakes.describe().capitalize()}"
+        return f"### Between hands · next: hand #{s.hand_no}\n{stakes.describe().capitalize()}{badge}"
     title = f"### Hand #{s.hand_no} · {street_name(s.street or 3)}"
     if s.phase is Phase.VOID:
         title = f"### Hand #{s.hand_no} · void"
-    text = f"{title}\n{stakes.describe().capitalize()} · Pot {chips(s.pot)}"
+    text = f"{title}\n{stakes.describe().capitalize()} · Pot {chips(s.pot)}{badge}"
     return f"{text}\n{commitment_line(s)}" if s.commitment else text
 
 
