@@ -1,9 +1,11 @@
 """``/chips``: each member's chips in this server (DESIGN "Persistence and recovery").
 
-``balance [member]``, ``leaderboard``, ``give MEMBER AMOUNT``, ``daily``, ``ledger [member]``
-(another member's needs Manage Server), ``settle [hours]`` (who pays whom for the hands of the
-last hours, fewest payments), and for Manage Server ``grant MEMBER AMOUNT [reason]``,
-``take MEMBER AMOUNT [reason]`` and ``setup`` (starting chips, daily chips and cooldown).
+``balance [member]``, ``leaderboard [period]`` (by chips held, or with a period by net chips won
+in its hands; members who opted out or hold the hidden role are left out: ``bot.discord.boards``),
+``give MEMBER AMOUNT``, ``daily``, ``ledger [member]`` (another member's needs Manage Server),
+``settle [hours]`` (who pays whom for the hands of the last hours, fewest payments), and for
+Manage Server ``grant MEMBER AMOUNT [reason]``, ``take MEMBER AMOUNT [reason]`` and ``setup``
+(starting chips, daily chips and cooldown).
 
 Chips at a table are not in the balance: a buy-in moves them to the seat, leaving the table moves
 them back. Every movement is a ledger row written with it (the store); a retried interaction
@@ -13,15 +15,18 @@ them back. Every movement is a ledger row written with it (the store); a retried
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.boards import CANDIDATES, shown
 from bot.discord.ui.common import Interaction, reply, table_key
+from bot.discord.ui.text import plain
 from bot.render.cards import chips
 from bot.store import StoreError
+from bot.tables.stats import Period
 
 if TYPE_CHECKING:
     from bot.discord.client import WildstudBot
@@ -44,7 +49,8 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         super().__init__()
 
     def _name(self, guild_id: int, member_id: int) -> str:
-        """A member's name as the bot last saw it, else a mention (shown as the name by Discord)."""
+        """A member's name as the bot last saw it (its Markdown escaped: it goes into public
+        replies), else a mention (shown as the name by Discord)."""
         name = self.bot.names.get(member_id)
         if name is None:
             for key in self.bot.service.tables():
@@ -53,7 +59,7 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
                     if known:
                         name = known
                         break
-        return name if name is not None else f"<@{member_id}>"
+        return plain(name) if name is not None else f"<@{member_id}>"
 
     def _in_play(self, guild_id: int, member_id: int) -> int:
         total = 0
@@ -86,11 +92,25 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         await reply(interaction, text)
 
     @app_commands.command(
-        name="leaderboard", description="The richest members here (balance plus chips at tables)"
+        name="leaderboard",
+        description="The richest members here, or with a period the biggest winners of its hands",
     )
-    async def leaderboard(self, interaction: Interaction) -> None:
+    @app_commands.describe(
+        period="Rank by net chips won in hands: day, week, month, year, all or season"
+        " (default: by chips held)"
+    )
+    async def leaderboard(
+        self,
+        interaction: Interaction,
+        period: Literal["day", "week", "month", "year", "all", "season"] | None = None,
+    ) -> None:
         guild = table_key(interaction).guild
-        rows = await self.bot.store.leaderboard(guild, limit=10)
+        if period is not None:
+            await self._period_board(interaction, Period(period))
+            return
+        candidates = await self.bot.store.leaderboard(guild, limit=CANDIDATES)
+        listed = set(await shown(interaction, [r.member_id for r in candidates]))
+        rows = [r for r in candidates if r.member_id in listed]
         if not rows:
             await reply(interaction, "Nobody has chips here yet.", ephemeral=False)
             return
@@ -98,6 +118,26 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         for i, row in enumerate(rows, 1):
             extra = f" ({chips(row.in_play)} at a table)" if row.in_play else ""
             lines.append(f"{i}. {self._name(guild, row.member_id)}: {chips(row.total)}{extra}")
+        await reply(interaction, "\n".join(lines), ephemeral=False, allowed_mentions=_QUIET)
+
+    async def _period_board(self, interaction: Interaction, period: Period) -> None:
+        guild = table_key(interaction).guild
+        seasons = await self.bot.store.seasons(guild)
+        if period is Period.SEASON and not seasons:
+            await reply(interaction, "No season yet: a server manager starts one with /season start.")
+            return
+        since, until = period.window(datetime.now(UTC), seasons)
+        label = f"season {seasons[0].name}" if period is Period.SEASON and seasons else period.label
+        candidates = await self.bot.store.net_leaderboard(guild, since=since, until=until, limit=CANDIDATES)
+        listed = set(await shown(interaction, [r.member_id for r in candidates]))
+        rows = [r for r in candidates if r.member_id in listed]
+        if not rows:
+            await reply(interaction, f"No hands were played in {label}.", ephemeral=False)
+            return
+        lines = [f"Leaderboard, net chips won in hands, {label}:"]
+        for i, row in enumerate(rows, 1):
+            hands = f"{row.hands:,} hand" + ("" if row.hands == 1 else "s")
+            lines.append(f"{i}. {self._name(guild, row.member_id)}: {row.net:+,} ({hands})")
         await reply(interaction, "\n".join(lines), ephemeral=False, allowed_mentions=_QUIET)
 
     @app_commands.command(name="give", description="Give some of your chips to another member")
@@ -111,10 +151,11 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
             guild, interaction.user.id, member.id, amount, key=f"give:{interaction.id}"
         )
         left = receipt.balances.get(interaction.user.id, 0)
+        giver = plain(interaction.user.display_name)
         await reply(
             interaction,
-            f"{interaction.user.display_name} gives {member.display_name} {chips(amount)} chips"
-            f" ({interaction.user.display_name} now has {chips(left)}).",
+            f"{giver} gives {plain(member.display_name)} {chips(amount)} chips"
+            f" ({giver} now has {chips(left)}).",
             ephemeral=False,
             allowed_mentions=_QUIET,
         )
@@ -147,7 +188,8 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         )
         await reply(
             interaction,
-            f"{interaction.user.display_name} grants {member.display_name} {chips(amount)} chips ({why});"
+            f"{plain(interaction.user.display_name)} grants {plain(member.display_name)} {chips(amount)}"
+            f" chips ({plain(why)});"
             f" balance {chips(receipt.balances[member.id])}.",
             ephemeral=False,
             allowed_mentions=_QUIET,
@@ -171,7 +213,8 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         )
         await reply(
             interaction,
-            f"{interaction.user.display_name} takes {chips(amount)} chips from {member.display_name} ({why});"
+            f"{plain(interaction.user.display_name)} takes {chips(amount)} chips from"
+            f" {plain(member.display_name)} ({plain(why)});"
             f" balance {chips(receipt.balances[member.id])}.",
             ephemeral=False,
             allowed_mentions=_QUIET,

@@ -22,6 +22,8 @@ COMMANDS: tuple[str, ...] = (
     "evaluate",
     "audit",
     "ledger",
+    "stats",
+    "export",
     "backup",
     "replay",
     "simulate",

@@ -109,3 +109,15 @@ def read_database(target: str | Path, work: Callable[[Store], Awaitable[T]]) -> 
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+async def member_names(store: Store, table_ids: list[int]) -> dict[int, str]:
+    """The names members sat down under at these tables (kept in each table's settings), by id;
+    a later table's name wins."""
+    names: dict[int, str] = {}
+    for table_id in table_ids:
+        settings = (await store.get_table(table_id)).settings
+        found = settings.get("names") if isinstance(settings, dict) else None
+        if isinstance(found, dict):
+            names.update({int(k): str(v) for k, v in found.items() if str(k).isdigit()})
+    return names

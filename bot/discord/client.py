@@ -52,11 +52,12 @@ from bot.tables.clock import Clock
 from bot.tables.leases import TableLeases
 from bot.tables.options import TableOptions
 from bot.tables.service import TableService
+from bot.tables.stats import catch_up
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = (
-    "cogs.table", "cogs.betting", "cogs.rulings", "cogs.chips", "cogs.hand", "cogs.tournament",
+    "cogs.table", "cogs.betting", "cogs.rulings", "cogs.chips", "cogs.hand", "cogs.stats", "cogs.tournament",
 )
 """The cogs loaded at start-up, in order."""
 
@@ -117,6 +118,7 @@ class WildstudBot(commands.Bot):
         self.leases: TableLeases | None = None
         """This process's table leases (with ``SHARD_COUNT`` or PostgreSQL; else None)."""
         self._lease_keeper: asyncio.Task[None] | None = None
+        self._stats_catch_up: asyncio.Task[None] | None = None
         self.names: dict[int, str] = {}
         """Display names of members seen in interactions, by member id (for leaderboards)."""
         self.add_command(sync_command)
@@ -174,8 +176,22 @@ class WildstudBot(commands.Bot):
             self._lease_keeper = asyncio.create_task(
                 self.leases.run(self._service), name="wildstud: table leases"
             )
+        # Stat lines of hands settled before stats were kept (or whose lines were not written),
+        # in the background: a big old database must not hold up the start.
+        self._stats_catch_up = asyncio.create_task(self._catch_up_stats(), name="wildstud: stats catch-up")
         if self.settings.dev_guild_id is not None:
             await self._sync_dev_guild(self.settings.dev_guild_id)
+
+    async def _catch_up_stats(self) -> None:
+        """Write the missing stat lines (``bot.tables.stats.catch_up``); a failure is logged (the
+        next start tries again), never fatal."""
+        try:
+            done = await catch_up(self.store)
+        except Exception:
+            log.exception("the stats catch-up stopped; the next start tries again")
+            return
+        if done:
+            log.info("stat lines written for %d older hand(s)", done)
 
     async def _sync_dev_guild(self, guild_id: int) -> None:
         """Copy the commands to the ``DEV_GUILD_ID`` server; a refusal is logged, not fatal."""
@@ -198,6 +214,11 @@ class WildstudBot(commands.Bot):
         try:
             await super().close()
         finally:
+            if self._stats_catch_up is not None:
+                self._stats_catch_up.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._stats_catch_up
+                self._stats_catch_up = None
             if self._lease_keeper is not None:
                 self._lease_keeper.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

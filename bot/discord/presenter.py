@@ -67,7 +67,7 @@ from bot.discord.ui.table import (
     summary_layout,
     table_layout,
 )
-from bot.discord.ui.text import split_text
+from bot.discord.ui.text import plain, split_text
 from bot.discord.ui.voiding import void_line, void_view
 from bot.render.scenes import hand_picture
 from bot.render.views import Phase, TableSnapshot
@@ -465,7 +465,8 @@ class DiscordPresenter(PrivateMessages):
             log.warning("could not delete message %s in channel %s: %s", message_id, key.channel, exc)
 
     async def _thread(self, key: TableKey, message_id: int, hand_no: int, text: str) -> None:
-        """The full log in a thread of the summary message (``log: thread``)."""
+        """The full log in a thread of the summary message (``log: thread``), its names' Markdown
+        escaped like every public line."""
         # Through the HTTP client: a partial message has no guild before the gateway is ready.
         data = await self.bot.http.start_thread_with_message(
             key.channel, message_id, name=f"Hand #{hand_no} log", auto_archive_duration=1440
@@ -473,7 +474,7 @@ class DiscordPresenter(PrivateMessages):
         thread = self.bot.get_partial_messageable(
             int(data["id"]), guild_id=key.guild, type=discord.ChannelType.public_thread
         )
-        for chunk in split_text(text, 2000):
+        for chunk in split_text(plain(text), 2000):
             await thread.send(chunk, allowed_mentions=_QUIET)
 
     async def _closed(

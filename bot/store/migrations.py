@@ -21,6 +21,16 @@ released step, add a new one.
    before were all Sex in the Middle East.
 8. Table leases: which process drives each table (owner, expiry), for several bot processes on one
    database (see :mod:`bot.store.leases`).
+9. Lease generations (issue 18): each lease's generation, which fences a former holder's writes
+   (``bot.store.leases``).
+10. Tournaments (issue 23): tournaments, their entries, levels and request keys; ledger rows may
+    name a tournament (``bot.store.tournaments``).
+11. Stats (issue 24): one public line per player of each settled hand (``hand_stats``, with covering
+    indexes by member, by time and by table, so each figure is read from one index range), each
+    member's leaderboard opt-out, the guild's hidden role, and seasons (``bot.store.stats``).
+12. Daily stat totals (``member_days``): each member's figures per UTC day and game, kept with the
+    stat lines, so a long period (a season, a year, all time) adds up a few rows per day instead
+    of every hand; filled from the lines already kept.
 
 >>> LATEST == len(MIGRATIONS)
 True
@@ -257,6 +267,82 @@ ALTER TABLE ledger ADD COLUMN tournament_id INTEGER REFERENCES tournaments (id);
 CREATE INDEX ledger_by_tournament ON ledger (tournament_id) WHERE tournament_id IS NOT NULL;
 """
 
+_V11_STATS = """
+CREATE TABLE hand_stats (
+    hand_id   INTEGER NOT NULL REFERENCES hands (id),
+    member_id INTEGER NOT NULL,
+    guild_id  INTEGER NOT NULL,
+    table_id  INTEGER NOT NULL REFERENCES tables (id),
+    game      TEXT NOT NULL,
+    ended     TEXT NOT NULL,
+    net       INTEGER NOT NULL,
+    collected INTEGER NOT NULL CHECK (collected >= 0),
+    pot       INTEGER NOT NULL CHECK (pot >= 0),
+    showdown  INTEGER NOT NULL CHECK (showdown IN (0, 1)),
+    vpip      INTEGER NOT NULL CHECK (vpip IN (0, 1)),
+    bets      INTEGER NOT NULL CHECK (bets >= 0),
+    calls     INTEGER NOT NULL CHECK (calls >= 0),
+    PRIMARY KEY (hand_id, member_id)
+) STRICT;
+CREATE INDEX hand_stats_by_member
+    ON hand_stats (guild_id, member_id, ended, game, net, collected, showdown, vpip, bets, calls);
+CREATE INDEX hand_stats_by_time ON hand_stats (guild_id, ended, member_id, net);
+CREATE INDEX hand_stats_by_table ON hand_stats (table_id, member_id, net, pot, hand_id);
+CREATE INDEX hands_by_status ON hands (status, id);
+
+CREATE TABLE leaderboard_optouts (
+    guild_id  INTEGER NOT NULL,
+    member_id INTEGER NOT NULL,
+    updated   TEXT NOT NULL,
+    PRIMARY KEY (guild_id, member_id)
+) STRICT;
+
+CREATE TABLE leaderboard_settings (
+    guild_id       INTEGER PRIMARY KEY,
+    hidden_role_id INTEGER,
+    updated        TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE seasons (
+    id         INTEGER PRIMARY KEY,
+    guild_id   INTEGER NOT NULL,
+    name       TEXT NOT NULL,
+    started    TEXT NOT NULL,
+    ended      TEXT,
+    started_by INTEGER NOT NULL,
+    ended_by   INTEGER
+) STRICT;
+CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE ended IS NULL;
+CREATE INDEX seasons_by_guild ON seasons (guild_id, started);
+"""
+
+_V12_MEMBER_DAYS = """
+CREATE TABLE member_days (
+    guild_id      INTEGER NOT NULL,
+    member_id     INTEGER NOT NULL,
+    day           TEXT NOT NULL,
+    game          TEXT NOT NULL,
+    hands         INTEGER NOT NULL,
+    won           INTEGER NOT NULL,
+    showdowns     INTEGER NOT NULL,
+    showdowns_won INTEGER NOT NULL,
+    net           INTEGER NOT NULL,
+    biggest       INTEGER NOT NULL,
+    vpip          INTEGER NOT NULL,
+    bets          INTEGER NOT NULL,
+    calls         INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, member_id, day, game)
+) STRICT;
+CREATE INDEX member_days_by_day ON member_days (guild_id, day, member_id, net, hands);
+INSERT INTO member_days (guild_id, member_id, day, game, hands, won, showdowns, showdowns_won, net, biggest,
+                         vpip, bets, calls)
+    SELECT guild_id, member_id, SUBSTR(ended, 1, 10), game, COUNT(*),
+           SUM(CASE WHEN collected > 0 THEN 1 ELSE 0 END), SUM(showdown),
+           SUM(CASE WHEN showdown = 1 AND collected > 0 THEN 1 ELSE 0 END), SUM(net), MAX(collected),
+           SUM(vpip), SUM(bets), SUM(calls)
+    FROM hand_stats GROUP BY guild_id, member_id, SUBSTR(ended, 1, 10), game;
+"""
+
 Step = str | Callable[[aiosqlite.Connection], Awaitable[None]]
 """An SQL script, or (for data that SQL cannot convert) a coroutine run in the step's transaction."""
 
@@ -271,6 +357,8 @@ MIGRATIONS: tuple[Step, ...] = (
     _V8_LEASES,
     _V9_LEASE_GENERATION,
     _V10_TOURNAMENTS,
+    _V11_STATS,
+    _V12_MEMBER_DAYS,
 )
 """The migration steps; ``MIGRATIONS[n - 1]`` upgrades version ``n - 1`` to ``n``."""
 

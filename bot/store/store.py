@@ -25,6 +25,7 @@ from bot.store.hands import HandStore
 from bot.store.leases import LeaseStore
 from bot.store.messages import MessageStore
 from bot.store.migrations import LATEST, schema_version
+from bot.store.stats import StatsStore
 from bot.store.tables import TableStore
 from bot.store.tournaments import TournamentStore
 
@@ -45,7 +46,9 @@ def _readonly_uri(file: Path) -> str:
     return f"{file.resolve().as_uri()}?mode=ro"
 
 
-class Store(EconomyStore, TableStore, MessageStore, HandStore, AuditStore, LeaseStore, TournamentStore):
+class Store(
+    EconomyStore, TableStore, MessageStore, HandStore, AuditStore, LeaseStore, StatsStore, TournamentStore
+):
     """Wildstud's persistent state: chips, ledger, tables, seats, hands (the only code speaking SQL).
 
     Open it once per process and close it on shutdown::

@@ -24,6 +24,7 @@ from bot.engine.stakes import PRESETS, TableStakes
 from bot.store import StaleLease, Store, StoreError
 from bot.store.errors import database_failures
 from bot.store.records import HandRecord, Seat, TableRecord
+from bot.store.stats import HandStatLine
 from bot.tables.codec import decode_seats, encode_seats
 from bot.tables.errors import DatabaseUnavailable, LeaseLost, TableError
 from bot.tables.fairness import DealCommitment
@@ -31,6 +32,8 @@ from bot.tables.games import PendingChoice
 from bot.tables.notices import TableKey
 from bot.tables.options import TableOptions
 from bot.tables.state import SeatState, Table
+
+log = logging.getLogger(__name__)
 
 MAX_SEATS = 8
 
@@ -124,12 +127,14 @@ class Repository:
     # ------------------------------------------------------------------ tables
     async def create(
         self, key: TableKey, dealer: int, stakes: TableStakes, rulings: Rulings, options: TableOptions,
-        max_seats: int, game: str = DEFAULT_GAME.name,
+        max_seats: int, game: str = DEFAULT_GAME.name, allowed_games: tuple[str, ...] = (),
     ) -> Table:
         """Open a table in the store and return it (no seats yet). ``game``: a game name or
-        ``dealers-choice``."""
+        ``dealers-choice``; ``allowed_games``: the dealer's-choice list, stored with the table in
+        the same write."""
         table = Table(TableKey(key.guild, key.channel), 0, dealer, stakes, rulings, options,
                       max_seats=max_seats, game=game)
+        table.allowed_games = allowed_games
         with refused():
             record = await self.store.create_table(
                 key.guild, key.channel, dealer, stakes=stakes.to_dict(), rulings=rulings.to_dict(),
@@ -255,6 +260,14 @@ class Repository:
         """Settle a finished hand: final stacks by table seat, and its PHH history text."""
         with refused():
             await self.store.settle_hand(hand_id, final_stacks, phh, lease=table.lease)
+
+    async def record_stats(self, hand_id: int, lines: Sequence[HandStatLine]) -> None:
+        """Store a settled hand's stat lines. Best effort: a failure is logged and the lines are
+        written later by ``bot.tables.stats.catch_up`` (at start-up), so the hand is never held up."""
+        try:
+            await self.store.record_hand_stats(hand_id, lines)
+        except StoreError as error:
+            log.warning("the stats of hand %d were not recorded now: %s", hand_id, error)
 
 
 def _game_setting(value: object, default: str | None) -> str:

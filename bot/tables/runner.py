@@ -50,7 +50,9 @@ from bot.tables.reveal import live_reveal, replay_stored, reveal_text
 from bot.tables.seating import Seating
 from bot.tables.snapshot import hand_prompt, own_cards, table_notice
 from bot.tables.state import LiveHand, SeatState, Table
+from bot.tables.stats import lines_for
 from bot.tables.tournaments import Tournaments
+from bot.tables.voiding import lapse
 
 log = logging.getLogger(__name__)
 
@@ -368,6 +370,8 @@ class HandRunner:
         as one showdown notice once the hand is settled."""
         for line in _narrate(live, events):
             table.post(NoticeKind(line.kind), line.text, live.hand_id)
+        if live.in_showdown:
+            lapse(table)                  # a void asked for before the showdown lapses as it begins
 
     async def _next_turn(self, table: Table) -> None:
         live = table.hand
@@ -576,6 +580,11 @@ class HandRunner:
                 return
             try:
                 await self.deal(table)
+            except DatabaseUnavailable:
+                # Nobody clicked, so nobody else tries again: deal as soon as the store is back.
+                delay = RETRY_SECONDS[min(table.retries, len(RETRY_SECONDS) - 1)]
+                log.warning("table %s: automatic deal not stored; trying again in %ss", table.table_id, delay)
+                table.auto_deal = self.clock.call_later(delay, partial(self._auto_deal, key))
             except TableError:
                 pass  # the reason was posted; the next join or back re-arms the auto-deal
 
@@ -662,6 +671,7 @@ class HandRunner:
             )
             table.hand = None
             return
+        await self.repository.record_stats(live.hand_id, lines_for(live.members, live.engine))
         if result.showdown:
             # Built from the engine's result: who showed (in showing order) and who won what. The
             # showdown's lines begin with one line per hand in show order ("shows" or "mucks").

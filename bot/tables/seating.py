@@ -58,9 +58,19 @@ class Seating:
                 raise TableError(
                     f"The minimum buy-in here is {chips(stakes.min_buy_in)} chips; you have {chips(balance)}."
                 )
-        stored = await self.repository.buy_in(table, member, buy_in, seat_no)
+        # The name is stored before the buy-in, whose commit seats the player: a failure in between
+        # leaves a name for nobody, never chips in a seat this table does not know.
+        had = table.names.get(member)
         table.names[member] = name
-        await self.repository.save_settings(table)
+        try:
+            await self.repository.save_settings(table)
+        except TableError:
+            if had is None:
+                del table.names[member]
+            else:
+                table.names[member] = had
+            raise
+        stored = await self.repository.buy_in(table, member, buy_in, seat_no)
         seat = SeatState(stored.seat_no, member, name, stored.stack, stored.status)
         table.seats[seat.seat_no] = seat
         when = " from the next hand" if table.hand is not None else ""

@@ -80,7 +80,7 @@ from bot.tables.seating import Seating
 from bot.tables.snapshot import hand_prompt, own_cards, snapshot, table_notice
 from bot.tables.state import SeatState, Table, VoidRequest
 from bot.tables.tournaments import Tournaments, Wall
-from bot.tables.voiding import consent_reason, consenters, join
+from bot.tables.voiding import consent_reason, consenters, join, lapse
 
 log = logging.getLogger(__name__)
 
@@ -311,11 +311,8 @@ class TableService:
             stakes = stakes or PRESETS["small"]
             table = await self.repository.create(
                 key, _actor(dealer).member, stakes, rulings or Rulings(), options or self.default_options,
-                max_seats, setting,
+                max_seats, setting, allowed,     # one write: never a table row this process lacks
             )
-            if allowed:
-                table.allowed_games = allowed
-                await self.repository.save_settings(table)
             if self.leases is not None:
                 await self.leases.claim(table.table_id)  # a new table: nobody else holds it
                 table.lease = self.leases.generations.get(table.table_id)
@@ -715,8 +712,7 @@ class TableService:
             needed = consenters(live, actor) if why is not None else {}
             if not needed:
                 return await self.runner.void(table, text, who_text)
-            table.void_seq += 1
-            request = VoidRequest(table.void_seq, live.hand_id, actor.member, who_text, text, why or "",
+            request = VoidRequest(secrets.randbits(48), live.hand_id, actor.member, who_text, text, why or "",
                                   needed)
             table.void_request = request
             names = join(list(needed.values()))
@@ -731,7 +727,9 @@ class TableService:
     async def answer_void(self, key: TableKey, who: Actor | int, request_id: int, agree: bool) -> str:
         """A player's answer to void request ``request_id`` (``VoidConsentNotice``): once every
         player asked has agreed, the hand is void (announced with who asked, why and who agreed);
-        one refusal ends the request and the hand goes on. Returns what happened, for the player.
+        one refusal ends the request and the hand goes on; a request whose reason for consent
+        changed since it was made (the showdown began) lapses, the answer uncounted. Returns what
+        happened, for the player.
         Raises ``StaleAction`` for a request that is over, ``TableError`` for someone not asked."""
         member = _actor(who).member
         async with self.registry.locked(key) as table:
@@ -741,6 +739,10 @@ class TableService:
                 raise StaleAction("That request to void a hand is over.")
             if member not in request.needed:
                 raise TableError(f"Only {join(list(request.needed.values()))} are asked about this void.")
+            change = lapse(table)        # agreements given for an old reason never count for a new one
+            if change is not None:
+                return (f"That request to void hand #{live.hand_no} lapsed: {change}; your answer does"
+                        " not count, and the dealer may ask again.")
             name = request.needed[member]
             if not agree:
                 table.void_request = None

@@ -132,12 +132,14 @@ class VoidRequest:
     ``TableService.void_hand``): who asked, why, who must agree and who has."""
 
     request_id: int
+    """Random, 48 bits: unique across restarts too, so a button of a request from before a restart
+    never answers a new one (a counter would start again at 1)."""
     hand_id: int
     asker: int
     asker_name: str
     reason: str
     why: str
-    """Why consent is needed ("the showdown has begun", "Ann has chips in it")."""
+    """Why consent is needed ("the showdown has begun", "Ann is dealt in")."""
     needed: dict[int, str]
     """Member -> name of everyone whose agreement is needed."""
     agreed: set[int] = field(default_factory=set)
@@ -179,8 +181,6 @@ class Table:
     auto_deal: TimerHandle | None = None
     void_request: VoidRequest | None = None
     """A void asked for and waiting for the other players' consent (lapses with the hand)."""
-    void_seq: int = 0
-    """The number of the last void request at this table (a stale button is refused)."""
     lease: int | None = None
     """The generation of this process's lease on the table (None: no leases, one process); every
     hand write carries it, and the store refuses it once another process has taken the table."""

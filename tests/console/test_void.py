@@ -32,7 +32,7 @@ def test_void_at_a_turn_gives_every_chip_back_and_the_same_dealer_deals_again(tm
     assert "No hand is in progress, so there is nothing to void." in text
     # Ann deals and plays, so her void needs the others' consent; the computer players agree to a
     # misdeal before the showdown (issue 18).
-    assert "Because Ann has chips in it, a void needs the agreement of" in text
+    assert "Because Ann is dealt in, a void needs the agreement of" in text
     voided = (r"Hand #1 is void: Ann voided it \(Misdeal: a card flashed\),"
               r" with the agreement of \w+ and \w+\.")
     assert re.search(voided, text)
@@ -68,7 +68,7 @@ def test_hot_seat_void_asks_the_other_player_at_the_keyboard(tmp_path: Path) -> 
     typed = "\n\nvoid misdeal\nno\nvoid misdeal\nyes\nq\n"
     assert asyncio.run(play(config, io.StringIO(typed), out)) == 0
     text = out.getvalue()
-    assert "Because Bea has chips in it, a void needs the agreement of Ann" in text
+    assert "Because Bea is dealt in, a void needs the agreement of Ann" in text
     assert "Ann does not agree to void hand #1: it goes on." in text
     assert "Hand #1 is void: Bea voided it (misdeal), with the agreement of Ann." in text
     assert audit_ok(db)

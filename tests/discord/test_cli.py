@@ -52,7 +52,7 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
     guild = fake.guild()
     names = await sync_commands(fake.token, guild.id)
     assert names == ["allin", "bet", "call", "check", "chips", "fold", "hand", "muck", "raise", "ruling",
-                     "show", "table", "tournament"]
+                     "season", "show", "stats", "table", "tournament"]
     synced = fake.synced[guild.id]
     subcommands = {
         name: sorted(o["name"] for o in cmd.get("options", []) if o["type"] == 1)
@@ -83,6 +83,11 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
         ["balance", "leaderboard", "give", "daily", "grant", "take", "ledger", "settle", "setup"]
     )
     assert subcommands["hand"] == ["history", "replay", "verify", "void"]
+    assert subcommands["stats"] == ["optout", "player", "setup", "table"]
+    assert subcommands["season"] == ["end", "standings", "start"]
+    board = next(o for o in synced["chips"]["options"] if o["name"] == "leaderboard")
+    periods = [c["value"] for c in board["options"][0]["choices"]]
+    assert periods == ["day", "week", "month", "year", "all", "season"]
     assert subcommands["tournament"] == sorted(
         ["create", "join", "leave", "start", "rebuy", "status", "cancel"]
     )

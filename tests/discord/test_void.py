@@ -63,7 +63,7 @@ async def test_dealer_voids_the_hand_chips_go_back_and_old_buttons_are_stale(
     # alice deals and plays (her ante is in the pot), so her void needs bob's and carol's consent
     # (issue 18): she is told so, and they are asked in the channel with buttons.
     asked = await fake.slash(alice, "hand void", {"reason": "a down card was dealt face up"}, channel=poker)
-    assert asked.ephemeral and "not void yet" in asked.text and "alice has chips in it" in asked.text
+    assert asked.ephemeral and "not void yet" in asked.text and "alice is dealt in" in asked.text
     question = next(m for m in fake.channel_messages(poker)
                     if "agree to void hand #1" in m.text and "Agree to void" in m.button_labels)
     assert f"<@{bob.id}>" in question.text and f"<@{carol.id}>" in question.text

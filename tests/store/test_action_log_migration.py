@@ -88,8 +88,8 @@ async def test_the_log_becomes_phh_and_everything_else_stays(
         assert [h.status for h in [await store.get_hand(i) for i in (1, 2, 3, 4)]] == [
             "finished", "in_progress", "finished", "in_progress"]
     # 4 converts the log; 5, 6 add tables; 7 hands.game; 8 table leases; 9 their generation;
-    # 10 tournaments
-    assert _version(path) == SCHEMA_VERSION == 10
+    # 10 tournaments; 11 stats; 12 daily stat totals
+    assert _version(path) == SCHEMA_VERSION == 12
     assert _logs(path) == NEW
     after = snapshot_of(path)
     # Migration 6 appends hands.game: every hand dealt before it was Sex in the Middle East.

@@ -66,7 +66,7 @@ async def test_an_empty_file_becomes_the_latest_schema(tmp_path: Path) -> None:
     path.touch()
     async with await Store.open(path) as store:
         assert (await store.audit()).ok
-    assert version(path) == SCHEMA_VERSION == len(migrations.MIGRATIONS) == 10
+    assert version(path) == SCHEMA_VERSION == len(migrations.MIGRATIONS) == 12
 
 
 async def test_a_missing_folder_is_created(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ store by itself once the database is back, as a restart would."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from bot.tables.notices import NoticeKind
 from bot.tables.options import TableOptions
 from bot.tables.runner import RETRY_SECONDS
 from tests.postgres import RawDb
-from tests.tables.helpers import Harness
+from tests.tables.helpers import NO_TIMERS, Harness
 
 UNREACHABLE = "The database is unreachable, so your action was not taken"
 
@@ -301,4 +302,60 @@ async def test_stakes_queued_for_a_deal_that_could_not_be_stored_stay_queued(
     assert table.stakes == PRESETS["medium"]
     assert any("New for this deal" in t for t in h.texts(NoticeKind.SETTINGS))
     await until_over(h)
+    await h.audit_ok()
+
+
+async def test_a_join_whose_settings_cannot_be_stored_seats_nobody(store: Store, db_path: Path | str) -> None:
+    """Before, the buy-in was committed and then the settings save (the seat's name) failed: the
+    player was told "not taken" while their chips sat in a seat the live table did not know (join:
+    "You already have a seat"; leave: "You don't have a seat") until a restart."""
+    h = await two_players(store, db_path)
+    table = h.service.table(h.key)
+    balance = await store.balance(h.key.guild, 104)
+    faults = Faults(db_path)
+    faults.fail("tables", "UPDATE")
+    with pytest.raises(DatabaseUnavailable, match=UNREACHABLE):
+        await h.service.join(h.key, 104, "Dee", buy_in=400)
+    faults.heal()
+    assert {s.member: s.stack for s in table.seats.values()} == \
+        {s.member_id: s.stack for s in await store.seats(table.table_id)}
+    assert await store.balance(h.key.guild, 104) == balance      # told "not taken": nothing taken
+    seat = await h.service.join(h.key, 104, "Dee", buy_in=400)   # and joining again works
+    assert seat.stack == 400 and table.name(104) == "Dee"
+    await h.service.leave(h.key, 104)
+    assert await store.balance(h.key.guild, 104) == balance
+    await h.audit_ok()
+
+
+async def test_a_table_whose_game_list_cannot_be_stored_is_not_half_opened(
+        store: Store, db_path: Path | str) -> None:
+    """Before, the table row was committed and then the dealer's-choice list save failed: the
+    table was never registered and the channel was stuck until a restart (create: "already has an
+    open table"; join and close: "There is no table")."""
+    h = Harness(store, Path(str(db_path)))
+    faults = Faults(db_path)
+    faults.fail("tables", "UPDATE")
+    await h.service.create_table(h.key, 101, game="dealers-choice", games=["seven-card-stud", "baseball"])
+    faults.heal()
+    table = h.service.table(h.key)
+    assert table.allowed_games == ("seven-card-stud", "baseball")
+    assert (await store.table_in_channel(h.key.channel)) is not None
+    await h.service.close_table(h.key, 101)                      # the channel is not stuck
+    await h.service.create_table(h.key, 101)
+
+
+async def test_an_automatic_deal_that_could_not_be_stored_is_dealt_once_the_database_is_back(
+        store: Store, db_path: Path | str) -> None:
+    """Before, a failed automatic deal was never tried again: the table froze between hands."""
+    h = await two_players(store, db_path, replace(NO_TIMERS, auto_deal_after=5.0))
+    table = h.service.table(h.key)
+    faults = Faults(db_path)
+    faults.fail("hands", "INSERT")
+    await h.clock.advance(10)                    # the automatic deal fails
+    assert table.hand is None
+    assert await store.table_hands(table.table_id) == []
+    faults.heal()
+    await h.clock.advance(sum(RETRY_SECONDS) + 10)
+    assert table.hand is not None, "the table deals by itself once the database is back"
+    await h.passive()
     await h.audit_ok()

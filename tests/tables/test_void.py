@@ -341,3 +341,25 @@ async def test_void_at_any_point_restores_every_stack(
         assert [n.hand_id for n in h.rec.public(h.key, NoticeKind.VOID)] == [hand_id]
         report = await store.audit()
         assert report.ok, report.all_problems()
+
+
+async def test_a_void_request_from_before_a_restart_cannot_answer_one_after_it(db_path: Path) -> None:
+    # Request numbers lived in memory and started again at 1 after a restart, so the Agree button of
+    # a request made before it answered a new request made after it in the same hand.
+    store = await Store.open(db_path)
+    h = Harness(store, db_path, rng=deck())
+    await h.table(*THREE, stakes=PRESETS["small"])
+    ann, bea, cid = (h.members[n] for n in ("Ann", "Bea", "Cid"))
+    hand_id = await h.service.deal(h.key, ann)
+    await h.service.void_hand(h.key, ann, "misdeal")
+    old = h.rec.void_requests(h.key)[-1]
+    async with restarted(h) as h2:
+        await h2.service.void_hand(h2.key, ann, "misdeal")
+        new = h2.rec.void_requests(h2.key)[-1]
+        assert new.hand_id == old.hand_id and new.request_id != old.request_id
+        for member in (bea, cid):                                   # buttons from before the restart
+            with pytest.raises(StaleAction):
+                await h2.service.answer_void(h2.key, member, old.request_id, True)
+        assert (await h2.store.get_hand(hand_id)).status == "in_progress"
+        assert h2.service.void_request(h2.key) is not None          # the new request still stands
+        await h2.passive()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.engine.stakes import TableStakes
 from bot.store import Store
 from bot.tables.errors import StaleAction, TableError
 from bot.tables.notices import Actor, NoticeKind
@@ -23,7 +24,7 @@ async def test_a_dealer_in_the_hand_needs_everyones_consent(store: Store, db_pat
     ann, bea, cid = (h.members[n] for n in ("Ann", "Bea", "Cid"))
     hand_id = await h.service.deal(h.key, ann)
     told = await h.service.void_hand(h.key, ann, "misdeal")
-    assert "not void yet" in told and "Ann has chips in it" in told and "Bea and Cid" in told
+    assert "not void yet" in told and "Ann is dealt in" in told and "Bea and Cid" in told
     assert (await store.get_hand(hand_id)).status == "in_progress"
     [request] = h.rec.void_requests(h.key)
     assert {m for m, _ in request.needed} == {bea, cid} and request.asker == "Ann"
@@ -97,3 +98,64 @@ async def test_a_dealer_out_of_the_hand_voids_at_once_before_the_showdown(
     assert "is void" in await h.service.void_hand(h.key, 999, "misdeal")
     assert (await store.get_hand(hand_id)).status == "voided"
     assert h.rec.void_requests(h.key) == []
+
+
+async def test_an_agreement_given_before_the_showdown_does_not_count_after_it(tmp_path: Path) -> None:
+    # Bea agrees on third street; once the showdown has begun (the winner known), Cid's click on
+    # the same request must not complete it: the request lapsed, and the hand is not void.
+    for seed in range(60):
+        path = tmp_path / f"s{seed}.sqlite3"
+        async with await Store.open(path) as store:
+            h = Harness(store, path, rng=random.Random(seed))
+            await h.table(*THREE)
+            ann, bea, cid = (h.members[n] for n in ("Ann", "Bea", "Cid"))
+            hand_id = await h.service.deal(h.key, ann)
+            await h.service.void_hand(h.key, ann, "misdeal")
+            request = h.rec.void_requests(h.key)[-1]
+            assert "waiting for Cid" in await h.service.answer_void(h.key, bea, request.request_id, True)
+            table = h.service.table(h.key)
+            while table.hand is not None:
+                prompt = h.prompt()
+                names = [o.action for o in prompt.options]
+                if "muck" in names:
+                    break
+                action = next(a for a in ("bring_in", "check", "call") if a in names)
+                await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, action)
+            if table.hand is None:
+                continue
+            # The request lapsed as the showdown began, and the channel was told.
+            assert h.service.void_request(h.key) is None
+            assert any("lapsed: the reason for consent is now that the showdown has begun" in t
+                       for t in h.texts(NoticeKind.INFO))
+            with pytest.raises(StaleAction):
+                await h.service.answer_void(h.key, cid, request.request_id, True)
+            assert (await store.get_hand(hand_id)).status == "in_progress"
+            assert h.service.void_request(h.key) is None
+            # Asked again, the new request says why: the showdown has begun.
+            assert "the showdown has begun" in await h.service.void_hand(h.key, ann, "dispute")
+            return
+    raise AssertionError("no seed reached a show-or-muck question")
+
+
+async def test_a_dealer_dealt_in_needs_consent_with_no_chips_in(tmp_path: Path) -> None:
+    # Ante 0: a dealer who plays has no chip in the hand until they act, yet has seen their own
+    # down cards; voiding alone would re-deal a bad start and throw away everyone else's.
+    stakes = TableStakes.fixed_limit(ante=0, bring_in=10, small_bet=20, big_bet=40)
+    for seed in range(20):
+        path = tmp_path / f"s{seed}.sqlite3"
+        async with await Store.open(path) as store:
+            h = Harness(store, path, rng=random.Random(seed))
+            await h.table(*THREE, stakes=stakes)
+            ann = h.members["Ann"]
+            hand_id = await h.service.deal(h.key, ann)
+            live = h.service.table(h.key).hand
+            assert live is not None
+            seat = live.seat_of(ann)
+            assert seat is not None
+            if live.engine.stack(seat) < live.engine.starting_stacks[seat]:
+                continue                                # Ann brought it in: chips in, another seed
+            told = await h.service.void_hand(h.key, ann, "misdeal")
+            assert "not void yet" in told and "Ann is dealt in" in told
+            assert (await store.get_hand(hand_id)).status == "in_progress"
+            return
+    raise AssertionError("no seed left Ann without chips in the hand")

@@ -3,7 +3,7 @@ button labels."""
 
 from __future__ import annotations
 
-import discord
+import re
 
 from bot.engine import vocab
 from bot.tables.notices import ActionOption
@@ -18,17 +18,37 @@ def code_block(text: str) -> str:
     return "```\n" + text.replace("`", "\u02cb") + "\n```"
 
 
+_ANYWHERE = re.compile(r"[\\*_~`|\[\]<>@]|:(?=/)")
+"""Characters that start or end Markdown wherever they stand: the escape itself, emphasis,
+underline, strike-through, code, spoilers, masked links, ``<@id>``/``<#id>``/``<t:…>``/``<url>``
+forms, block quotes, ``@everyone`` and ``@here``; and the colon of ``https://`` (no autolink)."""
+
+_LINE_START = re.compile(r"(?:(?<=[\n\r])|\A)([ \t]*)(#|-|\+|\d+(?=[.)]))")
+"""What only counts at a line's start: headings (``#``, ``##``, ``###``), subtext (``-#``), and
+list items (``-``, ``+``, ``1.``, ``1)``)."""
+
+
 def plain(text: str) -> str:
-    """``text`` (lines that hold players' names) shown as written in a Discord message: its
-    Markdown escaped, so a name ``# Ann`` is no heading, ``[x](url)`` no link, ``*a*`` not italic,
-    and ``<@id>`` in a name no mention (issue 17).
+    """``text`` (names, free text, or lines that hold them) shown as written in a Discord message:
+    every Markdown construct Discord renders escaped with a backslash, so a name ``# Ann`` is no
+    heading, ``[x](http://e.x)`` no link (however many on a line), ``*a*`` not italic, ``||a||`` no
+    spoiler, ``<@id>`` or ``@everyone`` no mention, ``1. Ann`` no list (issue 17). Discord shows a
+    backslash before punctuation as the punctuation alone, so the text reads as written.
 
     >>> print(plain("# Ann raises to 40"))
     \\# Ann raises to 40
-    >>> print(plain("[x](http://e.x) calls 10 · <@1>"))
-    \\[x](http://e.x) calls 10 · \\<@1>
+    >>> print(plain("[x](http://e.x) calls 10 · [y](https://e.x) · <@1>"))
+    \\[x\\](http\\://e.x) calls 10 · \\[y\\](https\\://e.x) · \\<\\@1\\>
+    >>> print(plain("1. Ann"), plain("-# Bea"), plain("*Cid*"))
+    1\\. Ann \\-# Bea \\*Cid\\*
     """
-    return discord.utils.escape_markdown(text).replace("<", "\\<")
+    text = _ANYWHERE.sub(lambda m: "\\" + m[0], text)
+    return _LINE_START.sub(_escape_line_start, text)
+
+
+def _escape_line_start(m: re.Match[str]) -> str:
+    lead, marker = m[1], m[2]
+    return f"{lead}{marker}\\" if marker[0].isdigit() else f"{lead}\\{marker}"
 
 
 def split_text(text: str, limit: int = 2000) -> list[str]:

@@ -16,6 +16,7 @@ import discord
 
 from bot.discord.ui.common import Interaction, actor, reply, table_key, wildstud
 from bot.discord.ui.errors import answer_error
+from bot.discord.ui.text import plain
 from bot.engine.errors import IllegalAction
 from bot.tables.errors import StaleAction
 from bot.tables.notices import VoidConsentNotice
@@ -71,8 +72,8 @@ def void_line(notice: VoidConsentNotice) -> str:
     '<@7> <@8> do you agree to void hand #4 (asked by Ann: misdeal)? Every chip would go back.'
     """
     mentions = " ".join(f"<@{member}>" for member, _ in notice.needed)
-    return (f"{mentions} do you agree to void hand #{notice.hand_no} (asked by {notice.asker}:"
-            f" {notice.reason})? Every chip would go back.")
+    return (f"{mentions} do you agree to void hand #{notice.hand_no} (asked by {plain(notice.asker)}:"
+            f" {plain(notice.reason)})? Every chip would go back.")
 
 
 def void_view(notice: VoidConsentNotice) -> discord.ui.View:
