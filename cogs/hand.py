@@ -8,6 +8,10 @@ card, and, once the hand is over, checks the openings of the cards everyone saw 
 member's own down cards against it, and attaches the ``wildstud verify`` command that checks them
 again (DESIGN "Fairness and secrecy"). A hand still being played shows only its commitment.
 
+``/hand replay [number]`` steps through a finished hand (the last one by default) as the member
+asking saw it, in a private message with Back / Next / Street (``bot.discord.ui.replay``); the
+hand's summary has a Replay button that opens the same for whoever clicks it.
+
 ``/hand void [reason]`` is the dealer's misdeal or dispute ruling on the hand in progress (the
 table's creator, the server's dealer role, or Manage Server: the same check as dealing and rulings,
 SPEC §8): the hand is void, every chip goes back to where it was before it, the channel is told who
@@ -24,6 +28,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.ui import replay as replays
 from bot.discord.ui.common import Interaction, actor, reply, table_key
 from bot.engine.games.catalogue import GAMES
 from bot.store.records import HandRecord
@@ -49,9 +54,9 @@ def _game_title(name: str) -> str:
 class Hand(
     commands.GroupCog,
     group_name="hand",
-    group_description="Hands: history files, the fair deal, and the dealer's void",
+    group_description="Hands: history files, replays, the fair deal, and the dealer's void",
 ):
-    """``/hand history``, ``/hand verify``, ``/hand void``."""
+    """``/hand history``, ``/hand replay``, ``/hand verify``, ``/hand void``."""
 
     def __init__(self, bot: WildstudBot) -> None:
         self.bot = bot
@@ -91,6 +96,17 @@ class Hand(
             "your own down cards, and ?? for every card nobody was shown.",
             file=file,
         )
+
+    @app_commands.command(
+        name="replay", description="Step through a finished hand as you saw it (only you see it)"
+    )
+    @app_commands.describe(number="The hand number (default: the last finished hand)")
+    async def replay(
+        self, interaction: Interaction, number: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        hand = await self._hand(interaction, number, finished=True)
+        await replays.open_replay(interaction, await replays.member_replay(interaction, hand))
 
     @app_commands.command(
         name="verify", description="A hand's deck commitment and, once it is over, its deck"
@@ -159,5 +175,6 @@ class Hand(
 
 
 async def setup(bot: WildstudBot) -> None:
-    """Extension entry point."""
+    """Extension entry point: the cog and the replays' persistent (dynamic) buttons."""
     await bot.add_cog(Hand(bot))
+    bot.add_dynamic_items(replays.ReplayButton, replays.StepButton)

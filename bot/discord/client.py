@@ -44,6 +44,7 @@ from bot.discord.ui.betting import ActionButton, FoldAskButton, MyCardsButton
 from bot.discord.ui.errors import answer_error
 from bot.discord.ui.games import GameSelect
 from bot.discord.ui.lobby import DealButton, JoinButton
+from bot.discord.ui.replay import ReplayButton, StepButton
 from bot.discord.ui.voiding import VoidButton
 from bot.settings import Settings, load_settings
 from bot.store import Store
@@ -258,7 +259,7 @@ class WildstudBot(commands.Bot):
 
 _BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionButton, AmountButton, FoldAskButton, MyCardsButton, JoinButton, DealButton, GameSelect,
-    VoidButton,
+    VoidButton, ReplayButton, StepButton,
 )
 
 NOT_MINE = ("That control is not on this message (or was never one of mine), so it does nothing: "

@@ -54,6 +54,7 @@ import discord
 from bot.discord.presenter_dm import _QUIET, DM_CLOSED, DOWN_CARD_STREETS, PrivateMessages
 from bot.discord.presenter_state import _HandNotes, _logged, _Ping, _Responder, _TableState
 from bot.discord.ui.games import choice_line, choice_view
+from bot.discord.ui.replay import ReplayButton
 from bot.discord.ui.table import (
     DM_MODES,
     LOOKS,
@@ -429,7 +430,9 @@ class DiscordPresenter(PrivateMessages):
             lines.append(notes.reveal)
         narrated = "\n".join(notes.log) + "\n"
         log_text = narrated if final.log == "summary" else None
-        layout = summary_layout(final, final.hand_no, lines, look=look, log_text=log_text)
+        # A finished hand can be replayed by anyone who clicks (as they saw it); a void one cannot.
+        replay = [ReplayButton(final.hand_id)] if final.phase is not Phase.VOID else []
+        layout = summary_layout(final, final.hand_no, lines, look=look, log_text=log_text, buttons=replay)
         message = None
         if state.message is not None and state.shows == final.hand_id:
             message = state.message

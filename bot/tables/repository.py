@@ -86,17 +86,7 @@ class Repository:
     async def load(self, record: TableRecord) -> Table:
         """The ``Table`` of a stored record, with its seats, button and hand count."""
         settings = dict(record.settings)
-        names = {int(k): str(v) for k, v in dict(settings.get("names", {})).items()}
-        table = Table(
-            key=TableKey(record.guild_id, record.channel_id),
-            table_id=record.id,
-            dealer=record.dealer_id,
-            stakes=TableStakes.from_dict(record.stakes) if record.stakes else PRESETS["small"],
-            rulings=Rulings.from_dict(record.rulings),
-            options=TableOptions.from_dict(settings),
-            names=names,
-            max_seats=int(settings.get("max_seats", MAX_SEATS)),
-        )
+        table = table_shell(record)
         if settings.get("pending_stakes"):
             table.pending_stakes = TableStakes.from_dict(settings["pending_stakes"])
         if settings.get("pending_rulings"):
@@ -287,3 +277,20 @@ def _game_setting(value: object, default: str | None) -> str:
     if text == DEALERS_CHOICE or text in GAMES:
         return text
     return default if default is not None else DEFAULT_GAME.name
+
+
+def table_shell(record: TableRecord) -> Table:
+    """A stored table's settings as a ``Table`` with no seats, no hand and no pending changes: its
+    key, id, dealer, stakes, rulings, options, the names of the members who sat there and its seat
+    limit (``Repository.load`` adds the rest; a replay seats a stored hand's players in it)."""
+    settings = dict(record.settings)
+    return Table(
+        key=TableKey(record.guild_id, record.channel_id),
+        table_id=record.id,
+        dealer=record.dealer_id,
+        stakes=TableStakes.from_dict(record.stakes) if record.stakes else PRESETS["small"],
+        rulings=Rulings.from_dict(record.rulings),
+        options=TableOptions.from_dict(settings),
+        names={int(k): str(v) for k, v in dict(settings.get("names", {})).items()},
+        max_seats=int(settings.get("max_seats", MAX_SEATS)),
+    )

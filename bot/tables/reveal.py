@@ -11,7 +11,7 @@ which they keep revealing (:class:`HandReveal` ``deck``), so that they still ver
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from bot.engine.betting.stakes import TableStakes
@@ -88,12 +88,24 @@ class HandReveal:
 def replay_stored(record: HandRecord) -> tuple[StudHand, tuple[int, ...], DealCommitment, int]:
     """Replay a stored hand's log through the engine, as far as it goes: ``(engine, table seat
     numbers in deal order, deal, events before its last stored action)``. The one rebuild of a
-    stored hand: a restart resumes from it (``bot.tables.runner``) and reveals read it.
+    stored hand: a restart resumes from it (``bot.tables.runner``), reveals read it, and a replay
+    steps through it (:func:`stored_steps`).
 
     The hand is dealt as the game it recorded (``HandRecord.game``). Raises ``ValueError`` if the
     record is not self-consistent (no deal order, a deck that does not match its commitment, an
     action the engine refuses, a game this version does not know).
     """
+    *_, last = stored_steps(record)      # the deal is always yielded
+    return last
+
+
+def stored_steps(
+    record: HandRecord,
+) -> Iterator[tuple[StudHand, tuple[int, ...], DealCommitment, int]]:
+    """:func:`replay_stored` one stored action at a time: the same engine object is yielded after the
+    deal and again after each stored action (read it before going on), with the table seat numbers
+    in deal order, the deal, and how many of its events came before that action (0 for the deal).
+    Raises ``ValueError`` as ``replay_stored`` does, when it gets there."""
     if not record.actions:
         raise ValueError("the hand has no deal order")
     order = decode_seats(record.actions[0])
@@ -107,12 +119,12 @@ def replay_stored(record: HandRecord) -> tuple[StudHand, tuple[int, ...], DealCo
     engine = StudHand([players[n].starting_stack for n in order], TableStakes.from_dict(record.stakes),
                       Rulings.from_dict(record.rulings), Deck.from_order(deck), manual_showdown=True,
                       game=record.game)
-    told = 0
+    yield engine, order, deal, 0
     for text in record.actions[1:]:
         told = len(engine.events)
         seat, command = decode_action(text)
         engine.apply(seat, command)
-    return engine, order, deal, told
+        yield engine, order, deal, told
 
 
 def rebuild(record: HandRecord) -> tuple[StudHand, tuple[int, ...], DealCommitment]:

@@ -23,7 +23,7 @@ from bot.render.views import (
 )
 from bot.render.wilds import wild_list
 from bot.tables.notices import NoticeKind, PublicNotice
-from bot.tables.reveal import opening_text
+from bot.tables.reveal import opening_text, shown_seats
 from bot.tables.state import LiveHand, Table
 
 
@@ -94,7 +94,7 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
     engine = live.engine
     actor = engine.actor
     index = {n: i for i, n in enumerate(live.seat_nos)}
-    shown = set(engine.result.shown) if engine.result is not None else set()
+    shown = set(shown_seats(engine))    # from the log: a hand is face up from the moment it is shown
     out: list[SeatSnapshot] = []
     for s in seats:
         i = index.get(s.seat_no)

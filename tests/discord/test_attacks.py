@@ -297,7 +297,7 @@ async def test_buttons_from_an_earlier_hand_or_a_closed_table_are_refused(
     folder = prompted_member(guild, second)
     call = label_starting(second, "Call", "Complete") or ""
     await fake.click(folder, second, label="Fold")  # hand #1 is over
-    assert not first.buttons  # hand #1's table message is its summary now
+    assert first.button_labels == ["Replay"]  # hand #1's table message is its summary now
     await fake.slash(alice, "table deal", channel=poker)
     log = await _hand_log(bot)
     # Hand #1's buttons, pressed during hand #2 by the players they were for (a client still
@@ -320,11 +320,11 @@ async def test_buttons_from_an_earlier_hand_or_a_closed_table_are_refused(
     await fake.slash(alice, "table close", channel=poker)
     assert not old_lobby.buttons and "Table closed." in old_lobby.text
     await fake.slash(bob, "table create", channel=poker)
-    assert not hand_two.buttons  # the hand's own message lost its buttons when it ended
+    assert hand_two.button_labels == ["Replay"]  # the hand's message lost its own buttons when it ended
     for message, label in ((hand_two, "My cards"), (hand_two, "Call 10"), (old_lobby, "Join")):
         res = await fake.click(alice, message, label=label, stale=True)
         assert res.ephemeral and "closed" in res.text, (label, res.text)
-    assert not lobby.buttons  # the first table's lobby lost its buttons when it closed
+    assert lobby.button_labels == ["Replay"]  # the first table's lobby became hand #1's summary
     assert not fake.bot_errors
 
 
@@ -643,7 +643,7 @@ async def test_every_kind_of_interaction_is_answered_while_the_channel_is_slow(
     await slowly(fake.slash(actor, "table leave", channel=poker))
     await fake.wait_for(lambda: hand_over(fake, poker, 1), what="the hand to end")
     await slowly(fake.slash(alice, "table close", channel=poker))
-    assert not lobby.buttons
+    assert lobby.button_labels == ["Replay"]       # it became hand #1's summary
 
 
 # ------------------------------------------------------------------- limits and mentions

@@ -82,7 +82,7 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
     assert subcommands["chips"] == sorted(
         ["balance", "leaderboard", "give", "daily", "grant", "take", "ledger", "settle", "setup"]
     )
-    assert subcommands["hand"] == ["history", "verify", "void"]
+    assert subcommands["hand"] == ["history", "replay", "verify", "void"]
     assert subcommands["stats"] == ["optout", "player", "setup", "table"]
     assert subcommands["season"] == ["end", "standings", "start"]
     board = next(o for o in synced["chips"]["options"] if o["name"] == "leaderboard")

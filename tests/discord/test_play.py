@@ -56,10 +56,10 @@ async def test_three_members_play_a_hand_to_showdown(fake_discord: FakeDiscord, 
     clicks = await play_passively(fake, guild, poker, 1)
     assert clicks >= 3 * 5 - 1  # a decision per player on each of the five streets (one made above)
 
-    # The hand's table message became its summary (no buttons), with the showdown and the log;
+    # The hand's table message became its summary (only its Replay button), with the showdown and the log;
     # a new table message for between hands sits below it.
     summary = fake.find_message(poker, containing="Showdown")
-    assert summary is table_message and "wins" in summary.text and not summary.buttons
+    assert summary is table_message and "wins" in summary.text and summary.button_labels == ["Replay"]
     assert "Hand #1 deck" in summary.text and "Wild: fives" in summary.text
     assert "brings in" in hand_log(fake, poker, 1)
     lobby_now = live_table(fake, poker)

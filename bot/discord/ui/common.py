@@ -35,6 +35,10 @@ class Front(Protocol):
         """The hand picture of a player's own cards (none with the guild's look set to text)."""
         ...
 
+    async def look(self, guild: int) -> str:
+        """The guild's ``/table look``: ``pictures`` or ``text``."""
+        ...
+
 
 class Host(Protocol):
     """What the buttons and helpers need of the bot (``bot.discord.client.WildstudBot`` is one;

@@ -227,10 +227,11 @@ def summary_layout(
     *,
     look: str = "pictures",
     log_text: str | None = None,
+    buttons: Sequence[discord.ui.Item[Any]] = (),
 ) -> Layout:
     """A finished hand's summary: ``lines`` (results, showdown, wilds, commitment check), the final
-    table picture of ``snapshot`` (its hands face up after a showdown), and ``log_text`` as
-    ``hand-N-log.txt`` when given."""
+    table picture of ``snapshot`` (its hands face up after a showdown), ``log_text`` as
+    ``hand-N-log.txt`` when given, and ``buttons`` (the hand's Replay button) last."""
     files: list[discord.File] = []
     title = f"### Hand #{hand_no} · summary"
     if snapshot is not None and snapshot.phase is Phase.VOID:
@@ -255,6 +256,7 @@ def summary_layout(
                                 description=f"Hand #{hand_no}: the full log")
         files.append(log_file)
         children.append(discord.ui.File(f"attachment://{name}"))
+    children.extend(_rows(buttons))
     return Layout(_view(discord.ui.Container(*children, accent_colour=_COLOUR_OVER)), files)
 
 
