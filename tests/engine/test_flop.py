@@ -14,9 +14,11 @@ import pytest
 
 from bot.engine.betting.stakes import TableStakes
 from bot.engine.cards.card import FULL_DECK, Card, parse_cards
-from bot.engine.errors import IllegalAction, StakesError
+from bot.engine.errors import IllegalAction, RulingError, StakesError
 from bot.engine.games.catalogue import GAMES
+from bot.engine.games.rulings import Rulings
 from bot.engine.hand.hand import StudHand
+from bot.engine.hand.options import HandOptions
 from bot.engine.log import Action, Deal
 
 NL = TableStakes.no_limit(ante=5, bring_in=1, min_bet=10).with_blinds(5, 10)
@@ -192,3 +194,139 @@ def test_no_action_out_of_turn_and_nothing_changes() -> None:
     with pytest.raises(IllegalAction):
         hand.bet_or_raise_to(0, 15)     # below the smallest raise (to 20)
     assert hand.log == before
+
+
+PL = TableStakes.pot_limit(ante=5, bring_in=1, min_bet=10).with_blinds(5, 10)
+
+
+def test_omaha_the_best_looking_five_is_not_legal() -> None:
+    # Pot limit Omaha, blinds 5/10, 1000 each, button on seat 0 (seat 1 small blind, seat 2 big).
+    # Board 2h 5h 9h Th 3c: four hearts. Seat 0 holds Ah Kd Qc Jc: with any five of its nine
+    # cards it would have the ace-high flush, but Omaha plays exactly two of its own cards with
+    # three of the board, and it holds one heart: no flush, no pair -- ace high.
+    # Seat 1 9s 9d 4c 3d: 9s 9d with 9h Th 5h, three nines. Seat 2 Ts 8s 2c 2d: 2c 2d with 2h,
+    # three deuces (or Ts 8s with 9h ... no straight: it needs two of 6, 7, J).
+    deck = flop_deck(["AhKdQcJc", "9s9d4c3d", "Ts8s2c2d"], "2h5h9hTh3c", button=0)
+    hand = StudHand([1000] * 3, PL, source=deck, game="omaha")
+    assert [len(hand.cards(s)) for s in range(3)] == [4, 4, 4]
+    # Pot limit pre-flop: seat 0 may raise to what the pot would be after its call: 15 in the pot,
+    # 10 to call -> 25 -> a raise of 25 on top of the 10: to 35.
+    assert (hand.legal_actions().min_to, hand.legal_actions().max_to) == (20, 35)
+    hand.call(0)
+    hand.call(1)
+    hand.check(2)                                            # pot 30
+    assert hand.actor == 1 and hand.legal_actions().max_to == 30     # a pot-sized bet: 30
+    hand.bet_or_raise_to(1, 30)
+    hand.call(2)
+    hand.call(0)                                             # pot 120
+    for _ in range(6):                                       # the turn and river checked round
+        hand.check(hand.actor)
+    result = hand.result
+    assert result is not None and result.show_order == (1, 2, 0)
+    assert result.shown[0].describe() == "High card, ace"
+    assert result.shown[1].describe() == "Three of a kind, nines"
+    assert result.shown[2].describe() == "Three of a kind, twos"
+    assert result.winnings == (0, 120, 0)
+    assert result.final_stacks == (960, 1080, 960)
+
+
+def test_omaha_hi_lo_quartered_pot() -> None:
+    # Fixed limit Omaha hi-lo, blinds 10/20, 500 each, button seat 0. Board As 2d 7c Kh Qs.
+    # Seat 0 Ks Kd 9c 8c: high Ks Kd Kh As Qs, three kings; no low (9-8 with A-2-7 has a nine).
+    # Seat 1 3c 4d Jc Jd and seat 2 3h 4h Td Ts: 3-4 with A-2-7, both the seven-four low.
+    # Pot 60 (20 each): the high half (30) to seat 0; the low half (30) split between the two
+    # lows, 15 each -- each low gets a quarter of the pot.
+    deck = flop_deck(["KsKd9c8c", "3c4dJcJd", "3h4hTdTs"], "As2d7cKhQs", button=0)
+    hand = StudHand([500] * 3, FL, source=deck, game="omaha-hi-lo")
+    hand.call(0)
+    hand.call(1)
+    hand.check(2)
+    while not hand.is_over:
+        hand.check(hand.actor)
+    result = hand.result
+    assert result is not None
+    assert result.shown[0].describe() == "Three of a kind, kings"
+    assert 0 not in result.lows
+    assert result.lows[1].name == result.lows[2].name == "seven-four low"
+    assert result.winnings == (30, 15, 15)
+    assert result.final_stacks == (510, 495, 495)
+
+
+def test_straddle_under_the_gun() -> None:
+    # No limit, blinds 5/10, four players, the button on seat 0: seat 1 posts 5, seat 2 posts 10,
+    # seat 3 (under the gun) straddles for 20. Seat 0, left of the straddle, acts first: call 20,
+    # or raise to at least 40 (the straddle plays as the big blind: a raise adds at least 20).
+    deck = flop_deck(["AhKh", "5c5d", "2s3s", "9c9d"], "Kd9s4h2c5s", button=0)
+    hand = StudHand([1000] * 4, NL, source=deck, game="texas-holdem", options=HandOptions(straddle=True))
+    assert [(a.seat, a.action, a.amount) for a in actions(hand)] == [
+        (1, "small_blind", 5), (2, "big_blind", 10), (3, "straddle", 20)]
+    assert hand.actor == 0
+    assert (hand.legal_actions().call, hand.legal_actions().min_to) == (20, 40)
+    hand.call(0)
+    hand.call(1)                        # 15 more
+    hand.call(2)                        # 10 more
+    assert hand.actor == 3 and hand.legal_actions().check     # the straddler has the option
+    hand.check(3)                       # pot 80
+    assert len(hand.board) == 3 and hand.actor == 1
+    hand.bet_or_raise_to(1, 10)
+    hand.fold(2)
+    hand.fold(3)
+    hand.fold(0)
+    result = hand.result
+    assert result is not None and not result.showdown
+    assert result.final_stacks == (980, 1060, 980, 980)
+
+
+def test_no_straddle_heads_up() -> None:
+    deck = flop_deck(["AhKh", "5c5d"], "Kd9s4h2c5s", button=0)
+    hand = StudHand([1000] * 2, NL, source=deck, game="texas-holdem", options=HandOptions(straddle=True))
+    assert [a.action for a in actions(hand)] == ["small_blind", "big_blind"]
+
+
+def test_bomb_pot() -> None:
+    # A bomb pot of 20, three players, button seat 0: every player antes 20 (from seat 1 round),
+    # no blinds, no betting before the flop: the flop is out at once, seat 1 acts first.
+    # Seat 0 Ah Kh, seat 1 5c 5d, seat 2 2s 3s; board Kd 9s 4h 2c 5s: seat 1's three fives win 60.
+    deck = flop_deck(["AhKh", "5c5d", "2s3s"], "Kd9s4h2c5s", button=0)
+    hand = StudHand([500] * 3, NL, source=deck, game="texas-holdem", options=HandOptions(bomb_pot=20))
+    assert [(a.seat, a.action, a.amount) for a in actions(hand)] == [(1, "ante", 20), (2, "ante", 20),
+                                                                      (0, "ante", 20)]
+    assert len(hand.board) == 3 and hand.actor == 1 and hand.legal_actions().check
+    assert hand.first_actor(10) is None                      # no pre-flop betting
+    while not hand.is_over:
+        hand.check(hand.actor)
+    result = hand.result
+    assert result is not None and result.winnings == (0, 60, 0)
+    assert result.final_stacks == (480, 540, 480)
+
+
+def test_antes_per_player_and_big_blind_ante() -> None:
+    deck = flop_deck(["AhKh", "5c5d", "2s3s"], "Kd9s4h2c5s", button=0)
+    per = StudHand([500] * 3, NL, Rulings(flop_ante="per-player"), source=deck, game="texas-holdem")
+    assert [(a.seat, a.action, a.amount) for a in actions(per)] == [
+        (1, "ante", 5), (2, "ante", 5), (0, "ante", 5), (1, "small_blind", 5), (2, "big_blind", 10)]
+    assert per.pot_total == 30 and per.legal_actions().call == 10
+    bba = StudHand([500] * 3, NL, Rulings(flop_ante="big-blind"), source=deck, game="texas-holdem")
+    # The big blind ante: the big blind posts one ante for the table, as much as the big blind.
+    assert [(a.seat, a.action, a.amount) for a in actions(bba)] == [
+        (1, "small_blind", 5), (2, "big_blind", 10), (2, "ante", 10)]
+    assert bba.pot_total == 25 and bba.legal_actions().call == 10
+    # Stud's ante is not posted in a flop game by default.
+    plain = StudHand([500] * 3, NL, source=deck, game="texas-holdem")
+    assert plain.pot_total == 15
+
+
+def test_a_wild_rank_in_holdem() -> None:
+    # Heads-up, seat 0 2c 2d, seat 1 Ah Ad; board Ks Kd 7h 8c 9s. Plain: aces up beat kings up.
+    # With twos wild: seat 0's two deuces make the kings four of a kind.
+    cards = flop_deck(["2c2d", "AhAd"], "KsKd7h8c9s", button=0)
+    for rulings, winner, described in ((Rulings(), 1, "Two pair, kings and twos"),
+                                       (Rulings(wild_rank="twos"), 0, "Four of a kind, kings")):
+        hand = StudHand([100, 100], NL, rulings, source=list(cards), game="texas-holdem")
+        while not hand.is_over:
+            hand.check_or_call(hand.actor)
+        result = hand.result
+        assert result is not None and result.winnings[winner] == 20
+        assert result.shown[0].describe() == described
+    with pytest.raises(RulingError):
+        GAMES["seven-card-stud"].check_ruling("wild_rank")

@@ -89,3 +89,6 @@ def flop_streets(down: int) -> tuple[Street, ...]:
 
 HOLDEM_STREETS = flop_streets(2)
 """Texas Hold'em: two down cards each, a board of five."""
+
+OMAHA_STREETS = flop_streets(4)
+"""Omaha: four down cards each, a board of five."""

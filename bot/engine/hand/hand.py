@@ -47,6 +47,7 @@ from bot.engine.hand import decisions, planning, showdown, streets
 from bot.engine.hand.dealing import post_antes, sync_wilds
 from bot.engine.hand.events import ActionTaken, CardDealt, Event
 from bot.engine.hand.opening import showing
+from bot.engine.hand.options import NO_OPTIONS, HandOptions
 from bot.engine.hand.records import Decision, HandResult
 from bot.engine.hand.state import HandState, Phase
 from bot.engine.log import Action, Deal, LogEntry
@@ -98,7 +99,8 @@ class StudHand:
 
     ``stacks``: chips of each seat, 2 to 8 seats, each above 0; in stud in DEAL ORDER (seat 0 =
     first seat left of the dealer = PHH p1). ``button``: the dealer button's seat (default 0); the
-    flop games post the blinds, deal and act from it (PHH p1 is the seat left of it).
+    flop games post the blinds, deal and act from it (PHH p1 is the seat left of it). ``options``:
+    a flop game's straddle or bomb pot for this hand (``HandOptions``; stud ignores it).
     ``stakes``/``rulings``: what the hand is dealt under. ``source``: a ``CardSource`` (e.g. a
     replay's), a ``Deck`` (adapted; dealt from the top), a list of cards, or ``None`` for a fresh
     deck shuffled by ``secrets.SystemRandom``. ``manual_showdown``: players show or muck in show
@@ -121,6 +123,7 @@ class StudHand:
         manual_showdown: bool = False,
         game: Game | str | None = None,
         button: int = 0,
+        options: HandOptions = NO_OPTIONS,
     ) -> None:
         n = len(stacks)
         if not MIN_SEATS <= n <= MAX_SEATS:
@@ -135,7 +138,7 @@ class StudHand:
         if chosen.positional:
             stakes.check_blinds()
         self.state = HandState(chosen, stakes, rulings, _as_source(source), list(stacks),
-                               manual_showdown=manual_showdown, button=button)
+                               manual_showdown=manual_showdown, button=button, options=options)
         sync_wilds(self.state)
         post_antes(self.state)
         streets.proceed(self.state, 0)
@@ -237,6 +240,11 @@ class StudHand:
         """The dealer button's seat. The flop games go by it (blinds, the deal, the action); stud
         ignores it (its seats are in deal order: seat 0 is first left of the dealer)."""
         return self.state.button
+
+    @property
+    def options(self) -> HandOptions:
+        """This hand's straddle and bomb pot (a flop game's; stud ignores them)."""
+        return self.state.options
 
     @property
     def board(self) -> tuple[Card, ...]:

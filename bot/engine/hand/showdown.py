@@ -33,6 +33,7 @@ from bot.engine.log import Action
 from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
 from bot.engine.values.evaluator import HandValue
 from bot.engine.values.low import LowValue
+from bot.engine.values.omaha import omaha_high, omaha_low
 from bot.engine.values.valuation import best_value, hole_spade
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -81,8 +82,13 @@ def seat_wilds(state: HandState, seat: int) -> frozenset[Rank]:
 
 
 def value_of(state: HandState, seat: int) -> HandValue:
-    """``seat``'s hand value now (its cards with the community card, with its wild ranks)."""
+    """``seat``'s hand value now (its cards with the community card or the board, with its wild
+    ranks; Omaha: exactly two of its cards with three of the board)."""
     wild_in_flush = state.rulings.wild_in_flush
+    if state.game.exact_hole:
+        return omaha_high(state.seats[seat].cards, state.board, seat_wilds(state, seat),
+                          wild_in_flush=wild_in_flush,
+                          natural_wins_ties=state.rulings.natural_wins_ties == "on")
     return best_value(state.hand_cards(seat), seat_wilds(state, seat), wild_in_flush=wild_in_flush)
 
 
@@ -91,7 +97,10 @@ def _key(state: HandState, value: HandValue) -> tuple[int, int]:
 
 
 def low_of(state: HandState, seat: int) -> LowValue | None:
-    """``seat``'s low in razz (ace-to-five) or stud hi-lo (eight-or-better, or ``None``)."""
+    """``seat``'s low in razz (ace-to-five) or hi-lo (eight-or-better, or ``None``; Omaha hi-lo:
+    two of its cards with three of the board, chosen apart from the high)."""
+    if state.game.exact_hole:
+        return omaha_low(state.seats[seat].cards, state.board)
     cards = state.hand_cards(seat)
     return ace_to_five(cards) if state.game.split == "low" else eight_or_better(cards)
 

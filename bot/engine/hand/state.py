@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Literal
 from bot.engine.betting.pots import Pot, split_pots
 from bot.engine.cards.card import Card, Rank
 from bot.engine.games.wilds import make_tracker
+from bot.engine.hand.options import NO_OPTIONS, HandOptions, Opening
 from bot.engine.log import Action, Deal, LogEntry
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -84,15 +85,18 @@ class HandState:
     __slots__ = (
         "accepted", "actor", "betting_closed", "board", "bring_in_seat", "burns", "button", "community",
         "deal_seq",
-        "dealer", "decision", "events", "first_actors", "follow", "game", "high_hands", "indicators",
-        "last_aggressor", "legal", "live", "log", "lows", "manual_showdown", "mucked", "n", "phase",
+        "dealer", "decision", "events", "first_actors", "follow", "forced", "game", "high_hands",
+        "indicators", "last_aggressor", "legal", "live", "log", "lows", "manual_showdown", "mucked", "n",
+        "options", "phase",
         "result", "round", "rulings", "seats", "seen", "show_index", "show_order", "shown", "source",
         "stakes", "starting", "street", "wild_mask", "wild_tuple",
     )
 
     def __init__(self, game: Game, stakes: TableStakes, rulings: Rulings, source: CardSource,
-                 stacks: list[int], *, manual_showdown: bool, button: int = 0) -> None:
+                 stacks: list[int], *, manual_showdown: bool, button: int = 0,
+                 options: HandOptions = NO_OPTIONS) -> None:
         self.game = game
+        self.options = options
         self.stakes = stakes
         self.rulings = rulings
         self.source = source
@@ -102,6 +106,7 @@ class HandState:
         self.seats = [SeatState(chips) for chips in stacks]
         self.live = self.n                          # seats not folded
         self.button = button                        # the dealer button (the flop games' positions)
+        self.forced: Opening | None = None          # what the blinds left for the pre-flop betting
         # The centre of the table: the shortage's community card, follow indicator cards, burns,
         # a flop game's board.
         self.community: Card | None = None

@@ -50,8 +50,9 @@ def deal_streets(state: HandState, index: int) -> Iterator[Decision]:
         for seat in state.seats:
             seat.street_bet = 0
         state.events.append(StreetStarted(number))
-        if street.opener == "blinds":
-            post_blinds(state)
+        blinds = street.opener == "blinds"
+        if blinds:
+            state.forced = post_blinds(state)
         if street.shortage:
             deal_last_down(state, number)
         else:
@@ -68,7 +69,8 @@ def deal_streets(state: HandState, index: int) -> Iterator[Decision]:
             for _ in range(street.board):
                 draw(state, number, None, True, "board")
         state.actor = None
-        if not state.betting_closed and start_round(state, street):
+        bomb_pot = blinds and state.forced is None        # no betting before a bomb pot's flop
+        if not state.betting_closed and not bomb_pot and start_round(state, street):
             return
         if index == len(streets) - 1:
             finish_cards(state)
