@@ -14,6 +14,7 @@ import pytest
 
 from bot.engine.betting.stakes import TableStakes
 from bot.engine.cards.card import FULL_DECK, Card, parse_cards
+from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction, RulingError, StakesError
 from bot.engine.games.catalogue import GAMES
 from bot.engine.games.rulings import Rulings
@@ -330,3 +331,103 @@ def test_a_wild_rank_in_holdem() -> None:
         assert result.shown[0].describe() == described
     with pytest.raises(RulingError):
         GAMES["seven-card-stud"].check_ruling("wild_rank")
+
+
+def test_crazy_pineapple_discards_after_the_flop_betting() -> None:
+    # No limit 5/10, 500 each, button seat 0. Three down cards each: seat 0 Ah Ad Kc, seat 1
+    # 7s 7c 2d, seat 2 Qh Jh 3c; board 7h Th 2h | 9h | 4c. Everyone limps and checks the flop;
+    # then each discards one, from seat 1 round: seat 1 throws 2d, seat 2 throws 3c, and seat 0's
+    # timer runs out. The timer keeps the best hand: without Kc seat 0 has a pair of aces (without
+    # either ace, ace or king high), so it throws Kc. The turn and river are checked: seat 0's
+    # Ah with four hearts on the board is the ace-high flush and beats seat 2's queen-high flush
+    # and seat 1's three sevens: 30 to seat 0.
+    deck = flop_deck(["AhAdKc", "7s7c2d", "QhJh3c"], "7hTh2h9h4c", button=0)
+    hand = StudHand([500] * 3, NL, source=deck, game="crazy-pineapple")
+    assert [len(hand.cards(s)) for s in range(3)] == [3, 3, 3]
+    hand.call(0)
+    hand.call(1)
+    hand.check(2)
+    for seat in (1, 2, 0):
+        hand.check(seat)
+    decision = hand.decision
+    assert hand.phase == "decision" and decision is not None and decision.seat == 1
+    assert [c.text for c in decision.choices] == ["discard 7s", "discard 7c", "discard 2d"]
+    assert hand.legal_actions().names == ()
+    with pytest.raises(IllegalAction, match="do not hold"):
+        hand.apply(1, Command.parse("discard Ah"))
+    with pytest.raises(IllegalAction):
+        hand.discard(2, Card.parse("3c"))            # not seat 2's turn yet
+    hand.discard(1, Card.parse("2d"))
+    hand.apply(2, Command.parse("discard 3c"))
+    assert hand.decision is not None and hand.decision.fallback == Card.parse("Kc")
+    hand.timeout(0)
+    assert [(a.seat, a.cards, a.timed_out) for a in actions(hand, "discard")] == [
+        (1, (Card.parse("2d"),), False), (2, (Card.parse("3c"),), False), (0, (Card.parse("Kc"),), True)]
+    assert hand.cards(0) == tuple(parse_cards("AhAd")) and hand.discarded(0) == (Card.parse("Kc"),)
+    assert len(hand.board) == 4 and hand.actor == 1         # the turn is dealt after the discards
+    while not hand.is_over:
+        hand.check(hand.actor)
+    result = hand.result
+    assert result is not None
+    assert result.shown[0].describe().startswith("Flush, ace")
+    assert result.winnings == (30, 0, 0) and result.final_stacks == (520, 490, 490)
+
+
+def _run_twice_deck(holes: Sequence[str], first: str, second: str, button: int) -> list[Card]:
+    """``flop_deck`` for the first run, then a burn before each street of the second run."""
+    one = flop_deck(holes, first, button)
+    dealt = len(parse_cards("".join(holes))) + 3 + 5
+    rest = [c for c in one[dealt:] if c not in parse_cards(second)]
+    two = parse_cards(second)
+    return [*one[:dealt], rest[0], *two[:3], rest[1], two[3], rest[2], two[4], *rest[3:]]
+
+
+def test_run_it_twice_splits_each_pot_between_the_boards() -> None:
+    # No limit 5/10, 100 each, three players, button seat 0: seat 1 posts 5, seat 2 posts 10.
+    # Seat 0 moves all in for 100, seat 1 folds, seat 2 calls: pot 205, nobody can bet any more.
+    # Both are asked from the button's left (seat 2, then seat 0) and agree. Run one: 2c 7d 9h 3s
+    # 4c, seat 0's aces win; run two: Kh 8c 5s Jd 6h, seat 2's three kings win. The pot is halved,
+    # the odd chip to the first run: 103 to seat 0, 102 to seat 2.
+    deck = _run_twice_deck(["AhAd", "8h8s", "KsKd"], "2c7d9h3s4c", "Kh8c5sJd6h", button=0)
+    hand = StudHand([100] * 3, NL, Rulings(run_it_twice="on"), source=deck, game="texas-holdem")
+    hand.all_in(0)
+    hand.fold(1)
+    hand.call(2)
+    decision = hand.decision
+    assert decision is not None and decision.kind == "run_twice" and decision.seat == 2
+    assert [c.kind for c in decision.choices] == [Kind.RUN_TWICE, Kind.RUN_ONCE]
+    assert hand.board == ()
+    hand.apply(2, Command(Kind.RUN_TWICE))
+    assert hand.decision is not None and hand.decision.seat == 0
+    hand.apply(0, Command.parse("run twice"))
+    result = hand.result
+    assert result is not None and hand.runs == 2
+    assert [[c.code for c in b] for b in hand.boards] == [["2c", "7d", "9h", "3s", "4c"],
+                                                          ["Kh", "8c", "5s", "Jd", "6h"]]
+    assert result.boards == hand.boards
+    assert [(p.run, p.amount, p.winners) for p in result.pots] == [(0, 103, (0,)), (1, 102, (2,))]
+    assert result.second_shown[2].describe() == "Three of a kind, kings"
+    assert result.final_stacks == (103, 95, 102)
+    assert sum(1 for d in hand.log if isinstance(d, Deal) and d.kind == "burn") == 6
+
+
+def test_run_it_twice_needs_everyone_and_the_timer_says_once() -> None:
+    deck = _run_twice_deck(["AhAd", "8h8s", "KsKd"], "2c7d9h3s4c", "Kh8c5sJd6h", button=0)
+    hand = StudHand([100] * 3, NL, Rulings(run_it_twice="on"), source=deck, game="texas-holdem")
+    hand.all_in(0)
+    hand.fold(1)
+    hand.call(2)
+    hand.apply(2, Command(Kind.RUN_TWICE))
+    with pytest.raises(IllegalAction, match="run it twice, or run it once"):
+        hand.apply(0, Command(Kind.CALL))
+    hand.timeout(0)
+    result = hand.result
+    assert result is not None and hand.runs == 1 and len(hand.boards) == 1
+    assert [a.action for a in actions(hand) if a.action.startswith("run")] == ["run_twice", "run_once"]
+    assert result.final_stacks == (205, 95, 0)
+    # Off (the default): nobody is asked.
+    plain = StudHand([100] * 3, NL, source=list(deck), game="texas-holdem")
+    plain.all_in(0)
+    plain.fold(1)
+    plain.call(2)
+    assert plain.is_over and plain.runs == 1

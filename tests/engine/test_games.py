@@ -19,7 +19,7 @@ from bot.engine.simulate import play_hand
 # eight, then issue 19's razz and stud hi-lo, then issue 21's flop games.
 ISSUE_GAMES = ["sex-in-the-middle-east", "seven-card-stud", "follow-the-queen", "baseball",
                "deuces-wild", "low-hole-wild", "high-chicago", "low-chicago", "razz",
-               "seven-card-stud-hi-lo", "texas-holdem", "omaha", "omaha-hi-lo"]
+               "seven-card-stud-hi-lo", "texas-holdem", "omaha", "omaha-hi-lo", "crazy-pineapple"]
 
 BETTING = {"high_hand_tiebreak", "open_pair_double", "raise_cap", "heads_up_uncapped", "burn_cards",
            "odd_chip"}
@@ -46,6 +46,7 @@ APPLIES = {
     "texas-holdem": FLOP,
     "omaha": FLOP,
     "omaha-hi-lo": FLOP,
+    "crazy-pineapple": FLOP,
 }
 
 

@@ -26,7 +26,15 @@ from typing import Literal, get_args
 from bot.engine.cards.card import Rank
 from bot.engine.errors import RulingError
 from bot.engine.games.rulings import RULINGS, Rulings
-from bot.engine.games.streets import HOLDEM_STREETS, OMAHA_STREETS, POSITIONAL, RAZZ_STREETS, STREETS, Street
+from bot.engine.games.streets import (
+    HOLDEM_STREETS,
+    OMAHA_STREETS,
+    PINEAPPLE_STREETS,
+    POSITIONAL,
+    RAZZ_STREETS,
+    STREETS,
+    Street,
+)
 from bot.engine.vocab import normalise
 
 WildKind = Literal["fixed", "follow", "low-hole"]
@@ -281,6 +289,12 @@ _FLOP_LIST = (
         "ranks from ace to eight (no such low: the high takes all); each half is its own two of "
         "your cards with three of the board",
         WildModel("fixed"), FLOP_RULINGS, streets=OMAHA_STREETS, exact_hole=2, split="high-low",
+    ),
+    Game(
+        "crazy-pineapple", "Crazy Pineapple",
+        "three down cards each; after the betting on the flop everyone discards one; then as "
+        "Hold'em, the best five of your two cards and the board",
+        WildModel("fixed"), FLOP_RULINGS, streets=PINEAPPLE_STREETS,
     ),
 )
 

@@ -252,6 +252,24 @@ class StudHand:
         return tuple(self.state.board)
 
     @property
+    def boards(self) -> tuple[tuple[Card, ...], ...]:
+        """The boards: one, or two when the hand is run twice (the second shares the cards dealt
+        before the players agreed, and has its own after them)."""
+        state = self.state
+        return tuple(tuple(state.board_of(run)) for run in range(state.runs))
+
+    @property
+    def runs(self) -> int:
+        """1, or 2 once the players agreed to run it twice."""
+        return self.state.runs
+
+    def discarded(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` threw away (Crazy Pineapple; secret, as its down cards are)."""
+        return tuple(card for entry in self.state.log
+                     if type(entry) is Action and entry.seat == seat and entry.action == "discard"
+                     for card in entry.cards)
+
+    @property
     def community_card(self) -> Card | None:
         """The shared last card in a shortage (SPEC §2), else ``None``."""
         return self.state.community
@@ -470,6 +488,10 @@ class StudHand:
     def decline(self, seat: int) -> None:
         """A buy-or-decline decision: no extra card, no chips."""
         self.apply(seat, _DECLINE)
+
+    def discard(self, seat: int, card: Card) -> None:
+        """Crazy Pineapple's discard decision: throw ``card`` away."""
+        self.apply(seat, Command(Kind.DISCARD, cards=(card,)))
 
     # ------------------------------------------------------------------ execution
     def _perform(self, seat: int, plan: planning.Plan) -> Action:
