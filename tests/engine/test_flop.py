@@ -278,10 +278,13 @@ def test_straddle_under_the_gun() -> None:
     assert result.final_stacks == (980, 1060, 980, 980)
 
 
-def test_no_straddle_heads_up() -> None:
-    deck = flop_deck(["AhKh", "5c5d"], "Kd9s4h2c5s", button=0)
-    hand = StudHand([1000] * 2, NL, source=deck, game="texas-holdem", options=HandOptions(straddle=True))
-    assert [a.action for a in actions(hand)] == ["small_blind", "big_blind"]
+def test_no_straddle_from_the_button() -> None:
+    # Heads-up and three-handed the seat left of the big blind is the button: no straddle.
+    for holes in (["AhKh", "5c5d"], ["AhKh", "5c5d", "2s3s"]):
+        deck = flop_deck(holes, "Kd9s4h2c5s", button=0)
+        hand = StudHand([1000] * len(holes), NL, source=deck, game="texas-holdem",
+                        options=HandOptions(straddle=True))
+        assert [a.action for a in actions(hand)] == ["small_blind", "big_blind"]
 
 
 def test_bomb_pot() -> None:

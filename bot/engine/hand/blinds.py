@@ -13,8 +13,8 @@ Antes (ruling ``flop_ante``): ``per-player``, every seat antes the stakes' ante 
 ``big-blind``, the big blind posts one ante for the table, as much as the big blind, after its
 blind (the blind first when the stack cannot cover both; TDA's big blind ante). A bomb pot
 (``HandOptions.bomb_pot``): every seat antes that amount and nobody posts a blind. A straddle
-(``HandOptions.straddle``): the seat left of the big blind posts twice the big blind after it
-(not heads-up).
+(``HandOptions.straddle``): the seat left of the big blind posts twice the big blind after it,
+with four players or more (with three that seat is the button, which may not straddle).
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def post_blinds(state: HandState) -> Opening | None:
     if ante == "big-blind":
         post_forced(state, big, "ante", stakes.big_blind)
     level, increments, last = stakes.big_blind, 1, big
-    if options.straddle and state.n > 2:
+    if options.straddle and state.n > 3:     # not from the button: four players or more
         last = state.left_of(big)
         posted = post_forced(state, last, "straddle", 2 * stakes.big_blind)
         level, increments = max(level, posted), 2
