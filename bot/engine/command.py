@@ -89,7 +89,7 @@ _PHH_RE = re.compile(
 _LEGACY_RE = re.compile(r"^p([1-9][0-9]*) ([a-z_]+)(?: ([0-9]+))?$")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Command:
     """``kind`` and, for a wager, ``amount`` (chips, the street total "to"); ``timed_out`` marks a
     resolved command the timer took. Raises ``ValueError`` for an amount on a kind without one or
@@ -118,6 +118,11 @@ class Command:
                 raise ValueError(f"{vocab.verb(self.kind)} takes no amount")
             if not isinstance(amount, int) or isinstance(amount, bool):
                 raise ValueError(f"the amount must be a whole number of chips, not {amount!r}")
+
+    def __repr__(self) -> str:
+        cards = f", cards={self.cards!r}" if self.cards else ""     # only a discard names cards
+        return (f"Command(kind={self.kind!r}, amount={self.amount!r}, timed_out={self.timed_out!r}"
+                f"{cards})")
 
     # ------------------------------------------------------------------ building
     @classmethod

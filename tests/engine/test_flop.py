@@ -18,9 +18,11 @@ from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction, RulingError, StakesError
 from bot.engine.games.catalogue import GAMES
 from bot.engine.games.rulings import Rulings
+from bot.engine.hand.events import ActionTaken
 from bot.engine.hand.hand import StudHand
 from bot.engine.hand.options import HandOptions
 from bot.engine.log import Action, Deal
+from bot.engine.narration.narrator import Narrator
 
 NL = TableStakes.no_limit(ante=5, bring_in=1, min_bet=10).with_blinds(5, 10)
 FL = TableStakes.fixed_limit(ante=5, bring_in=10, small_bet=20, big_bet=40).with_blinds(10, 20)
@@ -434,3 +436,32 @@ def test_run_it_twice_needs_everyone_and_the_timer_says_once() -> None:
     plain.fold(1)
     plain.call(2)
     assert plain.is_over and plain.runs == 1
+
+
+class _Told(Narrator[str]):
+    """A voice that says every action and every block of cards (to check the narrator's order)."""
+
+    def deal_lines(self, street: int | None, cards: Sequence[Deal]) -> list[str]:
+        return [" ".join(d.card.code for d in cards if d.kind != "burn")]
+
+    def visit_action_taken(self, event: ActionTaken) -> None:
+        super().visit_action_taken(event)
+        if event.action.action != "ante":
+            self.say(event.action.action)
+
+
+def test_the_narrator_says_the_blinds_then_the_cards_then_the_board() -> None:
+    # Before the fix the blinds closed the pre-flop deal block and the hole cards were never said.
+    deck = flop_deck(["AhAdKc", "7s7c2d", "QhJh3c"], "7hTh2h9h4c", button=0)
+    hand = StudHand([500] * 3, NL, source=deck, game="crazy-pineapple")
+    hand.call(0)
+    hand.call(1)
+    hand.check(2)
+    for seat in (1, 2, 0):
+        hand.check(seat)
+    for seat in (1, 2, 0):
+        hand.timeout(seat)
+    lines = _Told(["a", "b", "c"], ()).lines(hand.events)
+    assert lines[:3] == ["small_blind", "big_blind", "7s Qh Ah 7c Jh Ad 2d 3c Kc"]
+    assert lines[3:7] == ["call", "call", "check", "7h Th 2h"]
+    assert lines[10:14] == ["discard", "discard", "discard", "9h"]

@@ -22,8 +22,9 @@ from typing import NamedTuple
 class HandOptions:
     """``straddle``: the player under the gun (first left of the big blind) posts a blind raise of
     twice the big blind and acts last before the flop (ignored with fewer than four players, where
-    that player is the button). ``bomb_pot``: every player antes this many chips, no blinds are posted, there is no
-    betting before the flop, and the flop is dealt straight away (0: an ordinary hand)."""
+    that player is the button). ``bomb_pot``: every player antes this many chips, no blinds are
+    posted, there is no betting before the flop, and the flop is dealt straight away (0: an
+    ordinary hand)."""
 
     straddle: bool = False
     bomb_pot: int = 0

@@ -26,8 +26,8 @@ from collections.abc import Collection, Sequence
 from itertools import combinations
 
 from bot.engine.cards.card import Card, Rank
-from bot.engine.values.ace_to_five import eight_or_better
-from bot.engine.values.evaluator import HandValue, evaluate
+from bot.engine.values.ace_to_five import EIGHT_OR_BETTER, ace_to_five_key, eight_or_better
+from bot.engine.values.evaluator import HandValue, evaluate, strength
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.low import LowValue
 
@@ -47,17 +47,22 @@ def fives(hole: Sequence[Card], board: Sequence[Card]) -> list[tuple[Card, ...]]
 def omaha_high(hole: Sequence[Card], board: Sequence[Card], wild_ranks: Collection[Rank], *,
                wild_in_flush: WildInFlush = "any-card", natural_wins_ties: bool = False) -> HandValue:
     """The best high hand of two ``hole`` cards and three ``board`` cards (with ``natural_wins_ties``,
-    between equal strengths the one using fewer wild cards)."""
+    between equal strengths the one using fewer wild cards). The strengths are compared first, and
+    only the strongest fives are valued in full."""
     wilds = frozenset(wild_ranks)
-    return max((evaluate(five, wilds, wild_in_flush=wild_in_flush) for five in fives(hole, board)),
-               key=lambda value: value.showdown_key(natural_wins_ties=natural_wins_ties))
+    hands = fives(hole, board)
+    strengths = [strength(five, wilds, wild_in_flush=wild_in_flush) for five in hands]
+    top = max(strengths)
+    best = [evaluate(five, wilds, wild_in_flush=wild_in_flush)
+            for five, value in zip(hands, strengths, strict=True) if value == top]
+    return max(best, key=lambda value: value.showdown_key(natural_wins_ties=natural_wins_ties))
 
 
 def omaha_low(hole: Sequence[Card], board: Sequence[Card]) -> LowValue | None:
     """The best eight-or-better low of two ``hole`` cards and three ``board`` cards, or ``None``."""
-    best: LowValue | None = None
+    best: tuple[int, tuple[Card, ...]] | None = None
     for five in fives(hole, board):
-        low = eight_or_better(five)
-        if low is not None and (best is None or low.key < best.key):
-            best = low
-    return best
+        key = ace_to_five_key(five)
+        if key < EIGHT_OR_BETTER and (best is None or key < best[0]):
+            best = (key, five)
+    return None if best is None else eight_or_better(best[1])
