@@ -32,7 +32,8 @@ def reference_low(hole: list[Card], board: list[Card]) -> tuple[int, ...] | None
 
 @settings(max_examples=150, deadline=None)
 @given(DEALS, WILDS)
-def test_omaha_high_is_the_best_two_plus_three(deal: tuple[list[Card], list[Card]], wild: frozenset[Rank]) -> None:
+def test_omaha_high_is_the_best_two_plus_three(deal: tuple[list[Card], list[Card]],
+                                               wild: frozenset[Rank]) -> None:
     hole, board = deal
     value = omaha_high(hole, board, wild)
     assert (value.category.value, tuple(int(r) for r in value.ranks)) == reference_high(hole, board, wild)
