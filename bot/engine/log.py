@@ -19,12 +19,12 @@ set a follow's rank (``follow_target = indicator-card``); ``board``: a flop game
 up on the board (the flop, the turn, the river); ``second_board``: the second run's board cards
 when the hand is run twice."""
 
-FORCED = ("ante", "small_blind", "big_blind", "straddle")
+FORCED = ("ante", "small_blind", "big_blind", "straddle", "dead_blind")
 """Forced bets: posted by the hand itself, never a ``Command``."""
 
-ACTIONS = ("ante", "small_blind", "big_blind", "straddle", "bring_in", "complete", "bet", "raise",
-           "call", "check", "fold", "show", "muck", "pay", "buy", "decline", "discard", "run_twice",
-           "run_once")
+ACTIONS = ("ante", "small_blind", "big_blind", "straddle", "dead_blind", "bring_in", "complete", "bet",
+           "raise", "call", "check", "fold", "show", "muck", "pay", "buy", "decline", "discard",
+           "run_twice", "run_once")
 """Action names in the log (each but the ``FORCED`` bets is a ``Command`` kind the hand applies)."""
 
 

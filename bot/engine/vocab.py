@@ -51,6 +51,7 @@ _THIRD_PERSON: dict[str, Callable[[str, str], str]] = {
     "small_blind": lambda paid, to: f"posts the small blind of {paid}",
     "big_blind": lambda paid, to: f"posts the big blind of {paid}",
     "straddle": lambda paid, to: f"straddles for {paid}",
+    "dead_blind": lambda paid, to: f"posts a dead blind of {paid}",
     "bring_in": lambda paid, to: f"brings in for {paid}",
     "complete": lambda paid, to: f"completes to {to}",
     "bet": lambda paid, to: f"bets {to}",

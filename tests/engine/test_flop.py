@@ -20,7 +20,7 @@ from bot.engine.games.catalogue import GAMES
 from bot.engine.games.rulings import Rulings
 from bot.engine.hand.events import ActionTaken
 from bot.engine.hand.hand import StudHand
-from bot.engine.hand.options import HandOptions
+from bot.engine.hand.options import HandOptions, Post
 from bot.engine.log import Action, Deal
 from bot.engine.narration.narrator import Narrator
 
@@ -317,6 +317,12 @@ def test_antes_per_player_and_big_blind_ante() -> None:
     assert [(a.seat, a.action, a.amount) for a in actions(bba)] == [
         (1, "small_blind", 5), (2, "big_blind", 10), (2, "ante", 10)]
     assert bba.pot_total == 25 and bba.legal_actions().call == 10
+    bba.call(0)
+    bba.call(1)
+    bba.check(2)
+    # The big blind's ante is dead money: nothing of it comes back as uncalled (before the fix 10
+    # of it did, as if the big blind had bet 20).
+    assert bba.pot_total == 40 and bba.stack(2) == 480 and len(bba.board) == 3
     # Stud's ante is not posted in a flop game by default.
     plain = StudHand([500] * 3, NL, source=deck, game="texas-holdem")
     assert plain.pot_total == 15
@@ -465,3 +471,28 @@ def test_the_narrator_says_the_blinds_then_the_cards_then_the_board() -> None:
     assert lines[:3] == ["small_blind", "big_blind", "7s Qh Ah 7c Jh Ad 2d 3c Kc"]
     assert lines[3:7] == ["call", "call", "check", "7h Th 2h"]
     assert lines[10:14] == ["discard", "discard", "discard", "9h"]
+
+
+def test_posting_out_of_position() -> None:
+    # Four players, blinds 5/10, button seat 0: seat 1 small blind, seat 2 big blind. Seat 3 missed
+    # both blinds: it posts the small blind dead (5, in the pot, not a bet) and the big blind live
+    # (10, its bet). Seat 0 acts first (left of... seat 3 posted but the big blind is still seat 2:
+    # first to act is seat 3, left of the big blind, who may check its live post or raise).
+    deck = flop_deck(["AhKh", "5c5d", "2s3s", "9c9d"], "Kd9s4h2c5s", button=0)
+    hand = StudHand([1000] * 4, NL, source=deck, game="texas-holdem",
+                    options=HandOptions(posts=(Post(3, live=10, dead=5),)))
+    assert [(a.seat, a.action, a.amount, a.to) for a in actions(hand)] == [
+        (1, "small_blind", 5, 5), (2, "big_blind", 10, 10), (3, "dead_blind", 5, 0), (3, "big_blind", 10, 10)]
+    assert hand.pot_total == 30 and hand.actor == 3
+    assert hand.legal_actions().check                   # its live blind is its bet, with the option
+    hand.check(3)
+    hand.call(0)
+    hand.fold(1)
+    hand.check(2)
+    # Pot 40: 10 from each of seats 0, 2, 3, seat 1's 5 and the dead 5. Before the fix the dead
+    # part was counted as seat 3's bet and 5 of it came back to it as "uncalled": pot 35.
+    assert len(hand.board) == 3 and hand.pot_total == 40 and hand.stack(3) == 985
+    with pytest.raises(ValueError, match="in the blinds"):
+        StudHand([1000] * 4, NL, game="texas-holdem", options=HandOptions(posts=(Post(2, live=10),)))
+    with pytest.raises(ValueError, match="posts once"):
+        HandOptions(posts=(Post(3, live=10), Post(3, dead=5)))

@@ -14,7 +14,7 @@ from bot.engine.command import Command, Kind
 from bot.engine.games.catalogue import GAMES
 from bot.engine.games.streets import FLOP, PRE_FLOP, RIVER, TURN
 from bot.engine.hand.hand import StudHand
-from bot.engine.hand.options import HandOptions
+from bot.engine.hand.options import HandOptions, Post
 from bot.engine.log import Deal
 from bot.engine.simulate import RandomPlayer, random_rulings, random_stakes
 
@@ -32,8 +32,11 @@ def test_random_flop_hands_keep_their_invariants(game: str, seed: int, players: 
     rulings = random_rulings(rng, game)
     stakes = random_stakes(rng).with_standard_blinds()
     button = rng.randrange(players)
+    # A player three seats left of the button (outside the blinds) posts missed blinds now and then.
+    posts = (Post((button + 3) % players, stakes.big_blind, stakes.small_blind),) \
+        if players >= 4 and rng.random() < 0.3 else ()
     hand = StudHand(stacks, stakes, rulings, Deck(rng), game=game, button=button,
-                    options=HandOptions(straddle=straddle, bomb_pot=bomb))
+                    options=HandOptions(straddle=straddle, bomb_pot=bomb, posts=posts))
     player = RandomPlayer(rng)
     total = sum(stacks)
     for _ in range(500):

@@ -44,6 +44,7 @@ from bot.engine.games.catalogue import Game, game_of
 from bot.engine.games.follow import WildEvent
 from bot.engine.games.rulings import DEFAULT_RULINGS, Rulings
 from bot.engine.hand import decisions, planning, showdown, streets
+from bot.engine.hand.blinds import check_posts
 from bot.engine.hand.dealing import post_antes, sync_wilds
 from bot.engine.hand.events import ActionTaken, CardDealt, Event
 from bot.engine.hand.opening import showing
@@ -137,6 +138,7 @@ class StudHand:
         chosen.check_rulings(rulings)
         if chosen.positional:
             stakes.check_blinds()
+            check_posts(options, n, button)
         self.state = HandState(chosen, stakes, rulings, _as_source(source), list(stacks),
                                manual_showdown=manual_showdown, button=button, options=options)
         sync_wilds(self.state)

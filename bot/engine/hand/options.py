@@ -1,4 +1,5 @@
-"""What a flop game's table decides for one hand, outside the rulings: a straddle, a bomb pot.
+"""What a flop game's table decides for one hand, outside the rulings: a straddle, a bomb pot, and
+the blinds a player posts out of position.
 
 ``HandOptions`` is given to the hand when it is built (``StudHand(..., options=...)``); the table
 says when (a player's straddle, the dealer's bomb pot for the next hand, or every Nth hand). Stud
@@ -18,18 +19,36 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 
+class Post(NamedTuple):
+    """A seat posting out of position, as the table's blind rules ask: ``live`` chips count as its
+    bet (a big blind to come into the game, or a missed big blind), ``dead`` chips go to the pot
+    only (a missed small blind)."""
+
+    seat: int
+    live: int = 0
+    dead: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class HandOptions:
     """``straddle``: the player under the gun (first left of the big blind) posts a blind raise of
     twice the big blind and acts last before the flop (ignored with fewer than four players, where
     that player is the button). ``bomb_pot``: every player antes this many chips, no blinds are
     posted, there is no betting before the flop, and the flop is dealt straight away (0: an
-    ordinary hand)."""
+    ordinary hand). ``posts``: seats outside the blinds that post this hand (a new player's big
+    blind, missed blinds), after the blinds; ignored in a bomb pot."""
 
     straddle: bool = False
     bomb_pot: int = 0
+    posts: tuple[Post, ...] = ()
 
     def __post_init__(self) -> None:
+        for post in self.posts:
+            if not isinstance(post, Post) or any(
+                    not isinstance(x, int) or isinstance(x, bool) or x < 0 for x in post):
+                raise ValueError(f"a post is a seat and whole numbers of chips, not {post!r}")
+        if len({post.seat for post in self.posts}) != len(self.posts):
+            raise ValueError("a seat posts once a hand")
         if not isinstance(self.bomb_pot, int) or isinstance(self.bomb_pot, bool) or self.bomb_pot < 0:
             raise ValueError("a bomb pot's ante must be a whole number of chips above 0, or 0 for no "
                              f"bomb pot (got {self.bomb_pot!r})")
