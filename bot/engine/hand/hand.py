@@ -96,7 +96,8 @@ def _as_source(source: CardSource | Deck | Sequence[Card] | None) -> CardSource:
 
 
 class StudHand:
-    """One hand of a game of the stud family (SPEC §2-§7; issue 12's games).
+    """One hand of any game of the catalogue: the stud family (SPEC §2-§7; issue 12's games) and
+    the flop games (issue 21).
 
     ``stacks``: chips of each seat, 2 to 8 seats, each above 0; in stud in DEAL ORDER (seat 0 =
     first seat left of the dealer = PHH p1). ``button``: the dealer button's seat (default 0); the
@@ -185,13 +186,15 @@ class StudHand:
     @property
     def phase(self) -> Phase:
         """``"betting"`` (a seat must act), ``"decision"`` (``decision`` says what the actor is asked,
-        e.g. Baseball's ``pay``/``fold`` or ``buy``/``decline``; a timeout folds or declines),
+        e.g. Baseball's ``pay``/``fold`` or ``buy``/``decline``, Crazy Pineapple's ``discard``, run it
+        twice or once; a timeout folds, declines, runs it once or discards for the player),
         ``"showdown"`` (manual showdown: a seat must show or muck) or ``"over"``."""
         return self.state.phase
 
     @property
     def street(self) -> int:
-        """The current street, 3..7 (the last street during the showdown)."""
+        """The current street: stud's 3..7, the flop games' 10..13 (pre-flop to river); the last
+        street during the showdown."""
         return self.state.street
 
     @property
