@@ -58,7 +58,7 @@ def test_three_handed_no_limit_hand() -> None:
     # Seat 0 As Ks, seat 1 7h 7d, seat 2 Qc Jc; board 7c 8d 9s | Tc | 3h.
     deck = flop_deck(["AsKs", "7h7d", "QcJc"], "7c8d9sTc3h", button=0)
     hand = StudHand([1000, 1000, 1000], NL, source=deck, game="texas-holdem", button=0)
-    assert hand.button == 0 and hand.board == ()
+    assert hand.button == 0 and hand.board == () and hand.blind_seats == (1, 2)
     blinds = [(a.seat, a.action, a.amount) for a in actions(hand)]
     assert blinds == [(1, "small_blind", 5), (2, "big_blind", 10)]
     # Dealt from seat 1: 7h, Qc, As, then 7d, Jc, Ks.
@@ -107,6 +107,7 @@ def test_heads_up_fixed_limit_the_button_posts_the_small_blind_and_acts_first() 
     assert [(a.seat, a.action, a.amount) for a in actions(hand)] == [(1, "small_blind", 10),
                                                                       (0, "big_blind", 20)]
     assert [d.card.code for d in hand.log if isinstance(d, Deal)] == ["Ah", "5c", "Kh", "5d"]
+    assert hand.blind_seats == (1, 0)
     assert hand.actor == 1
     assert hand.legal_actions().to_options == (40,)      # a raise is one small bet: to 40
     hand.bet_or_raise_to(1, 40)
@@ -172,7 +173,7 @@ def test_blinds_are_validated() -> None:
         StudHand([100, 100], NL, game="texas-holdem", button=2)
     # Stud ignores the blinds and the button.
     stud = StudHand([100, 100], TableStakes(), game="seven-card-stud", button=1)
-    assert stud.button == 1 and stud.board == ()
+    assert stud.button == 1 and stud.board == () and stud.blind_seats is None
 
 
 def test_standard_blinds_follow_the_stud_bets() -> None:

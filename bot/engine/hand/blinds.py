@@ -33,17 +33,17 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
     from bot.engine.hand.state import HandState
 
 
-def blind_seats(state: HandState) -> tuple[int, int]:
-    """``(small blind, big blind)`` seats: left of the button, or heads-up the button first."""
-    button = state.button
-    if state.n == 2:
-        return button, state.left_of(button)
-    return state.left_of(button), state.left_of(button, 2)
+def blind_seats(n: int, button: int) -> tuple[int, int]:
+    """``(small blind, big blind)`` seats of ``n`` with the ``button``: left of the button, or
+    heads-up the button first."""
+    if n == 2:
+        return button, (button + 1) % n
+    return (button + 1) % n, (button + 2) % n
 
 
 def check_posts(options: HandOptions, n: int, button: int) -> None:
     """``ValueError`` for a post by a seat outside the hand or in the blinds (they post their own)."""
-    small, big = (button, (button + 1) % n) if n == 2 else ((button + 1) % n, (button + 2) % n)
+    small, big = blind_seats(n, button)
     for post in options.posts:
         if not 0 <= post.seat < n:
             raise ValueError(f"there is no seat {post.seat + 1} to post a blind")
@@ -87,7 +87,7 @@ def post_blinds(state: HandState) -> Opening | None:
     if ante == "per-player" and stakes.ante > 0:
         for seat in order:
             post_forced(state, seat, "ante", stakes.ante)
-    small, big = blind_seats(state)
+    small, big = blind_seats(state.n, state.button)
     post_forced(state, small, "small_blind", stakes.small_blind)
     post_forced(state, big, "big_blind", stakes.big_blind)
     if ante == "big-blind":

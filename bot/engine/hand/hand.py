@@ -44,7 +44,7 @@ from bot.engine.games.catalogue import Game, game_of
 from bot.engine.games.follow import WildEvent
 from bot.engine.games.rulings import DEFAULT_RULINGS, Rulings
 from bot.engine.hand import decisions, planning, showdown, streets
-from bot.engine.hand.blinds import check_posts
+from bot.engine.hand.blinds import blind_seats, check_posts
 from bot.engine.hand.dealing import post_antes, sync_wilds
 from bot.engine.hand.events import ActionTaken, CardDealt, Event
 from bot.engine.hand.opening import showing
@@ -245,6 +245,13 @@ class StudHand:
         """The dealer button's seat. The flop games go by it (blinds, the deal, the action); stud
         ignores it (its seats are in deal order: seat 0 is first left of the dealer)."""
         return self.state.button
+
+    @property
+    def blind_seats(self) -> tuple[int, int] | None:
+        """A flop game's ``(small blind, big blind)`` seats (heads-up the button is the small
+        blind); ``None`` in stud."""
+        state = self.state
+        return blind_seats(state.n, state.button) if state.game.positional else None
 
     @property
     def options(self) -> HandOptions:
