@@ -18,7 +18,7 @@ from bot.engine.hand.options import HandOptions, Post
 from bot.engine.log import Deal
 from bot.engine.simulate import RandomPlayer, random_rulings, random_stakes
 
-FLOP_GAMES = sorted(name for name, game in GAMES.items() if game.positional)
+FLOP_GAMES = sorted(name for name, game in GAMES.items() if game.board_size)
 BOARD_AFTER = {PRE_FLOP: 0, FLOP: 3, TURN: 4, RIVER: 5}
 
 

@@ -239,7 +239,7 @@ def award(state: HandState, *, showdown: bool) -> None:
         showdown=showdown,
         wild_ranks=state.wild_tuple,
         lows=MappingProxyType(dict(state.lows)),
-        boards=tuple(tuple(state.board_of(r)) for r in range(state.runs)) if state.game.positional else (),
+        boards=tuple(tuple(state.board_of(r)) for r in range(state.runs)) if state.game.board_size else (),
         second_shown=MappingProxyType(second),
         second_lows=MappingProxyType(second_lows),
     )
