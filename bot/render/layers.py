@@ -1,18 +1,26 @@
 """Pictures put together from cached layers, kept in one shared palette, written as PNG quickly.
 
-A picture is a **base** (the felt and rail of the table, drawn once per size) and **layers**: each
-a fixed box of the picture, a key that holds everything the layer shows, and a function that draws
-it. ``paint`` draws the layers straight onto an RGB canvas (the reference look); ``compose`` gives
-the same picture in the palette, each layer drawn once per key onto its box of the base, mapped to
-the palette and kept (``TILE_BUDGET``), so a picture where one seat changed costs one seat's
-drawing and a few pastes. The palette mapping is per pixel (no dithering), so a layer mapped on
-its own is the same as the whole picture mapped at once: ``compose`` and ``paint`` then mapping
-give the same pixels (the tests check it).
+A picture is a **base** (the felt and rail of the table, drawn once per size; or a plain colour)
+and **layers**: each a fixed box of the picture, a key that holds everything the layer shows, and a
+function that draws it. ``paint`` draws the layers straight onto an RGB canvas (the reference
+look); ``compose`` gives the same picture in the palette, each layer drawn once per key onto its
+box of the base, mapped to the palette and kept (``TILE_BUDGET``), so a picture where one seat
+changed costs one seat's drawing and a few pastes. The palette mapping is per pixel (no
+dithering), so a layer mapped on its own is the same as the whole picture mapped at once:
+``compose`` and ``paint`` then mapping give the same pixels (the tests check it).
 
-Rules for a layer (the tests check them on many pictures): its box holds every pixel it draws,
-boxes of one picture never overlap, and its key holds everything its drawing reads (a frozen
-dataclass of the snapshot, or a tuple of them). A cache hit can then only return what the same
-drawing would give: two pictures share a layer only when it shows the same thing, whoever looks.
+On a plain colour (``compose_plain``: the hand and showdown pictures) a layer is kept by what it
+shows and its size wherever it lies (a card of a row, the same in any column), and only its drawn
+pixels (those not of the background colour) are pasted, so boxes may overlap where drawn pixels do
+not (a winner's frame around its row of cards).
+
+Rules for a layer (the tests check them on many pictures): its box holds every pixel it draws;
+boxes of one picture never overlap (on a plain colour: their drawn pixels never do); its drawing
+on a plain colour is the same wherever its box lies; and its key holds everything its drawing reads
+(a frozen dataclass of the snapshot, or a tuple of them). A cache hit can then only return what the
+same drawing would give for the same key: a layer is shared only where it shows the same thing,
+and it is a function of its key alone (no name, no seat, no viewer), so nothing of one picture can
+reach another that does not show it itself.
 
 ``png`` writes a palette image as PNG with rows unfiltered (the palette's best filter) and
 compressed by ISA-L's deflate (``isal``, several times faster than zlib at a smaller size).
@@ -57,32 +65,39 @@ class Layer:
     draw: Draw
 
 
+Tile = tuple[Image.Image, Image.Image | None]
+"""A drawn layer in the palette and, on a plain colour, the mask of its drawn pixels."""
+
+
+def _bytes(tile: Tile) -> int:
+    return sum(img.width * img.height * len(img.getbands()) for img in tile if img is not None)
+
+
 class _Tiles:
-    """The drawn layers, in the palette, least recently used first; safe across threads."""
+    """The drawn layers, least recently used first; safe across threads."""
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.used = 0
-        self._tiles: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self._tiles: OrderedDict[Hashable, Tile] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> Image.Image | None:
+    def get(self, key: Hashable) -> Tile | None:
         with self._lock:
             tile = self._tiles.get(key)
             if tile is not None:
                 self._tiles.move_to_end(key)
             return tile
 
-    def put(self, key: Hashable, tile: Image.Image) -> None:
-        size = tile.width * tile.height * len(tile.getbands())
+    def put(self, key: Hashable, tile: Tile) -> None:
         with self._lock:
             if key in self._tiles:
                 return
             self._tiles[key] = tile
-            self.used += size
+            self.used += _bytes(tile)
             while self.used > self.budget and self._tiles:
                 _, old = self._tiles.popitem(last=False)
-                self.used -= old.width * old.height * len(old.getbands())
+                self.used -= _bytes(old)
 
     def clear(self) -> None:
         with self._lock:
@@ -113,20 +128,50 @@ def compose(
     ``palette``: each layer's box is drawn on a copy of the base there, mapped to the palette and
     kept under its key; the same as ``to_palette(paint(base.copy(), layers), palette)``."""
     p_key = ("base", base_key)
-    canvas = TILES.get(p_key)
-    if canvas is None:
-        canvas = to_palette(base, palette)
-        TILES.put(p_key, canvas)
-    canvas = canvas.copy()
+    kept = TILES.get(p_key)
+    if kept is None:
+        kept = (to_palette(base, palette), None)
+        TILES.put(p_key, kept)
+    canvas = kept[0].copy()
     for layer in layers:
         key = (layer.name, layer.box, base_key, layer.key)
         tile = TILES.get(key)
         if tile is None:
             region = base.crop(layer.box)
             layer.draw(region, layer.box[0], layer.box[1])
-            tile = to_palette(region, palette)
+            tile = (to_palette(region, palette), None)
             TILES.put(key, tile)
-        canvas.paste(tile, layer.box[:2])
+        canvas.paste(tile[0], layer.box[:2])
+    return canvas
+
+
+def compose_plain(
+    colour: tuple[int, int, int], size: tuple[int, int], layers: Sequence[Layer], palette: Image.Image
+) -> Image.Image:
+    """The picture of ``layers`` on a plain ``colour`` of ``size``, in ``palette``: each layer is
+    drawn once per key and size on that colour and kept with the mask of its drawn pixels, which
+    alone are pasted; the same as ``to_palette(paint(Image.new("RGB", size, colour), layers),
+    palette)`` when drawn pixels of different layers never meet."""
+    p_key = ("plain", colour, size)
+    kept = TILES.get(p_key)
+    if kept is None:
+        kept = (to_palette(Image.new("RGB", size, colour), palette), None)
+        TILES.put(p_key, kept)
+    canvas = kept[0].copy()
+    background = to_palette(Image.new("RGB", (1, 1), colour), palette).getpixel((0, 0))
+    assert isinstance(background, int)
+    drawn = bytes(0 if i == background else 255 for i in range(256))
+    for layer in layers:
+        left, top, right, bottom = layer.box
+        key = (layer.name, (right - left, bottom - top), ("plain", colour), layer.key)
+        tile = TILES.get(key)
+        if tile is None:
+            region = Image.new("RGB", (right - left, bottom - top), colour)
+            layer.draw(region, left, top)
+            indexes = to_palette(region, palette)
+            tile = (indexes, Image.frombytes("L", indexes.size, indexes.tobytes().translate(drawn)))
+            TILES.put(key, tile)
+        canvas.paste(tile[0], (left, top), tile[1])
     return canvas
 
 
