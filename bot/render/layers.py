@@ -22,6 +22,10 @@ same drawing would give for the same key: a layer is shared only where it shows 
 and it is a function of its key alone (no name, no seat, no viewer), so nothing of one picture can
 reach another that does not show it itself.
 
+Pictures are drawn one at a time (``one_at_a_time``, a lock around each public drawing function):
+callers may draw from any thread (the presenter draws off the event loop), while the caches and
+FreeType's faces are never used by two threads at once.
+
 ``png`` writes a palette image as PNG with rows unfiltered (the palette's best filter) and
 compressed by ISA-L's deflate (``isal``, several times faster than zlib at a smaller size).
 """
@@ -34,6 +38,8 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from functools import wraps
+from typing import ParamSpec, TypeVar
 
 from isal import isal_zlib
 from PIL import Image
@@ -52,6 +58,22 @@ The least recently used go first; a layer not kept is drawn again when next show
 PNG_LEVEL = 1
 """ISA-L's deflate level (0 to 3): 1 is as fast as 0 and a tenth smaller (see
 ``benchmarks/bench_pictures.py``)."""
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+_DRAWING = threading.RLock()
+
+
+def one_at_a_time(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``fn`` run under the lock of all drawing (see the module docstring)."""
+
+    @wraps(fn)
+    def locked(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with _DRAWING:
+            return fn(*args, **kwargs)
+
+    return locked
 
 
 @dataclass(frozen=True, slots=True)

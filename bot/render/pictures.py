@@ -49,7 +49,7 @@ from bot.engine.values.low import spell
 from bot.engine.values.showing import showing_value
 from bot.engine.values.valuation import best_value
 from bot.render.cards import rank_list
-from bot.render.layers import Layer, compose, compose_plain, paint, png, to_palette
+from bot.render.layers import Layer, compose, compose_plain, one_at_a_time, paint, png, to_palette
 from bot.render.sprites import (
     _BEST,
     _BG,
@@ -445,6 +445,7 @@ def table_layers(pic: TablePicture) -> list[Layer]:
     return layers
 
 
+@one_at_a_time
 def render_table(pic: TablePicture) -> Image.Image:
     """The table picture as a Pillow image (RGB, ``TABLE_SIZE``), every layer drawn afresh (the
     reference for ``table_png``, which keeps layers).
@@ -454,6 +455,7 @@ def render_table(pic: TablePicture) -> Image.Image:
     return paint(_felt(TABLE_SIZE).copy(), table_layers(pic))
 
 
+@one_at_a_time
 def table_image(pic: TablePicture) -> Image.Image:
     """The table picture in the shared palette, put together from cached layers: the same pixels
     as ``render_table`` mapped to the palette."""
@@ -495,6 +497,7 @@ def _png(img: Image.Image) -> bytes:
     return png(to_palette(img, _palette()))
 
 
+@one_at_a_time
 def table_png(pic: TablePicture) -> bytes:
     """The table picture as PNG bytes (``TABLE_SIZE``): ``table_image`` (see ``render_table``)."""
     return png(table_image(pic))
@@ -724,6 +727,7 @@ def _header_layer(
     _header(canvas, title, lines, PICTURE_WIDTH, four, ox, oy)
 
 
+@one_at_a_time
 def render_hand(pic: HandPicture) -> Image.Image:
     """A player's own hand (RGB, ``PICTURE_WIDTH`` wide): title, best hand now, wild ranks, then
     the cards in the order dealt with down cards tagged ``down``, the best five framed and lifted,
@@ -734,6 +738,7 @@ def render_hand(pic: HandPicture) -> Image.Image:
     return paint(Image.new("RGB", size, _BG), layers)
 
 
+@one_at_a_time
 def hand_png(pic: HandPicture) -> bytes:
     """A player's own hand as PNG bytes (send it to that player only); see ``render_hand``. Put
     together from the kept title and lines and cards (each kept by what it shows alone: a card, its
@@ -838,6 +843,7 @@ def _shown_line(head: str, won: str, y: int, canvas: Image.Image, ox: int, oy: i
         _text(canvas, (PICTURE_WIDTH - 20 - ox, y + 10 - oy), won, 26, _WIN, bold=True, anchor="r")
 
 
+@one_at_a_time
 def render_showdown(pic: ShowdownPicture) -> Image.Image:
     """The showdown (RGB, ``PICTURE_WIDTH`` wide): title and wild ranks, then one row per shown
     hand: name, hand, chips won (winners framed in gold), the cards with the best five framed and
@@ -847,6 +853,7 @@ def render_showdown(pic: ShowdownPicture) -> Image.Image:
     return paint(Image.new("RGB", size, _BG), layers)
 
 
+@one_at_a_time
 def showdown_png(pic: ShowdownPicture) -> bytes:
     """The showdown as PNG bytes; see ``render_showdown``. Put together from kept layers (a
     winner's frame, each card as in ``hand_png``), else drawn whole."""
