@@ -9,6 +9,7 @@ import io
 import itertools
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
@@ -76,6 +77,23 @@ def test_the_png_of_cached_layers_is_the_picture_drawn_afresh(
     assert P.table_png(pic) == first                 # all from the cache now: the same bytes
     TILES.clear()
     assert P.table_png(pic) == first                 # and from an empty cache
+
+
+def test_layers_kept_deflated_come_back_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the budget of images, layers are kept deflated: a picture from them is the same."""
+    TILES.clear()
+    monkeypatch.setattr(TILES, "hot_budget", 100_000)      # about two seats: the rest go cold
+    seats = tuple(SeatPicture(n, 100 * i, (FULL_DECK[i], FULL_DECK[i + 9]), 2, to_act=i == 1)
+                  for i, n in enumerate(NAMES))
+    pic = TablePicture("Hand #5 · fourth street", seats, 700, (WildRank(Rank.FIVE),))
+    first = P.table_png(pic)
+    assert TILES.cold_used > 0
+    hand = HandPicture("Hand #5 · fourth street · Ann", FULL_DECK[:4], FULL_DECK[2:4])
+    hand_first = P.hand_png(hand)
+    for _ in range(2):
+        assert decoded(P.table_png(pic)).tobytes() == painted(pic)
+        assert P.table_png(pic) == first and P.hand_png(hand) == hand_first
+    TILES.clear()
 
 
 @_SETTINGS
