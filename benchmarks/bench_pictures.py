@@ -13,6 +13,10 @@ CPU time of this process (the machine may be shared: CPU time is the steadier fi
   street, wild ranks made by a follow), as a running bot redraws it. Only what changed is drawn
   again; the rest comes from the layer caches (``bot.render.layers``). Target (issue 20): <= 2 ms
   for 8 seats.
+* **table, many tables** (``--tables N``, default 1,000): the clicks of N 8-seat tables taken in
+  turn (one click per table, round after round), as a bot serving that many busy tables redraws
+  them: a table's unchanged layers were kept since its last click some N pictures before
+  (``bot.render.layers``: kept as images, then deflated). The first round is not counted.
 * **table, cold**: a different random 8-seat moment every time (new stacks, bets, cards and
   names' states at every seat), so every seat layer is drawn afresh: the worst case of a redraw.
 * **DM picture** (a player's own cards, 6 cards, two wild ranks): the first one (cold caches) and
@@ -211,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--json", type=Path, help="write the figures here as JSON")
     parser.add_argument("--encoders", action="store_true", help="compare ways to write the PNG instead")
+    parser.add_argument("--tables", type=int, default=1000, help="tables taken in turn (0: skip that figure)")
+    parser.add_argument("--rounds", type=int, default=3, help="clicks per table for --tables")
     args = parser.parse_args(argv)
 
     rng = random.Random(args.seed)
@@ -240,6 +246,14 @@ def main(argv: list[str] | None = None) -> int:
         out[f"clicks_{n_seats}"] = best
         target = TABLE_TARGET_MS if n_seats == 8 else None
         print(line(f"table, a hand's clicks, {n_seats} seats", best, target))
+    if args.tables:
+        played = [list(hand_clicks(rng, 8, 200 + t))[: args.rounds + 1] for t in range(args.tables)]
+        for clicks in played:
+            table_png(clicks[0])                                # the first round: not counted
+        turns = [c[r] for r in range(1, args.rounds + 1) for c in played if r < len(c)]
+        many = timed(turns, table_png)
+        out["many_tables"] = many
+        print(line(f"table, {args.tables:,} tables in turn, 8 seats", many))
     runs = [timed([make_state(rng) for _ in range(args.states)], table_png) for _ in range(args.runs)]
     cold = min(runs, key=lambda r: r["cpu_median_ms"])
     out["cold_8"] = cold
