@@ -487,6 +487,13 @@ def _palette() -> Image.Image:
     return sheet.quantize(colors=255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
+@one_at_a_time
+def warm() -> None:
+    """Load the fonts and draw the shared palette's sample pictures (every card face of the table,
+    about a second): call it in a thread at start so the first click does not wait for it."""
+    _palette()
+
+
 def _png(img: Image.Image) -> bytes:
     """PNG bytes in the shared palette.
 
