@@ -55,10 +55,11 @@ HOT_BUDGET = 16 * 1024 * 1024
 """Bytes of layers kept as images (palette pixels, one byte each): about 300 seats of the table
 picture. The least recently used are then kept deflated (``COLD_BUDGET``)."""
 
-COLD_BUDGET = 48 * 1024 * 1024
-"""Bytes of layers kept deflated (a seat about 6 KB: some 8,000 seats, the seats of a thousand
-tables); past it the least recently used go, and a layer not kept is drawn again when next
-shown."""
+COLD_BUDGET = 64 * 1024 * 1024
+"""Bytes of layers kept deflated (about 40 KB for all the layers of an 8-seat table: some 1,500
+such tables); past it the least recently used go, and a layer not kept is drawn again when next
+shown. Tables taken in turn beyond it would lose every layer before their next click (the least
+recently used is always the next needed), so it holds a thousand busy tables with room to spare."""
 
 PNG_LEVEL = 1
 """ISA-L's deflate level (0 to 3): 1 is as fast as 0 and a tenth smaller (see
