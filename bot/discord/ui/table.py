@@ -19,7 +19,7 @@ event loop) and not at all when the message already has it.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,6 +87,8 @@ class Layout:
     view: discord.ui.LayoutView
     files: list[discord.File] = field(default_factory=list)
     picture: TablePicture | None = None
+    drawings: tuple[Callable[[], discord.File], ...] = ()
+    """Other pictures it uploads, drawn when sent (after the table picture, before ``files``)."""
 
     @property
     def signature(self) -> str:
@@ -109,10 +111,10 @@ def table_file(picture: TablePicture) -> discord.File:
 
 
 def picture_files(layout: Layout) -> list[discord.File]:
-    """Every file ``layout`` uploads: its table picture (drawn now: call it off the event loop,
-    e.g. with ``asyncio.to_thread``) first, then its other files."""
+    """Every file ``layout`` uploads: its table picture and its other drawings (drawn now: call it
+    off the event loop, e.g. with ``asyncio.to_thread``) first, then its other files."""
     drawn = [table_file(layout.picture)] if layout.picture is not None else []
-    return drawn + layout.files
+    return drawn + [draw() for draw in layout.drawings] + layout.files
 
 
 def hand_file(picture: HandPicture) -> discord.File:
