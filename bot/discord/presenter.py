@@ -499,7 +499,22 @@ class DiscordPresenter(PrivateMessages):
         interaction came from that message and is not answered yet (no channel request), else
         by a channel edit. False when the message is gone (or Discord refused the edit)."""
         files = await self._files(key, message_id, layout)
-        # Attachments left out of an edit stay as they are: the picture the message already has.
+        try:
+            return await self._edit(key, message_id, layout, files, responder)
+        except discord.HTTPException as exc:
+            if files is not None or exc.status != 400 or isinstance(exc, discord.NotFound):
+                raise
+            # Refused with the attachment kept: send the picture again rather than lose the message.
+            log.warning("table message %s refused its kept picture (%s); uploading it again", message_id, exc)
+            return await self._edit(key, message_id, layout, await asyncio.to_thread(picture_files, layout),
+                                    responder)
+
+    async def _edit(
+        self, key: TableKey, message_id: int, layout: Layout, files: list[discord.File] | None,
+        responder: _Responder | None,
+    ) -> bool:
+        """``_put`` with ``files`` (None: the attachments the message has stay as they are). Raises
+        Discord's 400 when the attachments were kept, for ``_put`` to send them again."""
         body: dict[str, Any] = {"view": layout.view, "allowed_mentions": _QUIET}
         if files is not None:
             body["attachments"] = files
@@ -518,7 +533,7 @@ class DiscordPresenter(PrivateMessages):
         except discord.NotFound:
             return False
         except discord.HTTPException as exc:
-            if exc.status != 400:
+            if exc.status != 400 or files is None:
                 raise
             log.warning("could not edit table message %s (%s); posting a new one", message_id, exc)
             return False

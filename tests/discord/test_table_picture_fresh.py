@@ -8,6 +8,9 @@ attachment instead of uploading it again."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.discord.client import WildstudBot
 from bot.engine.cards.card import FULL_DECK, Card
@@ -112,4 +115,41 @@ async def test_the_picture_on_the_table_message_is_always_a_fresh_render_of_the_
     text = "\n".join(wild_lines)
     assert "eights" in text.lower() and "jacks" in text.lower(), text
     check()                                    # the next table message, between hands
+    await fake.stop_bot(bot)
+
+
+async def test_a_refused_kept_picture_is_uploaded_again_on_the_same_message(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should Discord refuse an edit naming the attachment the message keeps, the picture is sent
+    again with the same edit: the table keeps its message."""
+    from tests.fakediscord import server
+    from tests.fakediscord.components import check_v2 as real
+
+    def no_kept_files(*args: Any, **kwargs: Any) -> Any:
+        kwargs["kept"] = ()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(server, "check_v2", no_kept_files)
+    fake = fake_discord
+    guild = fake.guild()
+    alice, bob = guild.member("alice"), guild.member("bob")
+    clock = FakeClock()
+    settings = Settings(discord_token=None, dev_guild_id=None, database_path=tmp_path / "ws.sqlite3",
+                        log_level="INFO")
+    bot = WildstudBot(settings, clock=clock, rng=StackedRandom(_deck(), seed=3), table_options=TableOptions())
+    await start_bot(bot, fake)
+    poker = guild.channel("poker")
+    await open_table(fake, alice, poker, [alice, bob], timer=30)
+    await fake.slash(alice, "table deal", channel=poker)
+    table = live_table(fake, poker)
+    before = _uploads(fake)
+    await fake.slash(guild.member("owner"), "table look", {"look": "pictures"}, channel=poker)
+    await clock.advance(16)                       # the reminder redraws the same picture
+    assert live_table(fake, poker).id == table.id
+    assert _uploads(fake) == before + 1           # refused once, then sent again
+    picture = table_picture(bot.service.snapshot(TableKey(guild.id, poker.id)))
+    assert picture is not None
+    TILES.clear()
+    assert _table_png(live_table(fake, poker)) == table_png(picture)
     await fake.stop_bot(bot)
