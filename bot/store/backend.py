@@ -51,7 +51,7 @@ import random
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from contextlib import asynccontextmanager
 from datetime import datetime
 from decimal import Decimal
@@ -258,6 +258,14 @@ class Backend:
         serializable isolation (PostgreSQL runs it at ``READ COMMITTED``); for hot paths only."""
         raise NotImplementedError
 
+    async def write(self, now: datetime, now_text: str, body: Callable[[Tx], Coroutine[Any, Any, T]], *,
+                    locking: bool = False) -> T:
+        """Run ``body`` as one write transaction and return its result once committed: a hot
+        write (see :meth:`StoreBase._write`). ``body`` awaits nothing but its ``tx`` and may be
+        run more than once (SQLite runs it in a group commit, :mod:`bot.store.group_commit`)."""
+        async with self.transaction(now, now_text, write=True, locking=locking) as tx:
+            return await body(tx)
+
 
 # -- SQLite --------------------------------------------------------------------------------------
 
@@ -284,10 +292,14 @@ class SqliteBackend(Backend):
     kind = "sqlite"
 
     def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
+        from bot.store.group_commit import GroupCommit  # it builds on this module's Tx
+
         super().__init__(str(path))
         self.db: aiosqlite.Connection | None = db
         self.path = path
         self._lock = asyncio.Lock()
+        self.group = GroupCommit(self._lock, lambda: self.db)
+        """The hot writes' group commit (see :mod:`bot.store.group_commit`)."""
 
     @classmethod
     async def connect(cls, path: Path, upto: int | None) -> SqliteBackend:
@@ -316,7 +328,13 @@ class SqliteBackend(Backend):
     def closed(self) -> bool:
         return self.db is None
 
+    async def write(self, now: datetime, now_text: str, body: Callable[[Tx], Coroutine[Any, Any, T]], *,
+                    locking: bool = False) -> T:
+        return await self.group.write(body, now, now_text)
+
     async def close(self) -> None:
+        # Writes already queued are committed first (their callers are waiting to hear so).
+        await self.group.flush()
         # An open aiosqlite 0.22 connection keeps its non-daemon thread, and so the process, alive.
         async with self._lock:
             if self.db is not None:

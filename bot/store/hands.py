@@ -120,7 +120,7 @@ class HandStore(StoreBase):
         # table's row (deals at one table take turns), and each dealt seat's row, rewritten
         # unchanged so that a serializable top-up or cash-out of that seat running meanwhile must
         # retry and then sees the hand (a lock alone would not make it). See bot.store.backend.
-        async with self._transaction(locking=True) as tx:
+        async def body(tx: Tx) -> int:
             await tx.lock("tables", "id", table_id)
             await self._check_lease(tx, table_id, lease)
             row = await tx.one("SELECT status, stakes, rulings FROM tables WHERE id = ?", (table_id,))
@@ -179,6 +179,8 @@ class HandStore(StoreBase):
                 )
             return hand_id
 
+        return await self._write(body, locking=True)
+
     async def append_action(self, hand_id: int, seq: int, action: str, *, lease: int | None = None) -> bool:
         """Store action number ``seq`` (1, 2, ...) of a hand; returns True if stored now.
 
@@ -202,7 +204,7 @@ class HandStore(StoreBase):
         if isinstance(first_seq, bool) or not isinstance(first_seq, int) or first_seq < 1:
             raise StoreError("Action numbers start at 1.")
         actions = _check_actions(actions)
-        async with self._transaction(locking=True) as tx:
+        async def body(tx: Tx) -> int:
             # Appends to this hand take turns from here on; one statement reads the status and the
             # count (every action pays for each round trip to the database).
             await tx.lock("hands", "id", hand_id)
@@ -240,6 +242,8 @@ class HandStore(StoreBase):
                 added += 1
             return added
 
+        return await self._write(body, locking=True)
+
     async def settle_hand(
         self, hand_id: int, final_stacks: Mapping[int, int], phh: str, *, lease: int | None = None
     ) -> Settlement:
@@ -261,7 +265,7 @@ class HandStore(StoreBase):
             if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
                 raise StoreError("Final stacks must be whole numbers of chips, zero or more.")
             finals[seat_no] = stack
-        async with self._transaction() as tx:
+        async def body(tx: Tx) -> Settlement:
             hand = await self._hand(tx, hand_id)
             await self._check_lease(tx, hand.table_id, lease)
             starting = {p.seat_no: p for p in hand.players}
@@ -313,6 +317,8 @@ class HandStore(StoreBase):
             )
             return self._settlement(await self._hand(tx, hand_id), applied=True)
 
+        return await self._write(body)
+
     @staticmethod
     def _settlement(hand: HandRecord, *, applied: bool) -> Settlement:
         finals = {p.seat_no: p.final_stack or 0 for p in hand.players}
@@ -331,7 +337,7 @@ class HandStore(StoreBase):
         """
         check_id(hand_id, "hand")
         reason = check_text(reason, "reason", limit=500)
-        async with self._transaction() as tx:
+        async def body(tx: Tx) -> bool:
             hand = await self._hand(tx, hand_id)
             await self._check_lease(tx, hand.table_id, lease)
             if hand.status == "voided":
@@ -355,6 +361,8 @@ class HandStore(StoreBase):
                 (reason, tx.now, hand_id),
             )
             return True
+
+        return await self._write(body)
 
     # -- reading --------------------------------------------------------------------------------
 
