@@ -490,7 +490,7 @@ class PostgresBackend(Backend):
         from bot.store.pg_migrations import migrate
 
         pool = await asyncpg.create_pool(
-            url, min_size=1, max_size=pool_size, statement_cache_size=1024, command_timeout=60
+            url, min_size=pool_size, max_size=pool_size, statement_cache_size=1024, command_timeout=60
         )
         try:
             async with pool.acquire() as conn:

@@ -275,7 +275,7 @@ class HandStore(StoreBase):
                 recorded = {p.seat_no: p.final_stack for p in hand.players}
                 if recorded != finals:
                     raise ActionConflict("This hand was already settled with different results.")
-                return self._settlement(hand, applied=False)
+                return self._settlement(hand, finals, applied=False)
             if set(finals) != set(starting):
                 raise StoreError("The final stacks must name exactly the seats dealt into the hand.")
             total_before = sum(p.starting_stack for p in hand.players)
@@ -315,15 +315,16 @@ class HandStore(StoreBase):
                 "UPDATE hands SET status = 'finished', phh = ?, ended = ? WHERE id = ?",
                 (phh, tx.now, hand_id),
             )
-            return self._settlement(await self._hand(tx, hand_id), applied=True)
+            return self._settlement(hand, finals, applied=True)
 
         return await self._write(body)
 
     @staticmethod
-    def _settlement(hand: HandRecord, *, applied: bool) -> Settlement:
-        finals = {p.seat_no: p.final_stack or 0 for p in hand.players}
-        net = {p.member_id: (p.final_stack or 0) - p.starting_stack for p in hand.players}
-        return Settlement(hand_id=hand.id, applied=applied, net=net, final_stacks=finals)
+    def _settlement(hand: HandRecord, finals: Mapping[int, int], *, applied: bool) -> Settlement:
+        # From the stacks just written (or found recorded): no second read of the hand.
+        net = {p.member_id: finals[p.seat_no] - p.starting_stack for p in hand.players}
+        stacks = {p.seat_no: finals[p.seat_no] for p in hand.players}
+        return Settlement(hand_id=hand.id, applied=applied, net=net, final_stacks=stacks)
 
     async def void_hand(self, hand_id: int, reason: str, *, lease: int | None = None) -> bool:
         """Void an unfinished hand that cannot be resumed; returns True if voided now (False if it
