@@ -155,6 +155,7 @@ async def run_backend(
         **figures("loop_lag", lags),
         "cpu_ms_per_write": round(cpu * 1000 / max(writes, 1), 3),
         "conflict_retries": backend.retries,
+        "retried": dict(backend.retried.most_common(6)),
         "audit_ok": report.ok,
     }
     if group is not None and group.batches:

@@ -17,11 +17,13 @@ The store's parts write one SQL text, with ``?`` placeholders, and run it throug
   in progress", "was this idempotency key used") can never be decided on a stale read. Reads run
   at ``REPEATABLE READ READ ONLY``: one consistent snapshot, never aborted.
 
-  The two hot paths are the exception: storing a hand's actions (``append_actions``, every
-  click) and dealing (``create_hand``) run at ``READ COMMITTED`` and lock what they read first
-  (:meth:`Tx.lock`, ``SELECT ... FOR UPDATE``: the hand's row; the table's row and each dealt
-  seat's row), so concurrent calls for one hand or table take turns and calls for different
-  ones never conflict. Under ``SERIALIZABLE`` they did: PostgreSQL's predicate locks on B-tree
+  The hot paths are the exception: storing a hand's actions (``append_actions``, every
+  click), dealing (``create_hand``), settling (``settle_hand``) and storing a hand's stat lines
+  (``record_hand_stats``) run at ``READ COMMITTED`` and lock what they read first (:meth:`Tx.lock`,
+  ``SELECT ... FOR UPDATE``: the hand's row; the table's row and each dealt seat's row), so
+  concurrent calls for one hand or table take turns and calls for different ones never conflict
+  (a single action is stored by a batched statement under the same rules:
+  :mod:`bot.store.pg_batch`). Under ``SERIALIZABLE`` they did: PostgreSQL's predicate locks on B-tree
   pages are page-sized, so appends to neighbouring hands aborted each other (measured: 5,741
   retries for 4,000 appends, 20 hands at once) and so did deals at neighbouring tables. A
   transfer between two members (``transfer``) runs so too: it locks the two balance rows in
@@ -471,9 +473,13 @@ class PostgresBackend(Backend):
     def __init__(self, pool: asyncpg.Pool[Any], url: str, id_tables: frozenset[str]) -> None:
         import asyncpg
 
+        from bot.store.pg_batch import AppendBatch
+
         super().__init__(redact(url))
         self.pool: asyncpg.Pool[Any] | None = pool
         self.id_tables = id_tables
+        self.appends = AppendBatch(lambda: self.pool)
+        """Single actions stored many to a statement (see :mod:`bot.store.pg_batch`)."""
         self.retryable = (
             asyncpg.SerializationError,
             asyncpg.DeadlockDetectedError,
@@ -556,6 +562,7 @@ class PostgresBackend(Backend):
         return self.pool is None
 
     async def close(self) -> None:
+        await self.appends.flush()
         if self.pool is not None:
             pool, self.pool = self.pool, None
             await pool.close()
