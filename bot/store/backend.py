@@ -64,11 +64,13 @@ from urllib.parse import urlsplit, urlunsplit
 import aiosqlite
 
 from bot.store.errors import DriverMissing, StoreError
+from bot.store.group_commit import GroupCommit
+from bot.store.pg_batch import AppendBatch
+from bot.store.tx import Row, Tx
 
 if TYPE_CHECKING:
     import asyncpg
 
-Row = tuple[Any, ...]
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -190,47 +192,6 @@ def to_postgres(sql: str, id_tables: frozenset[str] = frozenset()) -> tuple[str,
     return text, False
 
 
-class Tx:
-    """One open transaction: run statements, read rows; ``now`` is the transaction's timestamp
-    (``now_dt`` as a datetime, ``now`` as the stored text)."""
-
-    def __init__(self, now: datetime, now_text: str) -> None:
-        self.now_dt = now
-        self.now = now_text
-
-    async def all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
-        """Every row of a query, as tuples."""
-        raise NotImplementedError
-
-    async def one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
-        """The first row of a query, or None (for queries that return at most a few rows)."""
-        rows = await self.all(sql, params)
-        return rows[0] if rows else None
-
-    async def value(self, sql: str, params: Iterable[Any] = ()) -> Any:
-        """The first column of the first row (None when there is no row)."""
-        row = await self.one(sql, params)
-        return None if row is None else row[0]
-
-    async def run(self, sql: str, params: Iterable[Any] = ()) -> tuple[int, int | None]:
-        """Execute a statement; returns ``(rowcount, lastrowid)`` (the new row's ``id`` after an
-        ``INSERT`` into a table that has one, else None on PostgreSQL)."""
-        raise NotImplementedError
-
-    async def lock(self, table: str, column: str, value: Any) -> None:
-        """Lock the rows of ``table`` whose ``column`` is ``value`` until the transaction ends, in a
-        ``locking`` transaction (see :meth:`Backend.transaction`). SQLite: nothing to do, since
-        ``BEGIN IMMEDIATE`` already holds the whole database's write lock."""
-
-    async def lock_rows(self, table: str, where: dict[str, Any]) -> None:
-        """:meth:`lock` for the rows matching every ``column: value`` of ``where``."""
-
-    async def rewrite(self, table: str, where: dict[str, Any]) -> None:
-        """Rewrite the matching rows unchanged (PostgreSQL), so that a serializable transaction
-        changing them meanwhile must retry; a lock alone would not make it. SQLite: nothing to do
-        (its transactions never overlap)."""
-
-
 class Backend:
     """A database the store runs transactions on (see the module docstring)."""
 
@@ -294,8 +255,6 @@ class SqliteBackend(Backend):
     kind = "sqlite"
 
     def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
-        from bot.store.group_commit import GroupCommit  # it builds on this module's Tx
-
         super().__init__(str(path))
         self.db: aiosqlite.Connection | None = db
         self.path = path
@@ -472,8 +431,6 @@ class PostgresBackend(Backend):
 
     def __init__(self, pool: asyncpg.Pool[Any], url: str, id_tables: frozenset[str]) -> None:
         import asyncpg
-
-        from bot.store.pg_batch import AppendBatch
 
         super().__init__(redact(url))
         self.pool: asyncpg.Pool[Any] | None = pool

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.store.backend import Backend, SqliteBackend, retrying
-from bot.store.backend import Row as Row
-from bot.store.backend import Tx as Tx
 from bot.store.errors import StaleLease, StoreError
 from bot.store.records import JSONObject, LedgerEntry
+from bot.store.tx import Row as Row
+from bot.store.tx import Tx as Tx
 
 T = TypeVar("T")
 

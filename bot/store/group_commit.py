@@ -49,7 +49,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.store.backend import Row, Tx
+from bot.store.tx import Row, Tx
 
 T = TypeVar("T")
 

@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 
 from bot.store import Store, StoreError
-from bot.store.backend import SqliteBackend, Tx
+from bot.store.backend import SqliteBackend
 from bot.store.group_commit import GroupCommit
+from bot.store.tx import Tx
 
 G = 100
 HANDS = 8
