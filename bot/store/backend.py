@@ -399,19 +399,15 @@ class PostgresTx(Tx):
         rows = await self._conn.fetch(query, *params)
         return [tuple(_plain(v) for v in row) for row in rows]
 
+    async def lock_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        return await self.one(f"{sql} FOR UPDATE", params)
+
     async def lock(self, table: str, column: str, value: Any) -> None:
         await self._conn.execute(f'SELECT 1 FROM "{table}" WHERE "{column}" = $1 FOR UPDATE', value)
 
     async def lock_rows(self, table: str, where: dict[str, Any]) -> None:
         conditions = " AND ".join(f'"{c}" = ${i}' for i, c in enumerate(where, start=1))
         await self._conn.execute(f'SELECT 1 FROM "{table}" WHERE {conditions} FOR UPDATE', *where.values())
-
-    async def rewrite(self, table: str, where: dict[str, Any]) -> None:
-        column = next(iter(where))
-        conditions = " AND ".join(f'"{c}" = ${i}' for i, c in enumerate(where, start=1))
-        await self._conn.execute(
-            f'UPDATE "{table}" SET "{column}" = "{column}" WHERE {conditions}', *where.values()
-        )
 
     async def run(self, sql: str, params: Iterable[Any] = ()) -> tuple[int, int | None]:
         query, returns_id = to_postgres(sql, self._id_tables)

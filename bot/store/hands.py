@@ -121,10 +121,10 @@ class HandStore(StoreBase):
         # table's row (deals at one table take turns), and each dealt seat's row, rewritten
         # unchanged so that a serializable top-up or cash-out of that seat running meanwhile must
         # retry and then sees the hand (a lock alone would not make it). See bot.store.backend.
+        # Each read that locks is one round trip (a storm of deals after a restart pays for each).
         async def body(tx: Tx) -> int:
-            await tx.lock("tables", "id", table_id)
+            row = await tx.lock_one("SELECT status, stakes, rulings FROM tables WHERE id = ?", (table_id,))
             await self._check_lease(tx, table_id, lease)
-            row = await tx.one("SELECT status, stakes, rulings FROM tables WHERE id = ?", (table_id,))
             if row is None:
                 raise StoreError("There is no such table.")
             if row[0] != "open":
@@ -141,9 +141,9 @@ class HandStore(StoreBase):
                 raise StoreError("A hand is already in progress at this table.")
             stacks: dict[int, int] = {}
             for seat_no, member_id in sorted(players.items()):
-                await tx.rewrite("seats", {"table_id": table_id, "seat_no": seat_no, "member_id": member_id})
-                stack = await tx.value(
-                    "SELECT stack FROM seats WHERE table_id = ? AND seat_no = ? AND member_id = ?",
+                stack = await tx.value(  # rewritten unchanged and read in one statement
+                    "UPDATE seats SET stack = stack WHERE table_id = ? AND seat_no = ? AND member_id = ?"
+                    " RETURNING stack",
                     (table_id, seat_no, member_id),
                 )
                 if stack is None:
@@ -167,12 +167,12 @@ class HandStore(StoreBase):
                 ),
             )
             assert hand_id is not None
-            for seat_no, member_id in sorted(players.items()):
-                await tx.run(
-                    "INSERT INTO hand_players (hand_id, seat_no, member_id, starting_stack)"
-                    " VALUES (?, ?, ?, ?)",
-                    (hand_id, seat_no, member_id, stacks[seat_no]),
-                )
+            dealt = sorted(players.items())
+            await tx.run(
+                "INSERT INTO hand_players (hand_id, seat_no, member_id, starting_stack) VALUES "
+                + ", ".join("(?, ?, ?, ?)" for _ in dealt),
+                [v for seat_no, member_id in dealt for v in (hand_id, seat_no, member_id, stacks[seat_no])],
+            )
             for seq, action in enumerate(first, start=1):
                 await tx.run(
                     "INSERT INTO hand_actions (hand_id, seq, action, created) VALUES (?, ?, ?, ?)",

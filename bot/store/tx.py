@@ -38,6 +38,12 @@ class Tx:
         ``INSERT`` into a table that has one, else None on PostgreSQL)."""
         raise NotImplementedError
 
+    async def lock_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        """:meth:`one` for a ``SELECT`` from one table that also locks the rows it reads until the
+        transaction ends, in one round trip (:meth:`lock` and a read in one): PostgreSQL appends
+        ``FOR UPDATE``; SQLite needs nothing (``BEGIN IMMEDIATE`` holds the write lock)."""
+        return await self.one(sql, params)
+
     async def lock(self, table: str, column: str, value: Any) -> None:
         """Lock the rows of ``table`` whose ``column`` is ``value`` until the transaction ends, in a
         ``locking`` transaction (see :meth:`Backend.transaction`). SQLite: nothing to do, since
@@ -45,8 +51,3 @@ class Tx:
 
     async def lock_rows(self, table: str, where: dict[str, Any]) -> None:
         """:meth:`lock` for the rows matching every ``column: value`` of ``where``."""
-
-    async def rewrite(self, table: str, where: dict[str, Any]) -> None:
-        """Rewrite the matching rows unchanged (PostgreSQL), so that a serializable transaction
-        changing them meanwhile must retry; a lock alone would not make it. SQLite: nothing to do
-        (its transactions never overlap)."""
