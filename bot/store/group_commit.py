@@ -177,18 +177,26 @@ class GroupCommit:
     async def flush(self) -> None:
         """Wait until every write queued so far has been committed (or has failed)."""
         while self._task is not None and not self._task.done():
-            await asyncio.shield(self._task)
+            await asyncio.wait([self._task])
 
     async def _drain(self) -> None:
-        while self._queue:
-            async with self._lock:
-                batch: list[_Write] = []
-                while self._queue and len(batch) < MAX_BATCH:
-                    write = self._queue.popleft()
-                    if not write.future.done():  # a caller cancelled before its batch began
-                        batch.append(write)
-                if batch:
-                    await self._commit(batch)
+        try:
+            while self._queue:
+                async with self._lock:
+                    batch: list[_Write] = []
+                    while self._queue and len(batch) < MAX_BATCH:
+                        write = self._queue.popleft()
+                        if not write.future.done():  # a caller cancelled before its batch began
+                            batch.append(write)
+                    if batch:
+                        await self._commit(batch)
+        except BaseException:
+            # Cancelled (the event loop is closing): nobody will commit what is still queued.
+            while self._queue:
+                write = self._queue.popleft()
+                if not write.future.done():
+                    write.future.set_exception(RuntimeError("the store stopped before this write was stored"))
+            raise
 
     async def _commit(self, batch: list[_Write]) -> None:
         db = self._connection()
@@ -200,15 +208,17 @@ class GroupCommit:
                 # aiosqlite's own queue to its thread (what its execute() uses): one hop for the
                 # whole batch, in order with every other statement of this connection.
                 outcome = await db._execute(run_batch, db._conn, writes)  # type: ignore[no-untyped-call]
-            except BaseException as error:
-                # Cancelled (the loop is shutting down) or the connection is gone: the batch may
-                # still run, but nobody can be told it committed.
+            except Exception as error:  # the connection is gone: nothing of the batch ran
+                outcome = BatchOutcome(batch_error=error)
+            except BaseException:
+                # Cancelled (the loop is closing): the batch may still run, but nobody can be told
+                # that it committed.
                 for write in batch:
                     if not write.future.done():
                         write.future.set_exception(
                             RuntimeError("the store stopped before this write was confirmed")
                         )
-                raise error
+                raise
         self.batches += 1
         self.writes += len(batch)
         self.largest = max(self.largest, len(batch))

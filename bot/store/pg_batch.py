@@ -102,9 +102,19 @@ class AppendBatch:
     async def flush(self) -> None:
         """Wait until every append queued so far has been answered."""
         while self._task is not None and not self._task.done():
-            await asyncio.shield(self._task)
+            await asyncio.wait([self._task])
 
     async def _drain(self) -> None:
+        try:
+            await self._drain_queue()
+        finally:
+            # Cancelled (the event loop is closing): what is still queued goes its ordinary way.
+            while self._queue:
+                item = self._queue.popleft()
+                if not item.future.done():
+                    item.future.set_result(False)
+
+    async def _drain_queue(self) -> None:
         while self._queue:
             batch: list[_Append] = []
             later: list[_Append] = []
