@@ -141,6 +141,12 @@ async def run_backend(
         report = await store.audit()
         backend = store._backend
         group = getattr(backend, "group", None)
+        appends = getattr(backend, "appends", None)
+        if appends is not None and appends.batches:
+            batched = {"append_statements": appends.batches, "appends_batched": appends.stored,
+                       "largest_append_batch": appends.largest}
+        else:
+            batched = {}
     writes = sum(len(v) for v in timings.values())
     result: dict[str, Any] = {
         "tables": tables,
@@ -157,10 +163,12 @@ async def run_backend(
         "conflict_retries": backend.retries,
         "retried": dict(backend.retried.most_common(6)),
         "audit_ok": report.ok,
+        **batched,
     }
     if group is not None and group.batches:
         result |= {"batches": group.batches, "writes_per_batch": round(group.writes / group.batches, 2),
-                   "largest_batch": group.largest}
+                   "largest_batch": group.largest,
+                   "batch_busy_pct": round(100 * group.busy / (storm_s + elapsed), 1)}
     return result
 
 

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections import deque
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
@@ -165,6 +166,8 @@ class GroupCommit:
         """Writes those batches held."""
         self.largest = 0
         """The most writes one batch held."""
+        self.busy = 0.0
+        """Seconds the batches took, from the hop to the thread to the answer (for benchmarks)."""
 
     async def write(self, body: Body[T], now: datetime, now_text: str) -> T:
         """Run ``body`` in the next batch; returns its result once the batch has committed."""
@@ -204,6 +207,7 @@ class GroupCommit:
             outcome = BatchOutcome(batch_error=RuntimeError("the store is closed"))
         else:
             writes = [(w.body, w.now, w.now_text) for w in batch]
+            started = time.perf_counter()
             try:
                 # aiosqlite's own queue to its thread (what its execute() uses): one hop for the
                 # whole batch, in order with every other statement of this connection.
@@ -219,6 +223,7 @@ class GroupCommit:
                             RuntimeError("the store stopped before this write was confirmed")
                         )
                 raise
+            self.busy += time.perf_counter() - started
         self.batches += 1
         self.writes += len(batch)
         self.largest = max(self.largest, len(batch))
