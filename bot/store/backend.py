@@ -425,14 +425,19 @@ class PostgresBackend(Backend):
 
     kind = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool[Any], url: str, id_tables: frozenset[str]) -> None:
+    def __init__(
+        self, pool: asyncpg.Pool[Any], url: str, id_tables: frozenset[str],
+        append_pool: asyncpg.Pool[Any] | None = None,
+    ) -> None:
         import asyncpg
 
         super().__init__(redact(url))
         self.pool: asyncpg.Pool[Any] | None = pool
         self.id_tables = id_tables
-        self.appends = AppendBatch(lambda: self.pool)
-        """Single actions stored many to a statement (see :mod:`bot.store.pg_batch`)."""
+        self._append_pool = append_pool
+        self.appends = AppendBatch(lambda: None if self.pool is None else self._append_pool or self.pool)
+        """Single actions stored many to a statement (see :mod:`bot.store.pg_batch`), on a
+        connection of their own: an action never waits for a deal's or a settlement's connection."""
         self.retryable = (
             asyncpg.SerializationError,
             asyncpg.DeadlockDetectedError,
@@ -458,10 +463,13 @@ class PostgresBackend(Backend):
                     "SELECT table_name FROM information_schema.columns"
                     " WHERE table_schema = current_schema() AND column_name = 'id'"
                 )
+            append_pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=1, statement_cache_size=1024, command_timeout=60
+            )
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, url, frozenset(str(row[0]) for row in rows))
+        return cls(pool, url, frozenset(str(row[0]) for row in rows), append_pool)
 
     @classmethod
     async def connect_readonly(cls, url: str, *, pool_size: int = 2) -> PostgresBackend:
@@ -516,6 +524,9 @@ class PostgresBackend(Backend):
 
     async def close(self) -> None:
         await self.appends.flush()
+        if self._append_pool is not None:
+            append_pool, self._append_pool = self._append_pool, None
+            await append_pool.close()
         if self.pool is not None:
             pool, self.pool = self.pool, None
             await pool.close()
