@@ -168,7 +168,7 @@ def low_ranks(value: LowValue | None) -> tuple[int, ...] | None:
     return None if value is None else value.ranks
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(deals())
 def test_omaha_low_is_the_reference(deal: tuple[list[Card], list[Card], frozenset[Rank]]) -> None:
     hole, board, wild = deal
