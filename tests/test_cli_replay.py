@@ -212,13 +212,18 @@ def test_replay_narrates_a_quartered_pot(capsys: pytest.CaptureFixture[str]) -> 
 def test_replay_of_a_variant_wildstud_does_not_deal_exits_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The issue: another game's history (here pokerkit's no-limit hold'em) is an unusable file.
+    # The issue: another game's history (here pokerkit's no-limit short-deck hold'em) is an
+    # unusable file; no-limit hold'em itself (issue 21) is read.
     path = tmp_path / "holdem.phh"
-    path.write_text('variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
-                    'starting_stacks = [200, 200]\nactions = ["d dh p1 AcAd", "d dh p2 KcKd"]\n')
+    text = ('variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
+            'starting_stacks = [200, 200]\nactions = ["d dh p1 AcAd", "d dh p2 KcKd"]\n')
+    path.write_text(text.replace('"NT"', '"NS"'))
     assert run(["replay", str(path)]) == 2
     err = capsys.readouterr().err
-    assert "variant 'NT' is not a game Wildstud deals" in err and "razz (FR, PR, NR)" in err
+    assert "variant 'NS' is not a game Wildstud deals" in err and "razz (FR, PR, NR)" in err
+    assert "Texas Hold'em (FT, NT, _PT)" in err
+    path.write_text(text)
+    assert run(["replay", str(path)]) == 0
 
 
 def test_replay_refuses_a_game_written_under_another_variant(
