@@ -82,12 +82,12 @@ SEEN: Counter[str] = Counter()
 """What the random hands reached (so the test cannot pass by never getting there)."""
 
 
-
-class FixedLimitOmahaHiLo(pokerkit.FixedLimitPokerMixin, pokerkit.FixedLimitOmahaHoldemHighLowSplitEightOrBetter):
+class FixedLimitOmahaHiLo(pokerkit.FixedLimitPokerMixin,
+                          pokerkit.FixedLimitOmahaHoldemHighLowSplitEightOrBetter):
     """PK-FO8: pokerkit's ``FixedLimitOmahaHoldemHighLowSplitEightOrBetter`` bets pot limit (the
-    class takes ``PotLimitPokerMixin``, in 0.7.7 and in its latest source), so fixed-limit Omaha hi-lo
-    is played against the same game with the fixed-limit mixin first, and pokerkit's class as it is
-    plays Wildstud's pot-limit Omaha hi-lo (its small and big bet both the big blind)."""
+    class takes ``PotLimitPokerMixin``, in 0.7.7 and in its latest source), so fixed-limit Omaha
+    hi-lo is played against the same game with the fixed-limit mixin first, and pokerkit's class as
+    it is plays Wildstud's pot-limit Omaha hi-lo (its small and big bet both the big blind)."""
 
 
 GAMES: dict[tuple[str, str], Any] = {
@@ -384,7 +384,8 @@ def test_pokerkit_reads_our_histories(game: str, structure: str) -> None:
             text = export_phh(ws)
             history = pokerkit.HandHistory.loads(text)
             assert history.variant == STANDARD[game, structure]
-            assert all(key.startswith("_") for key in history.user_defined_fields), history.user_defined_fields
+            extra = history.user_defined_fields
+            assert all(key.startswith("_") for key in extra), extra
             *_, last = iter(history)
             result = ws.result
             assert result is not None

@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.engine.betting.stakes import TableStakes
 from bot.engine.errors import StakesError
-from bot.engine.games.rulings import Rulings
+from bot.engine.games.rulings import FlopAnte, Rulings
 from bot.engine.hand.hand import StudHand
 from bot.engine.hand.options import HandOptions
 from bot.engine.phh.history import HandHistory
@@ -155,7 +155,7 @@ def flop_setup(history: HandHistory, rulings: Rulings) -> tuple[TableStakes, Rul
                               f"the gun with four players or more, not {list(blinds)}")
         options = HandOptions(straddle=bool(straddle))
         ante = 0
-        implied = "none"
+        implied: FlopAnte = "none"
         if any(antes) and len(set(antes)) == 1:
             implied, ante = "per-player", antes[0]
         elif any(antes) and antes[1] == big and not any(a for i, a in enumerate(antes) if i != 1):

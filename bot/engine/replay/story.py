@@ -106,7 +106,8 @@ def _flop_stakes(hand: StudHand) -> str:
     stakes, options, ante = hand.stakes, hand.options, hand.rulings.flop_ante
     parts = [stakes.structure.replace("-", " ")]
     if options.bomb_pot:
-        parts.append(f"a bomb pot: antes of {options.bomb_pot} each, no blinds (the big blind {stakes.big_blind})")
+        parts.append(f"a bomb pot: antes of {options.bomb_pot} each, no blinds "
+                     f"(the big blind {stakes.big_blind})")
     else:
         parts.append(f"blinds {stakes.small_blind}/{stakes.big_blind}")
         if any(type(e) is Action and e.action == "straddle" for e in hand.log):
