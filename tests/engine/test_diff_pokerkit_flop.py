@@ -36,8 +36,9 @@ and avoided or tolerated as said:
 * SHOW show order and mucking -> winners and chips are compared, not the show order.
 * PK-FO8 pokerkit's fixed-limit Omaha hi-lo bets pot limit (``FixedLimitOmahaHiLo`` below): a
   pokerkit defect, not a convention -> played with pokerkit's fixed-limit mixin.
-* HL-SIDE / HL-ODD (Omaha hi-lo) as in stud hi-lo: a side pot none of whose players has a low,
-  and two pots each leaving an odd chip -> only the chip totals are compared for that hand.
+* HL-SIDE (Omaha hi-lo) as in stud hi-lo: a side pot none of whose players has a low goes to its
+  high hand in Wildstud (each pot is split on its own), pokerkit halves it -> only the chip totals
+  are compared for that hand. ODD counts the odd chips of the halves too (HL-ODD).
 
 ``WILDSTUD_DIFF_HANDS`` sets the number of hands of each Hold'em game (default 1,000; the Omaha
 games play a quarter of it, the history tests a fifth of that); the long mode is
@@ -271,15 +272,15 @@ def play_both(seed: int, game: str, structure: str) -> tuple[StudHand, Any]:
 
 
 def pk_result(ws: StudHand, pk: Any, seed: int) -> Any:
-    """Compare the ends: final stacks and each player's winnings (ODD, HL-SIDE, HL-ODD)."""
+    """Compare the ends: final stacks and each player's winnings (ODD, HL-SIDE)."""
     result = ws.result
     assert result is not None
     n = ws.seat_count
     assert not pk.status, f"seed {seed}: pokerkit did not finish"
-    odd = sum(pot.amount % len(pot.winners) for pot in result.pots if pot.winners)
+    odd = _odd_chips(ws)                                            # ODD (HL-ODD: of the halves)
     side_low = bool(result.lows) and any(not set(pot.eligible) & set(result.lows) for pot in result.pots)
-    if side_low or (result.lows and sum(pot.amount % 2 for pot in result.pots) >= 2):
-        odd = 2                                                     # HL-SIDE, HL-ODD
+    if side_low:
+        odd = 2                                                     # HL-SIDE
     if odd <= 1:
         assert list(pk.stacks) == list(result.final_stacks), f"seed {seed}: final stacks"
     else:                                                           # ODD
@@ -317,9 +318,24 @@ def test_random_hands_agree_with_pokerkit(game: str, structure: str) -> None:
 
 
 def _odd_chips(ws: StudHand) -> int:
+    """The odd chips of the hand's splits: of each pot, or in hi-lo of the pot into halves and of
+    each half among its tied winners (ODD)."""
     result = ws.result
     assert result is not None
-    return sum(pot.amount % len(pot.winners) for pot in result.pots if pot.winners)
+    odd = 0
+    for pot in result.pots:
+        if not pot.winners:
+            continue
+        shown = {s: result.shown[s].strength for s in pot.eligible if s in result.shown}
+        lows = {s: result.lows[s].key for s in pot.eligible if s in result.lows}
+        if not lows or not shown:
+            odd += pot.amount % len(pot.winners)
+            continue
+        high = [s for s in shown if shown[s] == max(shown.values())]
+        low = [s for s in lows if lows[s] == min(lows.values())]
+        high_half, low_half = pot.amount - pot.amount // 2, pot.amount // 2
+        odd += pot.amount % 2 + high_half % len(high) + low_half % len(low)
+    return odd
 
 
 @pytest.mark.parametrize(("game", "structure"), list(GAMES))
