@@ -18,7 +18,7 @@ from bot.engine.cards.card import FULL_DECK
 from bot.engine.games.catalogue import GAMES
 from bot.engine.games.rulings import Rulings
 from bot.engine.hand.hand import StudHand
-from bot.engine.hand.options import HandOptions
+from bot.engine.hand.options import HandOptions, Post
 from bot.engine.phh.export import export_phh
 from bot.engine.phh.history import FLOP_VARIANTS, variant_code
 from bot.engine.phh.parser import parse_phh
@@ -51,8 +51,8 @@ def _stakes(structure: str, big: int, ante: int) -> TableStakes:
 
 
 def random_flop_hand(seed: int) -> StudHand:
-    """A random finished hand of any flop game, structure, button, ante ruling, straddle, bomb pot and
-    run it twice, played by random legal moves."""
+    """A random finished hand of any flop game, structure, button, ante ruling, straddle, bomb pot,
+    blind posted out of position and run it twice, played by random legal moves."""
     rng = random.Random(seed)
     game = rng.choice(FLOP_GAMES)
     n = rng.randint(2, 8 if game != "crazy-pineapple" else 7)
@@ -60,12 +60,16 @@ def random_flop_hand(seed: int) -> StudHand:
     ante = rng.choice((0, 1, 5))
     rulings = Rulings(flop_ante=rng.choice(("none", "per-player", "big-blind")),
                       run_it_twice=rng.choice(("off", "on")))
-    options = HandOptions(straddle=rng.random() < 0.3, bomb_pot=rng.choice((0, 0, 0, 15)))
+    button = rng.randrange(n)
+    posts: tuple[Post, ...] = ()
+    if n >= 4 and rng.random() < 0.3:          # a blind posted out of position, live and maybe dead
+        posts = (Post((button + rng.randint(3, n - 1)) % n, big, rng.choice((0, max(1, big // 2)))),)
+    options = HandOptions(straddle=rng.random() < 0.3, bomb_pot=rng.choice((0, 0, 0, 15)), posts=posts)
     deck = list(FULL_DECK)
     rng.shuffle(deck)
     stacks = [rng.choice((3, 8, 40, 100, 400, 2000)) for _ in range(n)]
     hand = StudHand(stacks, _stakes(rng.choice(STRUCTURES), big, ante), rulings, source=deck, game=game,
-                    button=rng.randrange(n), options=options)
+                    button=button, options=options)
     player = RandomPlayer(rng)
     while not hand.is_over:
         player.act(hand)

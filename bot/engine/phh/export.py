@@ -205,6 +205,10 @@ def export_phh(
         data["_player_wild_ranks"] = [
             "".join(r.char for r in hand.seat_wilds(s)) if s in shown else "" for s in order
         ]
+    if flop and hand.options.posts and not hand.options.bomb_pot:
+        # Blinds posted out of position (a new player's, missed blinds): PHH has no field for them.
+        data["_posts"] = [{"player": label(p.seat), "live": p.live, "dead": p.dead}
+                          for p in sorted(hand.options.posts, key=lambda p: position[p.seat])]
     if deck_commitment is not None:
         commitment = deck_commitment
         data["_deck_commitment"] = commitment if isinstance(commitment, str) else dict(commitment)

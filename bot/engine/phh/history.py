@@ -182,6 +182,8 @@ class HandHistory:
     deck_commitment: Any = None
     extra: Mapping[str, Any] = field(default_factory=dict)
     game: str = "sex-in-the-middle-east"
+    posts: tuple[tuple[int, int, int], ...] = ()
+    """A flop game's ``_posts``: ``(seat, live, dead)`` of each blind posted out of position."""
 
     @property
     def is_flop(self) -> bool:

@@ -131,6 +131,7 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
     wild_events = None
     if "_wild_events" in data:
         wild_events = _parse_wild_events(data["_wild_events"], n)
+    posts = _parse_posts(data["_posts"], n) if "_posts" in data else ()
 
     if flop:
         game = FLOP_VARIANTS[variant][0]
@@ -149,7 +150,7 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
         "_game", "variant", "antes", "bring_in", "blinds_or_straddles", "small_bet", "big_bet", "min_bet",
         "starting_stacks",
         "actions", "players", "seats", "finishing_stacks", "winnings", "_rulings", "_wild_ranks",
-        "_wild_events", "_deck_commitment",
+        "_wild_events", "_deck_commitment", "_posts",
     }
     extra = {k: v for k, v in data.items() if k not in known}
     return HandHistory(
@@ -172,6 +173,7 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
         deck_commitment=data.get("_deck_commitment"),
         extra=extra,
         game=game,
+        posts=posts,
     )
 
 
@@ -337,6 +339,25 @@ def _parse_wild_events(value: object, n: int) -> tuple[RecordedWildEvent, ...]:
             raise PhhError(f"{where}: {name}: {exc}") from None
         out.append(RecordedWildEvent(five, seat, rank, follow_card, follow_seat, street,
                                      None if how is None else str(how)))
+    return tuple(out)
+
+
+def _parse_posts(value: object, n: int) -> tuple[tuple[int, int, int], ...]:
+    """``_posts``: an array of tables ``{player = "p4", live = 20, dead = 10}`` (blinds posted out
+    of position: ``live`` chips are the player's bet, ``dead`` chips go to the pot)."""
+    if not isinstance(value, list) or not all(isinstance(x, dict) for x in value):
+        raise PhhError("_posts must be an array of tables such as {player = \"p4\", live = 20, dead = 0}")
+    out: list[tuple[int, int, int]] = []
+    for i, post in enumerate(value):
+        try:
+            seat = _opt_seat(post.get("player"), n)
+        except ValueError as exc:
+            raise PhhError(f"_posts[{i}]: player: {exc}") from None
+        if seat is None:
+            raise PhhError(f"_posts[{i}]: missing player")
+        live = _as_chips(f"_posts[{i}].live", post.get("live", 0), positive=False)
+        dead = _as_chips(f"_posts[{i}].dead", post.get("dead", 0), positive=False)
+        out.append((seat, live, dead))
     return tuple(out)
 
 

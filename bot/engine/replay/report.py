@@ -14,7 +14,7 @@ from bot.engine.betting.stakes import TableStakes
 from bot.engine.errors import StakesError
 from bot.engine.games.rulings import FlopAnte, Rulings
 from bot.engine.hand.hand import StudHand
-from bot.engine.hand.options import HandOptions
+from bot.engine.hand.options import HandOptions, Post
 from bot.engine.phh.history import HandHistory
 
 ERROR_KINDS = ("format", "illegal-action", "cards", "mismatch", "variant")
@@ -153,7 +153,8 @@ def flop_setup(history: HandHistory, rulings: Rulings) -> tuple[TableStakes, Rul
         if any(blinds[3:]) or straddle not in (0, 2 * big) or (straddle and n < 4):
             raise StakesError(f"blinds_or_straddles: Wildstud's straddle is twice the big blind, under "
                               f"the gun with four players or more, not {list(blinds)}")
-        options = HandOptions(straddle=bool(straddle))
+        options = HandOptions(straddle=bool(straddle),
+                              posts=tuple(Post(seat, live, dead) for seat, live, dead in history.posts))
         ante = 0
         implied: FlopAnte = "none"
         if any(antes) and len(set(antes)) == 1:
