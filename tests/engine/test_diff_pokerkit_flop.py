@@ -13,14 +13,18 @@ stacks, the street's bets and the pot; at the end on the final stacks and each p
 Differences are allowed only where Wildstud has a convention pokerkit does not; each is named here
 and avoided or tolerated as said:
 
-* CAP-PRE fixed limit's cap before the flop: Wildstud counts the big blind as the bet, so the
-  betting is capped at the big blind and three raises (docs/rules.md, "Flop games"); pokerkit allows
-  four raises on every street -> pokerkit's fourth raise before the flop is never chosen.
+* CAP-PRE fixed limit's cap before the flop: Wildstud counts the big blind as the bet (and a
+  straddle as a raise), so the betting is capped at the big blind and three raises (docs/rules.md,
+  "Flop games"); pokerkit allows four raises on every street -> pokerkit's raises past the cap
+  before the flop are never chosen.
 * HU-CAP ``heads_up_uncapped``: Wildstud lifts the cap heads-up by default; pokerkit never does ->
   ruling off.
 * SHORT-BB a big blind all-in for less than the big blind: Wildstud makes the full big blind the
   bet to call (TDA); pokerkit makes the chips posted the bet -> the two blinds always have more
   than the big blind here (``test_short_big_blind_is_a_named_difference`` shows it).
+* STRADDLE-MIN the smallest raise over a straddle in pot and no limit: Wildstud's is the straddle
+  (a raise to twice the straddle: card rooms play the straddle as the big blind), pokerkit's the big
+  blind -> where the two differ before the flop, that smallest raise is not compared nor chosen.
 * SHORT-ALL-IN an all-in raise short of a full raise: where Wildstud reopens the betting and
   pokerkit does not (or the reverse), only fold / check / call are compared on that street.
 * LONE a lone player with chips (the rest all-in): Wildstud closes the betting and deals on;
@@ -63,6 +67,7 @@ from bot.engine.betting.stakes import TableStakes  # noqa: E402
 from bot.engine.cards.card import FULL_DECK, Card  # noqa: E402
 from bot.engine.games.rulings import Rulings  # noqa: E402
 from bot.engine.hand.hand import StudHand  # noqa: E402
+from bot.engine.hand.options import HandOptions  # noqa: E402
 from bot.engine.log import Deal  # noqa: E402
 
 A = pokerkit.Automation
@@ -117,17 +122,20 @@ def stakes_for(structure: str, small: int, big: int) -> TableStakes:
     return stakes.with_blinds(small, big)
 
 
-def pk_game(game: str, structure: str, small: int, big: int, cls: Any = None) -> Any:
+def pk_game(game: str, structure: str, small: int, big: int, cls: Any = None, *, ante: int = 0,
+            straddle: bool = False) -> Any:
     cls = cls or GAMES[game, structure]
+    blinds = (small, big, 2 * big) if straddle else (small, big)
     if structure == "fixed-limit":   # Wildstud bets in big blinds: the small bet is the big blind
-        return cls(AUTOS, True, 0, (small, big), big, 2 * big, mode=pokerkit.Mode.CASH_GAME)
+        return cls(AUTOS, True, ante, blinds, big, 2 * big, mode=pokerkit.Mode.CASH_GAME)
     if game == "omaha-hi-lo":        # PK-FO8: pokerkit's pot-limit hi-lo takes a small and big bet
-        return cls(AUTOS, True, 0, (small, big), big, big, mode=pokerkit.Mode.CASH_GAME)
-    return cls(AUTOS, True, 0, (small, big), big, mode=pokerkit.Mode.CASH_GAME)
+        return cls(AUTOS, True, ante, blinds, big, big, mode=pokerkit.Mode.CASH_GAME)
+    return cls(AUTOS, True, ante, blinds, big, mode=pokerkit.Mode.CASH_GAME)
 
 
-def pk_state(game: str, structure: str, small: int, big: int, stacks: list[int]) -> Any:
-    return pk_game(game, structure, small, big)(stacks, len(stacks))
+def pk_state(game: str, structure: str, small: int, big: int, stacks: list[int], *, ante: int = 0,
+             straddle: bool = False) -> Any:
+    return pk_game(game, structure, small, big, ante=ante, straddle=straddle)(stacks, len(stacks))
 
 
 def ws_legal(ws: StudHand) -> set[Move]:
@@ -224,9 +232,19 @@ def play_both(seed: int, game: str, structure: str) -> tuple[StudHand, Any]:
     deck: list[Card] = list(FULL_DECK)
     rng.shuffle(deck)
     fixed = structure == "fixed-limit"
-    ws = StudHand(stacks, stakes_for(structure, small, big), HARNESS_RULINGS, source=deck, game=game,
-                  button=n - 1)
-    pk = pk_state(game, structure, small, big, stacks)
+    # Now and then everyone antes (flop_ante = per-player) or the player under the gun straddles.
+    extra = random.Random(seed * 7 + 1)
+    ante = extra.choice((0, 0, 0, 1, 2)) if seed % 3 else 0
+    straddle = n >= 4 and extra.random() < 0.2
+    if straddle:
+        stacks[2] = max(stacks[2], 2 * big + 1 + ante)                 # SHORT-BB, for the straddle
+    stacks = [max(s, big + 1 + ante) if i < 2 else s for i, s in enumerate(stacks)]   # SHORT-BB
+    stakes = stakes_for(structure, small, big)
+    stakes = TableStakes.from_dict({**stakes.to_dict(), "ante": ante})
+    rulings = Rulings(heads_up_uncapped="off", flop_ante="per-player" if ante else "none")
+    ws = StudHand(stacks, stakes, rulings, source=deck, game=game, button=n - 1,
+                  options=HandOptions(straddle=straddle))
+    pk = pk_state(game, structure, small, big, stacks, ante=ante, straddle=straddle)
     fed = feed_deals(ws, pk, 0)
     short_all_in_street: int | None = None
     first_street = ws.street
@@ -238,13 +256,17 @@ def play_both(seed: int, game: str, structure: str) -> tuple[StudHand, Any]:
         assert list(pk.bets) == [ws.street_contribution(s) for s in range(n)], f"{where}: bets"
         assert pk.total_pot_amount == ws.pot_total, f"{where}: pot"
         legal_w, legal_p = ws_legal(ws), pk_legal(pk)
-        if fixed and ws.street == first_street and pk.completion_betting_or_raising_count == 3:
+        cap = 2 if straddle else 3                                  # a straddle is a raise
+        if fixed and ws.street == first_street and pk.completion_betting_or_raising_count >= cap:
             SEEN["cap-pre"] += 1
             legal_p = {m for m in legal_p if m[0] != "cbr"}            # CAP-PRE
         level = max(ws.street_contribution(x) for x in range(n))
         callers = [x for x in range(n) if x != ws.actor and not ws.folded(x) and ws.stack(x) > 0]
         if not any(ws.street_contribution(x) + ws.stack(x) > level for x in callers):   # NO-RAISE
             legal_p = {m for m in legal_p if m[0] != "cbr" or m in legal_w}
+        if straddle and not fixed and ws.street == first_street:    # STRADDLE-MIN
+            mins = {m for m in legal_w ^ legal_p if m[0] == "cbr"}
+            legal_w, legal_p = legal_w - mins, legal_p - mins
         if ws.street == short_all_in_street:                        # SHORT-ALL-IN
             keep = {m for m in legal_w | legal_p if m[0] != "cbr"}
             assert {m for m in legal_w if m in keep} == {m for m in legal_p if m in keep}, where
