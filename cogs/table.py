@@ -46,7 +46,14 @@ from bot.engine.betting.stakes import PRESETS, STRUCTURES, TableStakes
 from bot.engine.games.catalogue import DEALERS_CHOICE, GAMES
 from bot.render.cards import chips
 from bot.render.settings import stakes_line
-from bot.tables.games import check_game_setting, dealable_games, setting_title
+from bot.tables.games import (
+    FAMILY_TITLES,
+    GameSettings,
+    check_game_setting,
+    dealable_games,
+    games_by_family,
+    setting_title,
+)
 from bot.tables.notices import Actor, TableKey
 from bot.tables.options import LOG_MODES, TableOptions
 from bot.tables.service import MAX_SEATS
@@ -138,6 +145,28 @@ def game_choices(current: str, *, dealers_choice: bool = False) -> list[app_comm
         if typed in name or typed in game.title.lower().replace(" ", "-"):
             found.append(app_commands.Choice(name=f"{name}: {game.rules}"[:100], value=name))
     return found[:25]
+
+
+def games_by_family_text(settings: GameSettings) -> str:
+    """``/table games`` without names: the game setting, then every game by family (stud, flop,
+    draw), the game of the next deal (or under dealer's choice each game on its list) in bold; the
+    rules of each are in the autocomplete of ``/table game`` (twenty games with their rules would
+    pass Discord's 2,000 characters).
+
+    >>> from bot.tables.games import GameSettings
+    >>> print(games_by_family_text(GameSettings("razz", None, ("razz",), None, None, ())).splitlines()[1])
+    **Stud**
+    """
+    chosen = set(settings.allowed) if settings.game == DEALERS_CHOICE else {settings.game}
+    lines = [f"Game: {setting_title(settings.game, settings.allowed)}"]
+    for fam, names in games_by_family(dealable_games()):
+        lines.append(f"**{FAMILY_TITLES[fam]}**")
+        for name in names:
+            title = f"**{GAMES[name].title}**" if name in chosen else GAMES[name].title
+            lines.append(f"- {title} (`{name}`)")
+    lines.append("/table game NAME sets the game (or dealers-choice); /table games NAMES sets the"
+                 " dealer's-choice list.")
+    return "\n".join(lines)
 
 
 def split_games(text: str) -> list[str]:
@@ -408,10 +437,16 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
     async def _game_name(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         return game_choices(current, dealers_choice=True)
 
-    @app_commands.command(name="games", description="The games a dealer may choose (the dealer only)")
-    @app_commands.describe(names="Game names, separated by commas (or spaces)")
-    async def games(self, interaction: Interaction, names: str) -> None:
+    @app_commands.command(
+        name="games", description="The games by family; with names: the dealer's-choice list"
+    )
+    @app_commands.describe(names="Game names, separated by commas (or spaces): the games a dealer may choose"
+                                 " (the dealer only)")
+    async def games(self, interaction: Interaction, names: str | None = None) -> None:
         key = table_key(interaction)
+        if names is None:
+            await reply(interaction, games_by_family_text(self.bot.service.games(key)))
+            return
         who = await actor(interaction, dealer=True)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await reply(interaction, await self.bot.service.set_games(key, who, split_games(names)))

@@ -41,7 +41,7 @@ from bot.engine.games.rulings import RULINGS, Rulings
 from bot.render.cards import chips
 from bot.render.settings import rulings_changes, rulings_table
 from bot.store import Store
-from bot.tables.games import GameSettings, PendingChoice, dealable_games, setting_title
+from bot.tables.games import GameSettings, PendingChoice, games_list_text, setting_title
 from bot.tables.notices import Actor, Prompt, TableKey, TableSnapshot
 from bot.tables.options import TableOptions
 from bot.tables.robot import ROBOT_POOL, Robot, robot_names
@@ -764,15 +764,10 @@ def _and(names: Sequence[str]) -> str:
     """``Ann, Bea and Cid``."""
     return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
 def games_text(games: GameSettings) -> str:
-    """Every game the table may deal, one a line (the game of the next deal marked, and under
-    dealer's choice the games on the list), then how to change them."""
-    lines = [f"Game: {setting_title(games.game, games.allowed)}"]
-    for name in dealable_games():
-        mark = "*" if name == games.game or (games.game == DEALERS_CHOICE and name in games.allowed) else " "
-        lines.append(f" {mark} {name}: {GAMES[name].rules}")
-    lines.append("Change it with: game NAME (or game dealers-choice); games NAME,NAME sets the "
-                 "dealer's-choice list.")
-    return "\n".join(lines)
+    """Every game the table may deal, by family, one a line (the game of the next deal marked, and
+    under dealer's choice the games on the list), then how to change them."""
+    return (games_list_text(games) + "\nChange it with: game NAME (or game dealers-choice); games"
+            " NAME,NAME sets the dealer's-choice list.")
 
 
 def split_list(text: str) -> list[str]:

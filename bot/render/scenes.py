@@ -24,7 +24,7 @@ MAX_PICTURE_SEATS = 8
 def _note(seat: SeatSnapshot, phase: Phase) -> str:
     if phase is Phase.IN_HAND or phase is Phase.OVER:
         if not seat.dealt_in:
-            return "not dealt in"
+            return "waits for big blind" if seat.waiting and seat.ready else "not dealt in"
         if seat.all_in and not seat.folded:
             return "all-in"
     if seat.leaving:

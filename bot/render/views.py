@@ -143,6 +143,8 @@ class SeatSnapshot:
     street_bet: int = 0
     to_act: bool = False
     button: bool = False
+    waiting: bool = False
+    """Not dealt in: waits for the big blind (``bot.tables.blinds``)."""
 
     @property
     def ready(self) -> bool:
@@ -393,7 +395,8 @@ def _between_status(seat: SeatSnapshot) -> str:
 
 def _hand_seat(seat: SeatSnapshot) -> SeatView:
     if not seat.dealt_in:
-        return SeatView(seat.seat_no, seat.name, seat.stack, "not dealt in", (), 0, 0, 0, False, False)
+        status = "waits for the big blind" if seat.waiting and seat.ready else "not dealt in"
+        return SeatView(seat.seat_no, seat.name, seat.stack, status, (), 0, 0, 0, False, False)
     status = "folded" if seat.folded else ("all-in" if seat.all_in else "")
     if seat.leaving and not status:
         status = "leaving"

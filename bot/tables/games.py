@@ -14,6 +14,13 @@ old number is refused). Everything here is kept in the table's settings JSON
 'sex-in-the-middle-east'
 >>> parse_game_list("seven card stud, Deuces Wild")
 ('seven-card-stud', 'deuces-wild')
+
+Games come in families (``FAMILIES``): ``stud`` (up and down cards, a bring-in), ``flop`` (down
+cards and a shared board, blinds and a button) and ``draw`` (closed hands, draws between betting
+rounds). ``/table games`` and the terminal's ``games`` list them by family.
+
+>>> family(GAMES["seven-card-stud"])
+'stud'
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from bot.tables.errors import TableError
 
 __all__ = [
     "DEALERS_CHOICE",
+    "FAMILIES",
     "GameSettings",
     "PendingChoice",
     "allowed_or_all",
@@ -40,7 +48,11 @@ __all__ = [
     "dealable",
     "dealable_games",
     "fallback_game",
+    "family",
     "game_rulings_text",
+    "games_by_family",
+    "games_list_text",
+    "has_blinds",
     "parse_game_list",
     "rulings_for",
     "setting_title",
@@ -56,6 +68,55 @@ def dealable(name: str) -> bool:
     except NotImplementedError:
         return False
     return True
+
+
+FAMILIES: tuple[str, ...] = ("stud", "flop", "draw")
+"""The families of games, in the order menus list them."""
+
+FAMILY_TITLES = {"stud": "Stud", "flop": "Flop games (Hold'em and Omaha)", "draw": "Draw"}
+
+
+def family(game: Game) -> str:
+    """The family of ``game`` from its streets: ``flop`` when a street deals to the shared board,
+    ``draw`` when a street has a draw, else ``stud``."""
+    streets = game.streets
+    if any(getattr(s, "board", 0) for s in streets):
+        return "flop"
+    if any(getattr(s, "draw", 0) for s in streets):
+        return "draw"
+    return "stud"
+
+
+def has_blinds(game: Game) -> bool:
+    """Whether ``game`` opens with blinds and a button (its first street's opener is ``blinds``):
+    its hands need blinds in the stakes, and a seat waiting for the big blind waits
+    (``bot.tables.blinds``)."""
+    return bool(game.streets) and getattr(game.streets[0], "opener", "") == "blinds"
+
+
+def games_by_family(names: Iterable[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """``names`` grouped by family, in ``FAMILIES`` order (each family's games in the order given);
+    families with none are left out.
+
+    >>> games_by_family(["seven-card-stud", "razz"])
+    [('stud', ('seven-card-stud', 'razz'))]
+    """
+    names = list(names)
+    grouped = [(f, tuple(n for n in names if family(GAMES[n]) == f)) for f in FAMILIES]
+    return [(f, group) for f, group in grouped if group]
+
+
+def games_list_text(settings: GameSettings, *, marker: str = "*") -> str:
+    """Every game the table may deal, by family, one a line with its short rules; the game of the
+    next deal (or under dealer's choice every game on the list) marked with ``marker``."""
+    lines = [f"Game: {setting_title(settings.game, settings.allowed)}"]
+    chosen = set(settings.allowed) if settings.game == DEALERS_CHOICE else {settings.game}
+    for fam, names in games_by_family(dealable_games()):
+        lines.append(f"{FAMILY_TITLES[fam]}:")
+        for name in names:
+            mark = marker if name in chosen else " " * len(marker)
+            lines.append(f" {mark} {name}: {GAMES[name].rules}")
+    return "\n".join(lines)
 
 
 def dealable_games() -> tuple[str, ...]:

@@ -4,7 +4,8 @@
 A table's record holds its dealer, stakes and rulings; its ``settings`` JSON holds the timers and
 dealing options (``TableOptions``), the display names of members who sat there, the seat limit,
 stakes and rulings queued for the next deal, the members leaving after the hand in progress, and
-the members who set auto-muck (``automuck``: a list of member ids), and the table's game (``game``,
+the members who set auto-muck (``automuck``: a list of member ids), the members waiting for the
+big blind (``waiting``: ``bot.tables.blinds``), and the table's game (``game``,
 ``pending_game``, the dealer's-choice list ``games``, a dealer's choice waiting for its answer
 ``choice`` and the number of the last one asked, ``choice_seq``: see ``bot.tables.games``).
 Seats are rows of their own; the button and the redeal flag are worked out again from the last
@@ -102,11 +103,12 @@ class Repository:
             except (KeyError, TypeError, ValueError):
                 table.choice = None     # unreadable: the next deal asks again
         leaving = {int(m) for m in settings.get("leaving", ())}
+        waiting = {int(m) for m in settings.get("waiting", ())}
         table.automuck = {int(m) for m in settings.get("automuck", ())}
         for seat in await self.store.seats(record.id):
             table.seats[seat.seat_no] = SeatState(
                 seat.seat_no, seat.member_id, table.name(seat.member_id), seat.stack, seat.status,
-                leaving=seat.member_id in leaving,
+                leaving=seat.member_id in leaving, waiting=seat.member_id in waiting,
             )
         recent = await self.store.table_hands(record.id, limit=5)
         if recent:
@@ -172,6 +174,9 @@ class Repository:
             settings["leaving"] = leaving       # folded at their turn, cashed out after the hand
         if table.automuck:
             settings["automuck"] = sorted(table.automuck)
+        waiting = sorted(s.member for s in table.seats.values() if s.waiting)
+        if waiting:
+            settings["waiting"] = waiting       # waiting for the big blind (bot.tables.blinds)
         return settings
 
     async def save_settings(self, table: Table) -> None:

@@ -31,6 +31,7 @@ from bot.engine.phh.export import export_phh
 from bot.render.narrate import Line, Narrator
 from bot.render.settings import rulings_changes, stakes_change
 from bot.store.records import HandRecord
+from bot.tables.blinds import clockwise_from, dealt_in
 from bot.tables.clock import Clock
 from bot.tables.codec import encode_action, encode_seats
 from bot.tables.errors import DatabaseUnavailable, LeaseLost, StaleAction, TableError
@@ -40,6 +41,7 @@ from bot.tables.games import (
     allowed_or_all,
     fallback_game,
     game_rulings_text,
+    has_blinds,
     rulings_for,
     setting_title,
     titles,
@@ -111,8 +113,7 @@ class HandRunner:
             table.post(NoticeKind.NO_DEAL, reason)
             raise TableError(reason)
         await self._apply_pending(table)
-        numbers = [s.seat_no for s in ready]
-        button = table.coming_button(numbers)
+        button = table.coming_button(table.button_seats())
         if game is None:
             if table.game == DEALERS_CHOICE:
                 await self._ask(table, table.seats[button])
@@ -120,8 +121,11 @@ class HandRunner:
             game = table.game
         chosen = game_of(game)
         rulings = rulings_for(chosen, table.rulings)
-        at = numbers.index(button)
-        order = numbers[at + 1 :] + numbers[: at + 1]
+        numbers = [s.seat_no for s in ready]
+        if has_blinds(chosen):
+            # A seat waiting for the big blind is dealt in when it is its big blind (bot.tables.blinds).
+            numbers = dealt_in(numbers, {s.seat_no for s in ready if s.waiting}, button)
+        order = clockwise_from(numbers, button)
         seats = [table.seats[n] for n in order]
         deal = DealCommitment.shuffle(self.rng)
         try:   # built before the hand is stored: a game the engine cannot deal stores nothing
@@ -137,6 +141,7 @@ class HandRunner:
         table.button = button
         table.redeal = False
         table.hands_dealt += 1
+        await self._stop_waiting(table, seats)
         names = tuple(s.name for s in seats)
         live = LiveHand(
             hand_id=hand_id,
@@ -166,6 +171,20 @@ class HandRunner:
         )
         await self._after_change(table, street_dealt=True)
         return hand_id
+
+    async def _stop_waiting(self, table: Table, seats: Sequence[SeatState]) -> None:
+        """The seats just dealt in no longer wait for the big blind (kept in the settings JSON;
+        a failure only logs: the hand is stored, and at worst a seat waits one more time)."""
+        dealt = [s for s in seats if s.waiting]
+        if not dealt:
+            return
+        for seat in dealt:
+            seat.waiting = False
+        try:
+            await self.repository.save_settings(table)
+        except TableError as exc:
+            log.warning("table %s: could not store who waits for the big blind: %s", table.table_id,
+                        exc.reason)
 
     async def _apply_pending(self, table: Table) -> None:
         lines: list[str] = []

@@ -65,7 +65,7 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
     seats = sorted(table.seats.values(), key=lambda s: s.seat_no)
     live = table.hand
     if live is None:
-        ready = [s.seat_no for s in seats if s.ready]
+        ready = table.button_seats()
         button = table.coming_button(ready) if ready else None
         return TableSnapshot(
             phase=Phase.BETWEEN_HANDS, hand_no=table.hands_dealt + 1, stakes=table.stakes,
@@ -99,7 +99,8 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
     for s in seats:
         i = index.get(s.seat_no)
         if i is None or live.members[i] != s.member:
-            out.append(SeatSnapshot(s.seat_no, s.member, s.name, s.stack, s.status, s.leaving))
+            out.append(SeatSnapshot(s.seat_no, s.member, s.name, s.stack, s.status, s.leaving,
+                                    waiting=s.waiting))
             continue
         folded = engine.folded(i)
         up = () if folded else engine.up_cards(i)

@@ -38,6 +38,10 @@ class SeatState:
     stack: int
     status: SeatStatus = "active"
     leaving: bool = False
+    waiting: bool = False
+    """Sat down (or came back) while the game was running: waits for the big blind before a blind
+    game deals it in (``bot.tables.blinds``); games without blinds deal it at once. Cleared when
+    the seat is dealt a hand."""
 
     @property
     def ready(self) -> bool:
@@ -222,6 +226,13 @@ class Table:
     def tell(self, notice: Notice) -> None:
         """Add any notice (a prompt, a reply, a private notice, the showdown) to the update."""
         self.outbox.append(notice)
+
+    def button_seats(self) -> list[int]:
+        """The seat numbers (ascending) the button may go to at the next deal: the ready seats not
+        waiting for the big blind (every ready seat when fewer than two are not waiting)."""
+        ready = [n for n, s in sorted(self.seats.items()) if s.ready]
+        playing = [n for n in ready if not self.seats[n].waiting]
+        return playing if len(playing) >= 2 else ready
 
     def coming_button(self, ready: Sequence[int]) -> int:
         """The button seat of the next deal, among the ``ready`` seat numbers (ascending): the
