@@ -131,6 +131,8 @@ class SeatPicture:
     dealer: bool = False
     bet: int = 0
     note: str = ""
+    blind: str = ""
+    """A flop game's forced bet posted from this seat: ``SB``, ``BB`` or ``straddle`` ("" none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +148,11 @@ class TablePicture:
     community: Card | None = None
     four_colour: bool = True
     """A four-colour deck (clubs green, diamonds blue: the default) or a two-colour one."""
+    boards: tuple[tuple[Card, ...], ...] = ()
+    """A flop game's board (one run), or both runs of a hand run twice."""
+    board_size: int = 0
+    """How many cards a full board holds (5 in the flop games): the cards still to come are drawn as
+    empty places, so the board never moves as it fills; 0 outside the flop games."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,6 +316,8 @@ def _draw_seat(
         _paste(canvas, card_sprite(c, _CARD_W, c.rank in wild, four), cx, cy)
         cx += up_step
     notes: list[str] = []
+    if seat.blind:
+        notes.append(seat.blind)
     if seat.folded:
         notes.append("folded")
     if seat.note:
@@ -392,6 +401,9 @@ def render_table(pic: TablePicture) -> Image.Image:
         _draw_seat(canvas, seat, sx, sy, wild, pic.four_colour)
     # The middle of the felt, between the left and right seats.
     mx, mw, my = 282, 396, 220
+    if pic.boards or pic.board_size:
+        _draw_boards(canvas, pic, mx, my, mw, wild)
+        return canvas
     _text(canvas, (mx + mw / 2, my), f"Pot {pic.pot:,}", 40, _TEXT, bold=True, anchor="m")
     my += 50
     rows = 2
@@ -406,6 +418,46 @@ def render_table(pic: TablePicture) -> Image.Image:
         rows = 1
     _wild_rows(canvas, pic.wilds, mx, my, mw, rows, pic.four_colour)
     return canvas
+
+
+_BOARD_W = 70          # one board: bigger than the seats' cards (it is everyone's hand)
+_BOARDS_W = 52         # two boards (run twice), one above the other
+_BOARD_GAP = 6
+
+
+def _draw_boards(canvas: Image.Image, pic: TablePicture, mx: int, my: int, mw: int,
+                 wild: frozenset[Rank]) -> None:
+    """A flop game's middle of the felt: the pot, then the board (the places of the cards still to
+    come drawn empty), or the two boards of a hand run twice labelled 1 and 2; then the wild ranks,
+    if the dealer made one wild, as one line."""
+    boards = pic.boards or ((),)
+    two = len(boards) > 1
+    width = _BOARDS_W if two else _BOARD_W
+    height = int(width * 1.4)
+    size = max(pic.board_size, *(len(b) for b in boards))
+    pot_type = 34 if two else 40
+    _text(canvas, (mx + mw / 2, my), f"Pot {pic.pot:,}", pot_type, _TEXT, bold=True, anchor="m")
+    y = my + pot_type + 10
+    label_w = 34 if two else 0
+    row_w = label_w + size * width + (size - 1) * _BOARD_GAP
+    draw = ImageDraw.Draw(canvas)
+    for number, board in enumerate(boards, 1):
+        x = mx + (mw - row_w) / 2
+        if two:
+            _text(canvas, (x + 10, y + height / 2 - 18), str(number), 30, _TEXT, bold=True)
+            x += label_w
+        for i in range(size):
+            cx = x + i * (width + _BOARD_GAP)
+            if i < len(board):
+                card = board[i]
+                _paste(canvas, card_sprite(card, width, card.rank in wild, pic.four_colour), cx, y)
+            else:
+                draw.rounded_rectangle((int(cx), y, int(cx) + width, y + height), 8, outline=_FELT_EDGE,
+                                       width=3)
+        y += height + _BOARD_GAP
+    if wild:
+        _text(canvas, (mx + mw / 2, y + 2), _fit(_wild_line(pic.wilds), _WILD_TYPE, mw, bold=True),
+              _WILD_TYPE, _TEXT, bold=True, anchor="m")
 
 
 @functools.lru_cache(maxsize=1)
@@ -472,9 +524,15 @@ def table_alt(pic: TablePicture) -> str:
     out = [f"{pic.title}. Pot {pic.pot:,}."]
     if pic.community is not None:
         out.append(f"Community card {_cards_alt([pic.community], wild)}.")
-    out.append(_wild_alt(pic.wilds))
+    for number, board in enumerate(pic.boards, 1):
+        label = "Board" if len(pic.boards) == 1 else f"Board {number}"
+        out.append(f"{label} {_cards_alt(board, wild) or 'not dealt yet'}.")
+    if pic.wilds or not pic.board_size:
+        out.append(_wild_alt(pic.wilds))
     for s in pic.seats:
-        tags = [t for t, on in (("dealer", s.dealer), ("to act", s.to_act), ("folded", s.folded)) if on]
+        blind = _BLIND_ALT.get(s.blind, "")
+        tags = [t for t, on in (("dealer", s.dealer), (blind, bool(blind)), ("to act", s.to_act),
+                                ("folded", s.folded)) if on]
         text = s.name + (f" ({', '.join(tags)})" if tags else "") + f": {s.stack:,} chips"
         if s.down:
             text += f", {s.down} down"
@@ -486,6 +544,9 @@ def table_alt(pic: TablePicture) -> str:
             text += f", bet {s.bet:,}"
         out.append(text + ".")
     return _cap(" ".join(out))
+
+
+_BLIND_ALT = {"SB": "small blind", "BB": "big blind", "straddle": "straddle"}
 
 
 def _cap(text: str) -> str:
