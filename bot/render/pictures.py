@@ -42,6 +42,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.cards.card import FULL_DECK, Card, Rank, Suit
 from bot.engine.games.baseball import MOST_CARDS
+from bot.engine.games.catalogue import GAMES, Game
 from bot.engine.games.follow import WildEvent
 from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
 from bot.engine.values.evaluator import HandValue
@@ -50,6 +51,7 @@ from bot.engine.values.low import spell
 from bot.engine.values.showing import showing_value
 from bot.engine.values.valuation import best_value
 from bot.render.cards import rank_list
+from bot.render.private import flop_high, flop_low
 from bot.render.sprites import (
     _BEST,
     _BG,
@@ -170,6 +172,17 @@ class HandPicture:
     ranking: str = "high"
     four_colour: bool = True
     """A four-colour deck (clubs green, diamonds blue: the default) or a two-colour one."""
+    board: tuple[Card, ...] = ()
+    """A flop game's board so far (``cards`` are then the hole cards)."""
+    game: str = ""
+    """The hand's game (a ``GAMES`` name): a flop game picks the best five its own way (Omaha: two
+    of the hole cards with three of the board)."""
+
+    @property
+    def flop(self) -> Game | None:
+        """The flop game of the hand, or None (stud)."""
+        game = GAMES.get(self.game)
+        return game if game is not None and game.positional else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -585,8 +598,25 @@ def game_best_of(
     return described, value
 
 
+def flop_best_of(game: Game, hole: Sequence[Card], board: Sequence[Card], wild: frozenset[Rank],
+                 wild_in_flush: WildInFlush) -> tuple[str, HandValue | None]:
+    """``game_best_of`` in a flop game: from the flop on, the best five as its showdown picks them
+    (``bot.render.private.flop_high``) and in hi-lo the low; before the flop Hold'em's best group of
+    the hole cards (no value), and nothing for Omaha."""
+    if len(board) < 3:
+        return best_of(hole, wild, wild_in_flush)
+    value = flop_high(game, hole, board, wild, wild_in_flush)
+    if not game.has_low:
+        return value.describe(kickers=True), value
+    low = flop_low(game, hole, board)
+    low_text = f"{low.name} ({spell(low.ranks)})" if low is not None else "no low"
+    return f"{value.describe()}; {low_text}", value
+
+
 _HAND_CARD_W = 104
 _HAND_STEP = 120
+_BOARD_GAP_HAND = 28
+"""The gap between a flop game's hole cards and the board in the player's own picture."""
 
 
 def _row_step(n: int, card_w: int, step: int, room: int) -> int:
@@ -668,6 +698,8 @@ def render_hand(pic: HandPicture) -> Image.Image:
     if len(pic.cards) > MOST_CARDS:
         raise ValueError(f"a stud hand has at most {MOST_CARDS} cards, got {len(pic.cards)}")
     wild = wild_ranks_of(pic.wilds)
+    if pic.flop is not None:
+        return _render_flop_hand(pic, pic.flop, wild)
     pool = list(pic.cards) + ([pic.community] if pic.community is not None else [])
     described, value = game_best_of(pool, wild, pic.wild_in_flush, pic.ranking)
     lines = [f"Best now: {described}" if described else "No cards yet", _wild_line(pic.wilds)]
@@ -682,6 +714,29 @@ def render_hand(pic: HandPicture) -> Image.Image:
         labels[pic.community] = "community"
     x = (PICTURE_WIDTH - ((n - 1) * step + _HAND_CARD_W)) // 2 if n else 0
     _hand_row(canvas, pool, x, y, wild, value, labels, _HAND_CARD_W, step, pic.four_colour)
+    return canvas
+
+
+def _render_flop_hand(pic: HandPicture, game: Game, wild: frozenset[Rank]) -> Image.Image:
+    """``render_hand`` in a flop game: the hole cards, a gap, then the board tagged ``board``, the
+    best five framed and lifted across both (what each wild stands for under it)."""
+    described, value = flop_best_of(game, pic.cards, pic.board, wild, pic.wild_in_flush)
+    lines = [f"Best now: {described}" if described else "Best now: after the flop"]
+    if pic.wilds:
+        lines.append(_wild_line(pic.wilds))
+    n = len(pic.cards) + len(pic.board)
+    room = PICTURE_WIDTH - 32 - (_BOARD_GAP_HAND if pic.board else 0)
+    step = _row_step(n, _HAND_CARD_W, _HAND_STEP, room)
+    height = _HEAD_TOP + _HEAD_LINE * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
+    canvas = Image.new("RGB", (PICTURE_WIDTH, height), _BG)
+    y = _header(canvas, pic.title, lines, PICTURE_WIDTH, pic.four_colour) + 16
+    width = (n - 1) * step + _HAND_CARD_W + (_BOARD_GAP_HAND if pic.board else 0)
+    x = (PICTURE_WIDTH - width) // 2
+    _hand_row(canvas, pic.cards, x, y, wild, value, {}, _HAND_CARD_W, step, pic.four_colour)
+    if pic.board:
+        bx = x + len(pic.cards) * step + _BOARD_GAP_HAND
+        labels = dict.fromkeys(pic.board, "board")
+        _hand_row(canvas, pic.board, bx, y, wild, value, labels, _HAND_CARD_W, step, pic.four_colour)
     return canvas
 
 
@@ -703,6 +758,16 @@ def hand_alt(pic: HandPicture) -> str:
     """Alt text for ``hand_png``: the cards in order with down cards marked, the community card,
     the best hand, the best five with each wild's stand-in, and the wild ranks."""
     wild = wild_ranks_of(pic.wilds)
+    if pic.flop is not None:
+        described, value = flop_best_of(pic.flop, pic.cards, pic.board, wild, pic.wild_in_flush)
+        out = [f"{pic.title}. Your cards: {' '.join(str(c) for c in pic.cards) or 'none'}."]
+        if pic.board:
+            out.append(f"Board {_cards_alt(pic.board, wild)}.")
+        if described:
+            out.append(f"Best now: {described}" + (f"; {_value_alt(value)}" if value is not None else "") + ".")
+        if pic.wilds:
+            out.append(_wild_alt(pic.wilds))
+        return _cap(" ".join(out))
     up = set(pic.up)
     pool = list(pic.cards) + ([pic.community] if pic.community is not None else [])
     described, value = game_best_of(pool, wild, pic.wild_in_flush, pic.ranking)

@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from bot.engine.cards.card import Card, Rank
+from bot.engine.games.catalogue import Game
 from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
-from bot.engine.values.evaluator import stand_in
+from bot.engine.values.evaluator import HandValue, stand_in
+from bot.engine.values.low import LowValue
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.showing import ShowingCategory, ShowingValue, showing_value
 from bot.engine.values.valuation import best_value
@@ -73,6 +75,32 @@ def game_best_now(
     return high
 
 
+def flop_high(game: Game, hole: Sequence[Card], board: Sequence[Card], wild_ranks: Collection[Rank] = (),
+              wild_in_flush: WildInFlush = "any-card") -> HandValue:
+    """The high hand ``hole`` makes with ``board`` as ``game``'s showdown values it: Hold'em's best
+    five of them all. Needs five cards or more; raises ``ValueError`` otherwise."""
+    return best_value((*hole, *board), frozenset(wild_ranks), wild_in_flush=wild_in_flush)
+
+
+def flop_low(game: Game, hole: Sequence[Card], board: Sequence[Card]) -> LowValue | None:
+    """The eight-or-better low ``hole`` makes with ``board`` in a hi-lo flop game, or ``None``."""
+    return eight_or_better((*hole, *board))
+
+
+def flop_best_now(game: Game, hole: Sequence[Card], board: Sequence[Card], wild_ranks: Sequence[Rank],
+                  wild_in_flush: WildInFlush) -> str:
+    """A flop game's best hand now: from the flop on, the five cards the showdown would play with
+    what each wild stands for (and in hi-lo the eight-or-better low, or ``no low``); before the
+    flop, the best group of the hole cards."""
+    if len(board) < 3:
+        return best_now(hole, wild_ranks, wild_in_flush)
+    text = hand_value_text(flop_high(game, hole, board, wild_ranks, wild_in_flush))
+    if game.has_low:
+        low = flop_low(game, hole, board)
+        text += f"; {low_value_text(low)}" if low is not None else "; no low"
+    return text
+
+
 def _group_name(value: ShowingValue) -> str:
     """``Three of a kind, kings, seven kicker`` -- the words of ``HandValue.describe(kickers=True)``."""
     ranks, category = value.ranks, value.category
@@ -89,6 +117,30 @@ def _group_name(value: ShowingValue) -> str:
     if rest:
         text += ", " + "-".join(r.noun for r in rest) + (" kicker" if len(rest) == 1 else " kickers")
     return text
+
+
+def flop_private_text(hand_no: int, street: str, hole: Sequence[Card], board: Sequence[Card], best: str,
+                      wild_ranks: Sequence[Rank]) -> str:
+    """A flop game's private message: hand and street, the hole cards, the board, the best hand
+    now (``best``: ``flop_best_now``) and, when the dealer made a rank wild, the wild ranks.
+
+    >>> from bot.engine.cards.card import parse_cards
+    >>> from bot.engine.games.catalogue import GAMES
+    >>> hole, board = parse_cards("Ah Kd"), parse_cards("Kh 7c 2d")
+    >>> best = flop_best_now(GAMES["texas-holdem"], hole, board, (), "any-card")
+    >>> print(flop_private_text(4, "flop", hole, board, best, ()))
+    Hand #4, flop. Your cards: [A♥ K♦]
+    Board: K♥ 7♣ 2♦
+    Best now: One pair, kings, ace-seven-two kickers: K♦ K♥ A♥ 7♣ 2♦
+    """
+    lines = [f"Hand #{hand_no}, {street}. Your cards: [{card_text(hole)}]"]
+    if board:
+        lines.append(f"Board: {card_text(board)}")
+    if best:
+        lines.append(f"Best now: {best}")
+    if wild_ranks:
+        lines.append(f"Wild: {rank_list(wild_ranks)}")
+    return "\n".join(lines)
 
 
 def private_text(

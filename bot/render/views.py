@@ -19,13 +19,15 @@ from bot.engine.betting.round import LegalActions
 from bot.engine.betting.stakes import TableStakes
 from bot.engine.cards.card import Card, Rank
 from bot.engine.command import AMOUNT_KINDS, PRICE_KINDS, Command, Kind
+from bot.engine.games.catalogue import GAMES
 from bot.engine.games.follow import WildEvent
 from bot.engine.games.rulings import Rulings
 from bot.engine.hand.hand import StudHand
 from bot.engine.hand.records import Decision
 from bot.engine.vocab import imperative
 from bot.render.cards import chips, street_name
-from bot.render.private import game_best_now, private_text
+from bot.render.private import flop_best_now, flop_private_text, game_best_now, private_text
+from bot.render.settings import hand_stakes
 from bot.render.table import SeatView, TableView
 
 
@@ -106,6 +108,10 @@ class PrivateNotice:
     best: str
     text: str
     ranking: str = "high"
+    board: tuple[Card, ...] = ()
+    """A flop game's board so far (``down_cards`` are then the hole cards)."""
+    game: str = ""
+    """The hand's game (a ``GAMES`` name): how the picture picks the best five."""
 
 
 class Phase(StrEnum):
@@ -145,6 +151,8 @@ class SeatSnapshot:
     button: bool = False
     waiting: bool = False
     """Not dealt in: waits for the big blind (``bot.tables.blinds``)."""
+    blind: str = ""
+    """A flop game's forced bet this seat posted this hand: ``SB``, ``BB`` or ``straddle``."""
 
     @property
     def ready(self) -> bool:
@@ -221,6 +229,12 @@ class TableSnapshot:
     commitment: str = ""
     """The hand's deck commitment (SHA-256 hex), public from before its first card (issue 17: it
     stays on the table message for the whole hand); empty between hands."""
+    game: str = ""
+    """The game of the hand (a ``GAMES`` name); empty between hands."""
+    boards: tuple[tuple[Card, ...], ...] = ()
+    """A flop game's board (one run), or both runs of a hand run twice; empty in stud."""
+    board_size: int = 0
+    """How many cards a full board holds (5 in the flop games, 0 in stud)."""
 
     def seat_of(self, member: int) -> SeatSnapshot | None:
         """The member's seat, if seated."""
@@ -316,6 +330,16 @@ def private(
     engine: StudHand, seat: int, *, member: int, name: str, hand_id: int, hand_no: int, rulings: Rulings
 ) -> PrivateNotice:
     """Engine ``seat``'s own cards now, for that player only (``member``)."""
+    if engine.game.positional:
+        hole, board = engine.down_cards(seat), engine.board
+        wilds = own_wild_ranks(engine, seat)
+        best = flop_best_now(engine.game, hole, board, wilds, rulings.wild_in_flush)
+        return PrivateNotice(
+            member=member, name=name, hand_id=hand_id, street=engine.street, down_cards=hole, up_cards=(),
+            community_card=None, wild_ranks=wilds, best=best,
+            text=flop_private_text(hand_no, street_name(engine.street), hole, board, best, wilds),
+            ranking=engine.game.split, board=board, game=engine.game.name,
+        )
     cards = engine.cards(seat)
     up = engine.up_cards(seat)
     # The other players' up cards: a wild's stand-in avoids them (issue 14).
@@ -369,7 +393,7 @@ def table_view(snapshot: TableSnapshot) -> TableView:
                      0, 0, False, seat.button)
             for seat in s.seats
         )
-        return TableView(f"Hand #{s.hand_no} · void", s.stakes.describe(), seats, 0, (),
+        return TableView(f"Hand #{s.hand_no} · void", snapshot_stakes(s), seats, 0, (),
                          f"Void: {s.void_reason}. Every chip went back.")
     seats = tuple(_hand_seat(seat) for seat in s.seats)
     title = f"{_mark(s)}Hand #{s.hand_no} · {street_name(s.street or 3)}"
@@ -378,7 +402,13 @@ def table_view(snapshot: TableSnapshot) -> TableView:
         live = sum(1 for seat in s.seats if seat.dealt_in and not seat.folded)
         title = f"{_mark(s)}Hand #{s.hand_no} · {'showdown' if live > 1 else 'won without a showdown'}"
     footer = "Hand over." if s.phase is Phase.OVER else _turn_footer(s.prompt)
-    return TableView(title, s.stakes.describe(), seats, s.pot, s.wilds, footer, s.community)
+    return TableView(title, snapshot_stakes(s), seats, s.pot, s.wilds, footer, s.community, s.boards)
+
+
+def snapshot_stakes(s: TableSnapshot) -> str:
+    """The stakes line of a snapshot: the hand's game's (a flop game's blinds, stud's ante and
+    bring-in: ``hand_stakes``), or between hands the table's."""
+    return hand_stakes(s.stakes, GAMES[s.game]) if s.game in GAMES else s.stakes.describe()
 
 
 def _mark(s: TableSnapshot) -> str:
@@ -401,7 +431,7 @@ def _hand_seat(seat: SeatSnapshot) -> SeatView:
     if seat.leaving and not status:
         status = "leaving"
     return SeatView(seat.seat_no, seat.name, seat.stack, status, seat.up, seat.hidden, seat.in_pot,
-                    seat.street_bet, seat.to_act, seat.button)
+                    seat.street_bet, seat.to_act, seat.button, seat.blind)
 
 
 def _turn_footer(prompt: Prompt | None) -> str:

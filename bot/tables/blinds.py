@@ -56,3 +56,4 @@ def dealt_in(ready: Sequence[int], waiting: Collection[int], button: int) -> lis
         if n in waiting and big_blind_seat(sorted([*playing, n]), button) == n:
             return sorted([*playing, n])
     return playing
+

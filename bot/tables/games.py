@@ -19,8 +19,8 @@ Games come in families (``FAMILIES``): ``stud`` (up and down cards, a bring-in),
 cards and a shared board, blinds and a button) and ``draw`` (closed hands, draws between betting
 rounds). ``/table games`` and the terminal's ``games`` list them by family.
 
->>> family(GAMES["seven-card-stud"])
-'stud'
+>>> GAMES["seven-card-stud"].family, GAMES["texas-holdem"].family
+('stud', 'flop')
 """
 
 from __future__ import annotations
@@ -48,11 +48,9 @@ __all__ = [
     "dealable",
     "dealable_games",
     "fallback_game",
-    "family",
     "game_rulings_text",
     "games_by_family",
     "games_list_text",
-    "has_blinds",
     "parse_game_list",
     "rulings_for",
     "setting_title",
@@ -64,7 +62,7 @@ def dealable(name: str) -> bool:
     """Whether the engine deals game ``name`` yet (a game still being built raises
     ``NotImplementedError`` in ``StudHand``; this asks once per process)."""
     try:
-        StudHand([100, 100], PRESETS["small"], Rulings(), Deck.seeded(0), game=name)
+        StudHand([100, 100], PRESETS["small"].with_standard_blinds(), Rulings(), Deck.seeded(0), game=name)
     except NotImplementedError:
         return False
     return True
@@ -76,24 +74,6 @@ FAMILIES: tuple[str, ...] = ("stud", "flop", "draw")
 FAMILY_TITLES = {"stud": "Stud", "flop": "Flop games (Hold'em and Omaha)", "draw": "Draw"}
 
 
-def family(game: Game) -> str:
-    """The family of ``game`` from its streets: ``flop`` when a street deals to the shared board,
-    ``draw`` when a street has a draw, else ``stud``."""
-    streets = game.streets
-    if any(getattr(s, "board", 0) for s in streets):
-        return "flop"
-    if any(getattr(s, "draw", 0) for s in streets):
-        return "draw"
-    return "stud"
-
-
-def has_blinds(game: Game) -> bool:
-    """Whether ``game`` opens with blinds and a button (its first street's opener is ``blinds``):
-    its hands need blinds in the stakes, and a seat waiting for the big blind waits
-    (``bot.tables.blinds``)."""
-    return bool(game.streets) and getattr(game.streets[0], "opener", "") == "blinds"
-
-
 def games_by_family(names: Iterable[str]) -> list[tuple[str, tuple[str, ...]]]:
     """``names`` grouped by family, in ``FAMILIES`` order (each family's games in the order given);
     families with none are left out.
@@ -102,7 +82,7 @@ def games_by_family(names: Iterable[str]) -> list[tuple[str, tuple[str, ...]]]:
     [('stud', ('seven-card-stud', 'razz'))]
     """
     names = list(names)
-    grouped = [(f, tuple(n for n in names if family(GAMES[n]) == f)) for f in FAMILIES]
+    grouped = [(f, tuple(n for n in names if GAMES[n].family == f)) for f in FAMILIES]
     return [(f, group) for f, group in grouped if group]
 
 

@@ -229,11 +229,11 @@ class Repository:
     # ------------------------------------------------------------------ hands
     async def create_hand(
         self, table: Table, seats: Sequence[SeatState], deal: DealCommitment, game: str = DEFAULT_GAME.name,
-        rulings: Rulings | None = None,
+        rulings: Rulings | None = None, stakes: TableStakes | None = None,
     ) -> int:
-        """Store a new hand of ``game`` dealt to ``seats`` (in deal order) from ``deal`` under
-        ``rulings`` (default: the table's), with its deal order as its first action, in one
-        transaction; returns its id."""
+        """Store a new hand of ``game`` dealt to ``seats`` (in deal order, the button last) from
+        ``deal`` under ``rulings`` and ``stakes`` (default: the table's; a flop hand's carry its
+        blinds), with its deal order as its first action, in one transaction; returns its id."""
         order = tuple(s.seat_no for s in seats)
         with refused():
             return await self.store.create_hand(
@@ -242,7 +242,7 @@ class Repository:
                 deck=[c.code for c in deal.order],
                 commitment=deal.digest,
                 salt=deal.salt,
-                stakes=table.stakes.to_dict(),
+                stakes=(stakes or table.stakes).to_dict(),
                 rulings=(rulings or table.rulings).to_dict(),
                 game=game,
                 actions=[encode_seats(order)],

@@ -75,6 +75,45 @@ class Situation:
     game: str = "sex-in-the-middle-east"
     low_ace: bool = False
     decision: Decision | None = None
+    board: tuple[Card, ...] = ()
+    """A flop game's board so far (``down`` is then the seat's hole cards, ``up`` empty)."""
+
+
+def _flop_equity(situation: Situation, game: Game, rng: random.Random, samples: int) -> float:
+    """``estimate_equity`` in a flop game: the board is completed to its five cards and each live
+    opponent given as many hole cards as this seat holds, from the unseen cards; each hand is valued
+    as the game's showdown values it (``flop_high``/``flop_low``: Omaha plays two plus three), and
+    a hi-lo pot is halved with the best eight-or-better low."""
+    hole = list(situation.down)
+    board = list(situation.board)
+    seen = set(hole) | set(board) | set(situation.dead)
+    unseen = [c for c in FULL_DECK if c not in seen]
+    opponents = len(situation.opponents_up)
+    if not opponents:
+        return 1.0
+    wild = frozenset(situation.wild_ranks)
+    need = max(0, game.board_size - len(board))
+    if need + opponents * len(hole) > len(unseen):      # never at eight seats and four cards each
+        return 1.0 / (opponents + 1)
+    total = 0.0
+    for _ in range(samples):
+        draw = rng.sample(unseen, need + opponents * len(hole))
+        full = board + draw[:need]
+        hands = [hole] + [draw[need + i * len(hole): need + (i + 1) * len(hole)] for i in range(opponents)]
+        scores = [flop_high(game, h, full, wild, situation.wild_in_flush).strength for h in hands]
+        best = max(scores)
+        high = 1.0 / scores.count(best) if scores[0] == best else 0.0
+        if game.has_low:
+            lows = [flop_low(game, h, full) for h in hands]
+            keys = [None if low is None else low.key for low in lows]
+            found = [k for k in keys if k is not None]
+            if found:
+                best_low = min(found)
+                low_share = 1.0 / keys.count(best_low) if keys[0] == best_low else 0.0
+                total += 0.5 * high + 0.5 * low_share
+                continue
+        total += high
+    return total / samples
 
 
 def estimate_equity(situation: Situation, rng: random.Random, samples: int = 120) -> float:
@@ -88,6 +127,8 @@ def estimate_equity(situation: Situation, rng: random.Random, samples: int = 120
     hi-lo half goes to the best eight-or-better low (all to the high when nobody has one).
     """
     game = game_of(situation.game)
+    if game.positional:
+        return _flop_equity(situation, game, rng, samples)
     mine = list(situation.down) + list(situation.up)
     shared = [situation.community] if situation.community is not None else []
     seen = set(mine) | set(shared) | set(situation.dead)
@@ -240,6 +281,7 @@ def situation(hand: StudHand, seat: int) -> Situation:
         low_ace=(hand.rulings.low_hole_ace == "low" if hand.game.wilds.per_player
                  else hand.rulings.low_chicago_ace == "ace-low"),
         decision=hand.decision if hand.actor == seat else None,
+        board=hand.board,
     )
 
 

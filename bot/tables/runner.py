@@ -29,7 +29,7 @@ from bot.engine.hand.events import CardDealt, ShowdownStarted, StreetStarted
 from bot.engine.hand.hand import StudHand
 from bot.engine.phh.export import export_phh
 from bot.render.narrate import Line, Narrator
-from bot.render.settings import rulings_changes, stakes_change
+from bot.render.settings import hand_stakes, rulings_changes, stakes_change
 from bot.store.records import HandRecord
 from bot.tables.blinds import clockwise_from, dealt_in
 from bot.tables.clock import Clock
@@ -41,7 +41,6 @@ from bot.tables.games import (
     allowed_or_all,
     fallback_game,
     game_rulings_text,
-    has_blinds,
     rulings_for,
     setting_title,
     titles,
@@ -122,19 +121,24 @@ class HandRunner:
         chosen = game_of(game)
         rulings = rulings_for(chosen, table.rulings)
         numbers = [s.seat_no for s in ready]
-        if has_blinds(chosen):
+        if chosen.positional:
             # A seat waiting for the big blind is dealt in when it is its big blind (bot.tables.blinds).
             numbers = dealt_in(numbers, {s.seat_no for s in ready if s.waiting}, button)
         order = clockwise_from(numbers, button)
         seats = [table.seats[n] for n in order]
         deal = DealCommitment.shuffle(self.rng)
+        # One stakes record for every family: a flop hand plays the table's blinds, or the ones its
+        # bet size gives (docs/rules.md, "Flop games at the table"); the hand records what it used.
+        stakes = table.stakes.with_standard_blinds() if chosen.positional else table.stakes
         try:   # built before the hand is stored: a game the engine cannot deal stores nothing
-            engine = StudHand([s.stack for s in seats], table.stakes, rulings, Deck.from_order(deal.order),
-                              manual_showdown=True, game=chosen)
+            engine = StudHand([s.stack for s in seats], stakes, rulings, Deck.from_order(deal.order),
+                              manual_showdown=True, game=chosen, button=len(seats) - 1)
         except NotImplementedError:
             raise TableError(f"{chosen.title} cannot be dealt yet.") from None
+        except ValueError as exc:        # e.g. blinds the stakes cannot give: nothing is stored
+            raise TableError(f"{chosen.title} cannot be dealt at these stakes: {exc}") from None
         try:
-            hand_id = await self.repository.create_hand(table, seats, deal, chosen.name, rulings)
+            hand_id = await self.repository.create_hand(table, seats, deal, chosen.name, rulings, stakes)
         except DatabaseUnavailable:
             self.store_failed(table)   # it may have been stored all the same: resync finds it
             raise
@@ -151,7 +155,7 @@ class HandRunner:
             seat_nos=tuple(order),
             members=tuple(s.member for s in seats),
             names=names,
-            stakes=table.stakes,
+            stakes=stakes,
             rulings=rulings,
             narrator=Narrator(names, showing_hand=rulings.showing_hand, wild_ranks=engine.game.wilds.ranks),
             game=chosen,
@@ -164,7 +168,7 @@ class HandRunner:
         table.post(
             NoticeKind.HAND_START,
             f"Hand #{live.hand_no}: {names[-1]} deals to {_join(names)}."
-            f" {chosen.title}, {table.stakes.describe()}."
+            f" {chosen.title}, {hand_stakes(stakes, chosen)}."
             f"\nDeck commitment: {deal.digest} (a salted SHA-256 of each card; the cards everyone sees"
             " are opened after the hand, your own down cards to you)",
             hand_id,

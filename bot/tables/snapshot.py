@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.engine.cards.card import Card
+from bot.engine.hand.hand import StudHand
+from bot.engine.log import Action
+
 from bot.render.table import format_table
 from bot.render.views import (
     Phase,
@@ -94,6 +98,7 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
     engine = live.engine
     actor = engine.actor
     index = {n: i for i, n in enumerate(live.seat_nos)}
+    blinds = posted_blinds(engine)
     shown = set(shown_seats(engine))    # from the log: a hand is face up from the moment it is shown
     out: list[SeatSnapshot] = []
     for s in seats:
@@ -111,7 +116,7 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
             s.seat_no, s.member, s.name, engine.stack(i), s.status, s.leaving, dealt_in=True,
             folded=folded, all_in=engine.is_all_in(i), up=up, hidden=hidden,
             in_pot=engine.contribution(i), street_bet=engine.street_contribution(i),
-            to_act=actor == i and not over, button=i == len(live.seat_nos) - 1,
+            to_act=actor == i and not over, button=i == len(live.seat_nos) - 1, blind=blinds.get(i, ""),
         ))
     return TableSnapshot(
         phase=Phase.OVER if over or engine.is_over else Phase.IN_HAND,
@@ -122,8 +127,25 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
         community=engine.community_card, prompt=None if over else hand_prompt(table),
         wild_events=tuple(engine.wild_events),
         wild_ranks=tuple(engine.wild_ranks),
+        game=live.game.name, boards=hand_boards(engine), board_size=live.game.board_size,
         **common,  # type: ignore[arg-type]
     )
+
+
+BLIND_MARKS = {"small_blind": "SB", "big_blind": "BB", "straddle": "straddle"}
+"""The log's forced bets of the flop games -> the mark the table shows beside the seat."""
+
+
+def posted_blinds(engine: StudHand) -> dict[int, str]:
+    """Engine seat -> ``SB``/``BB``/``straddle`` for each forced bet the hand's log holds (empty in
+    stud): read from what was posted, so a short stack all-in for its blind is marked too."""
+    return {e.seat: BLIND_MARKS[e.action] for e in engine.log
+            if isinstance(e, Action) and e.action in BLIND_MARKS}
+
+
+def hand_boards(engine: StudHand) -> tuple[tuple[Card, ...], ...]:
+    """A flop game's board as dealt so far, one run (empty in stud)."""
+    return (engine.board,) if engine.game.positional else ()
 
 
 def table_notice(table: Table, *, over: bool = False) -> PublicNotice:

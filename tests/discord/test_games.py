@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from bot.engine.games.catalogue import GAMES
-from bot.tables.games import FAMILY_TITLES, dealable, dealable_games, family
+from bot.tables.games import FAMILY_TITLES, dealable, dealable_games
 from tests.discord.helpers import hand_log, new_bot, open_table, play_passively
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeMessage, start_bot
 
@@ -126,4 +126,4 @@ async def test_table_games_without_names_lists_every_game_by_family(
         bold = name in ("razz", "seven-card-stud")
         assert entry.startswith(f"- **{GAMES[name].title}**" if bold else f"- {GAMES[name].title} "), entry
         heading = next(line for line in reversed(lines[: lines.index(entry)]) if line.startswith("**"))
-        assert heading == f"**{FAMILY_TITLES[family(GAMES[name])]}**"
+        assert heading == f"**{FAMILY_TITLES[GAMES[name].family]}**"

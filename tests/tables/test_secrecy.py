@@ -19,6 +19,7 @@ import re
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -71,7 +72,7 @@ come often."""
 
 
 async def play_one(seed: int, players: int, choices: list[int], automuck: list[bool] | None = None,
-                   buy_ins: list[int] | None = None) -> set[str]:
+                   buy_ins: list[int] | None = None, game: str = "sex-in-the-middle-east") -> set[str]:
     """One random hand: ``choices`` pick each prompt's option (folds, calls, bets, all-ins, and at
     the showdown show or muck), ``automuck[i]`` turns auto-muck on for player ``i``, ``buy_ins``
     are the stacks (short ones go all-in). Returns what the hand met: ``muck`` (a player mucked at
@@ -84,6 +85,7 @@ async def play_one(seed: int, players: int, choices: list[int], automuck: list[b
             names = ["Ann", "Bea", "Cid", "Dee"][:players]
             stacks = (buy_ins or [500] * 4)[:players]
             await h.table(*zip(names, stacks, strict=True), stakes=SHORT)
+            await h.service.set_game(h.key, h.members["Ann"], game)
             for name, on in zip(names, automuck or [], strict=False):
                 if on:
                     await h.service.set_automuck(h.key, h.members[name], True)
@@ -108,6 +110,7 @@ async def play_one(seed: int, players: int, choices: list[int], automuck: list[b
             public = {c for s in range(players) for c in engine.up_cards(s)}
             if engine.community_card is not None:
                 public.add(engine.community_card)
+            public |= set(engine.board)             # a flop game's board is everyone's
             public |= {c for s in result.shown for c in engine.down_cards(s)}
             # Cards speak: no pot goes to a mucked hand, a winner at a showdown was shown, and an
             # all-in hand is always shown; without a showdown nobody shows anything.
@@ -159,22 +162,28 @@ async def play_one(seed: int, players: int, choices: list[int], automuck: list[b
             return met
 
 
+GAMES_UNDER_TEST = ("sex-in-the-middle-east", "texas-holdem")
+"""A stud game and the flop games (their boards), each under the same property."""
+
+
+@pytest.mark.parametrize("game", GAMES_UNDER_TEST)
 @settings(max_examples=12, deadline=None)
 @given(st.integers(0, 10**6), st.integers(2, 4), st.lists(st.integers(0, 5), min_size=1, max_size=12))
 def test_no_member_ever_sees_an_unshown_down_card_of_another(
-    seed: int, players: int, choices: list[int]
+    game: str, seed: int, players: int, choices: list[int]
 ) -> None:
-    asyncio.run(play_one(seed, players, choices))
+    asyncio.run(play_one(seed, players, choices, game=game))
 
 
+@pytest.mark.parametrize("game", GAMES_UNDER_TEST)
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10**6), st.integers(2, 4), st.lists(st.integers(0, 5), min_size=1, max_size=12),
        st.lists(st.booleans(), min_size=4, max_size=4),
        st.lists(st.integers(15, 400), min_size=4, max_size=4))
 def test_mucks_automuck_and_all_in_hands_face_up_never_leak_a_down_card(
-    seed: int, players: int, choices: list[int], automuck: list[bool], buy_ins: list[int]
+    game: str, seed: int, players: int, choices: list[int], automuck: list[bool], buy_ins: list[int]
 ) -> None:
-    asyncio.run(play_one(seed, players, choices, automuck, buy_ins))
+    asyncio.run(play_one(seed, players, choices, automuck, buy_ins, game=game))
 
 
 def test_the_property_meets_mucks_automucks_hands_face_up_and_uncontested_wins() -> None:

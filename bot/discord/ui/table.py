@@ -30,7 +30,7 @@ from bot.render.cards import chips, street_name
 from bot.render.pictures import ALT_TEXT_LIMIT, HandPicture, hand_alt, hand_png, table_alt, table_png
 from bot.render.scenes import table_picture
 from bot.render.table import format_table
-from bot.render.views import Phase, Prompt, TableSnapshot, table_view
+from bot.render.views import Phase, Prompt, TableSnapshot, snapshot_stakes, table_view
 
 LOOKS = ("pictures", "pictures-two-colour", "text")
 """The guild setting ``/table look``: the table as a picture with a four-colour deck (default:
@@ -127,7 +127,8 @@ def header(snapshot: TableSnapshot) -> str:
     title = f"### Hand #{s.hand_no} · {street_name(s.street or 3)}"
     if s.phase is Phase.VOID:
         title = f"### Hand #{s.hand_no} · void"
-    text = f"{title}\n{stakes.describe().capitalize()} · Pot {chips(s.pot)}{badge}"
+    described = snapshot_stakes(s)          # the hand's game's: a flop game's blinds
+    text = f"{title}\n{described[:1].upper()}{described[1:]} · Pot {chips(s.pot)}{badge}"
     return f"{text}\n{commitment_line(s)}" if s.commitment else text
 
 
