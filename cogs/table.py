@@ -52,6 +52,7 @@ from bot.tables.games import (
     check_game_setting,
     dealable_games,
     games_by_family,
+    setting_stakes,
     setting_title,
 )
 from bot.tables.notices import Actor, TableKey
@@ -263,8 +264,9 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
             game=setting,
         )
         games = self.bot.service.games(key)
+        described = setting_stakes(table.stakes, games.setting, games.allowed)
         text = (
-            f"Your table is open ({stakes_line(table.stakes)};"
+            f"Your table is open ({stakes_line(table.stakes, described)};"
             f" {setting_title(games.setting, games.allowed)});"
             " you are its dealer. Players take a seat with Join on the table message or /table join;"
             " Deal starts a hand."

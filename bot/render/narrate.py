@@ -19,12 +19,14 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.engine.cards.card import Card, Rank
+from bot.engine.games.streets import PRE_FLOP
 from bot.engine.hand.events import (
     ActionTaken,
     BettingClosed,
     BringInSeat,
     BurnsScrambled,
     CommunityCardNeeded,
+    Event,
     FirstToAct,
     FollowNoted,
     HandMucked,
@@ -44,6 +46,11 @@ from bot.engine.vocab import action_phrase
 from bot.render.cards import cards as card_text
 from bot.render.cards import chips, rank_list, street_name
 from bot.render.wilds import wild_line
+
+FORCED_BLINDS = frozenset({"small_blind", "big_blind", "straddle"})
+"""The forced bets of a flop game that are said one line each (antes are one line together)."""
+
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,9 +161,23 @@ class TableNarrator(EventNarrator[Line]):
             text += "; all-in for the ante: " + ", ".join(short)
         return [Line("action", text)]
 
+    def before(self, event: Event) -> None:
+        # A flop game's blinds (and straddle) are posted as its first street opens, before its
+        # cards: each is said at once, and the street's deal block stays open for the cards.
+        if isinstance(event, ActionTaken) and event.action.action in FORCED_BLINDS:
+            return
+        super().before(event)
+
     def deal_lines(self, street: int | None, cards: Sequence[Deal]) -> list[Line]:
         street = street or 3
         head = street_name(street).capitalize()
+        board = [d.card for d in cards if d.kind == "board"]
+        if board:
+            return [Line("street", f"{head}: {card_text(board)}")]
+        holes = [d for d in cards if d.kind == "hole" and not d.face_up]
+        if street >= PRE_FLOP and holes and len(holes) == len(cards) - sum(d.kind == "burn" for d in cards):
+            per_seat = len(holes) // max(1, len({d.seat for d in holes}))
+            return [Line("street", f"{head}: {NUMBER_WORDS.get(per_seat, str(per_seat))} down cards each")]
         parts: list[str] = []
         downs: list[int | None] = []
         for deal in cards:

@@ -486,6 +486,7 @@ def table_image(pic: TablePicture) -> Image.Image:
 
 
 _BOARD_W = 70          # one board: bigger than the seats' cards (it is everyone's hand)
+_BOARD_W_WILD = 64     # one board with a line of wild ranks under it, in the middle's box
 _BOARDS_W = 48         # two boards (run twice), one above the other in the middle's box
 _BOARD_GAP = 6
 
@@ -497,10 +498,10 @@ def _draw_boards(canvas: Image.Image, pic: TablePicture, mx: int, my: int, mw: i
     board, the wild ranks if the dealer made one wild, as one line."""
     boards = pic.boards or ((),)
     two = len(boards) > 1
-    width = _BOARDS_W if two else _BOARD_W
+    width = _BOARDS_W if two else (_BOARD_W_WILD if wild else _BOARD_W)
     height = int(width * 1.4)
     size = max(pic.board_size, *(len(b) for b in boards))
-    y = my + (2 if two else 4)
+    y = my + 2
     label_w = 34 if two else 0
     row_w = label_w + size * width + (size - 1) * _BOARD_GAP
     draw = ImageDraw.Draw(canvas)
@@ -519,7 +520,7 @@ def _draw_boards(canvas: Image.Image, pic: TablePicture, mx: int, my: int, mw: i
                                        width=3)
         y += height + _BOARD_GAP
     if wild and not two:
-        _text(canvas, (mx + mw / 2, y + 2), _fit(_wild_line(pic.wilds), _WILD_TYPE, mw, bold=True),
+        _text(canvas, (mx + mw / 2, y - 2), _fit(_wild_line(pic.wilds), _WILD_TYPE, mw, bold=True),
               _WILD_TYPE, _TEXT, bold=True, anchor="m")
 
 

@@ -17,8 +17,8 @@ from bot.engine.cards.card import Card, Rank
 from bot.engine.games.catalogue import Game
 from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
 from bot.engine.values.evaluator import HandValue, stand_in
-from bot.engine.values.low import LowValue
 from bot.engine.values.evaluator_tables import WildInFlush
+from bot.engine.values.low import LowValue
 from bot.engine.values.showing import ShowingCategory, ShowingValue, showing_value
 from bot.engine.values.valuation import best_value
 from bot.render.cards import cards as card_text
@@ -131,7 +131,7 @@ def flop_private_text(hand_no: int, street: str, hole: Sequence[Card], board: Se
     >>> print(flop_private_text(4, "flop", hole, board, best, ()))
     Hand #4, flop. Your cards: [A♥ K♦]
     Board: K♥ 7♣ 2♦
-    Best now: One pair, kings, ace-seven-two kickers: K♦ K♥ A♥ 7♣ 2♦
+    Best now: One pair, kings, ace-seven-two kickers: K♥ K♦ A♥ 7♣ 2♦
     """
     lines = [f"Hand #{hand_no}, {street}. Your cards: [{card_text(hole)}]"]
     if board:

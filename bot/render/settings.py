@@ -23,7 +23,8 @@ def hand_stakes(stakes: TableStakes, game: Game) -> str:
 
     >>> from bot.engine.betting.stakes import PRESETS
     >>> from bot.engine.games.catalogue import GAMES
-    >>> hand_stakes(PRESETS["small"], GAMES["texas-holdem"]), hand_stakes(PRESETS["no-limit"], GAMES["texas-holdem"])
+    >>> holdem = GAMES["texas-holdem"]
+    >>> hand_stakes(PRESETS["small"], holdem), hand_stakes(PRESETS["no-limit"], holdem)
     ('fixed limit 20/40, blinds 10/20', 'no limit, blinds 10/20')
     """
     if not game.positional:
@@ -37,10 +38,11 @@ def hand_stakes(stakes: TableStakes, game: Game) -> str:
     return f"{head}, blinds {chips(blinds.small_blind)}/{chips(big)}"
 
 
-def stakes_line(stakes: TableStakes) -> str:
-    """One line: structure and amounts, then buy-in limits."""
+def stakes_line(stakes: TableStakes, described: str | None = None) -> str:
+    """One line: structure and amounts (``described``, default ``stakes.describe()``), then buy-in
+    limits."""
     return (
-        f"{stakes.describe()}; buy-in {chips(stakes.min_buy_in)} to {chips(stakes.max_buy_in)}"
+        f"{described or stakes.describe()}; buy-in {chips(stakes.min_buy_in)} to {chips(stakes.max_buy_in)}"
     )
 
 

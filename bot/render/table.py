@@ -136,8 +136,9 @@ def format_table(view: TableView) -> str:
     if view.community is not None:
         lines.append(f"Community card: {view.community}")
     for i, run in enumerate(view.boards, 1):
-        label = "Board" if len(view.boards) == 1 else f"Board {i}"
-        lines.append(f"{label}: {' '.join(str(c) for c in run) or '(no cards yet)'}")
+        if run:                       # before the flop there is no board to show
+            label = "Board" if len(view.boards) == 1 else f"Board {i}"
+            lines.append(f"{label}: {' '.join(str(c) for c in run)}")
     if len(view.wild_lines) == 1:
         lines.append(f"Pot {chips(view.pot)} · {view.wild_lines[0]}")
     else:

@@ -230,7 +230,8 @@ class TableSnapshot:
     """The hand's deck commitment (SHA-256 hex), public from before its first card (issue 17: it
     stays on the table message for the whole hand); empty between hands."""
     game: str = ""
-    """The game of the hand (a ``GAMES`` name); empty between hands."""
+    """The game of the hand (a ``GAMES`` name); between hands, the game of the next deal (empty when
+    the dealer chooses it)."""
     boards: tuple[tuple[Card, ...], ...] = ()
     """A flop game's board (one run), or both runs of a hand run twice; empty in stud."""
     board_size: int = 0
@@ -331,14 +332,14 @@ def private(
 ) -> PrivateNotice:
     """Engine ``seat``'s own cards now, for that player only (``member``)."""
     if engine.game.positional:
-        hole, board = engine.down_cards(seat), engine.board
+        hole, shared = engine.down_cards(seat), engine.board
         wilds = own_wild_ranks(engine, seat)
-        best = flop_best_now(engine.game, hole, board, wilds, rulings.wild_in_flush)
+        best = flop_best_now(engine.game, hole, shared, wilds, rulings.wild_in_flush)
         return PrivateNotice(
             member=member, name=name, hand_id=hand_id, street=engine.street, down_cards=hole, up_cards=(),
             community_card=None, wild_ranks=wilds, best=best,
-            text=flop_private_text(hand_no, street_name(engine.street), hole, board, best, wilds),
-            ranking=engine.game.split, board=board, game=engine.game.name,
+            text=flop_private_text(hand_no, street_name(engine.street), hole, shared, best, wilds),
+            ranking=engine.game.split, board=shared, game=engine.game.name,
         )
     cards = engine.cards(seat)
     up = engine.up_cards(seat)
@@ -384,9 +385,8 @@ def table_view(snapshot: TableSnapshot) -> TableView:
             footer = "Waiting for players (two are needed)."
         if s.auto_deal_after is not None and ready >= 2:
             footer = f"The next hand is dealt in {s.auto_deal_after:g} seconds."
-        stakes = s.pending_stakes or s.stakes
         title = f"{_mark(s)}Between hands (next: hand #{s.hand_no})"
-        return TableView(title, stakes.describe(), seats, 0, (), footer)
+        return TableView(title, snapshot_stakes(s), seats, 0, (), footer)
     if s.phase is Phase.VOID:
         seats = tuple(
             SeatView(seat.seat_no, seat.name, seat.stack, "" if seat.dealt_in else "not dealt in", (), 0,
@@ -406,9 +406,11 @@ def table_view(snapshot: TableSnapshot) -> TableView:
 
 
 def snapshot_stakes(s: TableSnapshot) -> str:
-    """The stakes line of a snapshot: the hand's game's (a flop game's blinds, stud's ante and
-    bring-in: ``hand_stakes``), or between hands the table's."""
-    return hand_stakes(s.stakes, GAMES[s.game]) if s.game in GAMES else s.stakes.describe()
+    """The stakes line of a snapshot as its game plays them (a flop game's blinds, stud's ante and
+    bring-in: ``hand_stakes``): the hand's, or between hands those of the next deal (the table's
+    stakes as they are when the dealer chooses the game)."""
+    stakes = (s.pending_stakes or s.stakes) if s.phase is Phase.BETWEEN_HANDS else s.stakes
+    return hand_stakes(stakes, GAMES[s.game]) if s.game in GAMES else stakes.describe()
 
 
 def _mark(s: TableSnapshot) -> str:

@@ -30,11 +30,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine.betting.stakes import PRESETS
+from bot.engine.betting.stakes import PRESETS, TableStakes
 from bot.engine.cards.deck import Deck
 from bot.engine.games.catalogue import DEALERS_CHOICE, DEFAULT_GAME, GAMES, Game, game_of
 from bot.engine.games.rulings import RULINGS, Rulings
 from bot.engine.hand.hand import StudHand
+from bot.render.settings import hand_stakes
 from bot.tables.errors import TableError
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "games_list_text",
     "parse_game_list",
     "rulings_for",
+    "setting_stakes",
     "setting_title",
 ]
 
@@ -72,6 +74,24 @@ FAMILIES: tuple[str, ...] = ("stud", "flop", "draw")
 """The families of games, in the order menus list them."""
 
 FAMILY_TITLES = {"stud": "Stud", "flop": "Flop games (Hold'em and Omaha)", "draw": "Draw"}
+
+
+def setting_stakes(stakes: TableStakes, setting: str, allowed: Sequence[str] = ()) -> str:
+    """The stakes as the games of a table's setting play them: one flop game's blinds (``hand_stakes``),
+    stud's ante and bring-in, and both for a dealer's choice that has both families.
+
+    >>> from bot.engine.betting.stakes import PRESETS, TableStakes
+    >>> setting_stakes(PRESETS["small"], "texas-holdem")
+    'fixed limit 20/40, blinds 10/20'
+    >>> setting_stakes(PRESETS["small"], DEALERS_CHOICE, ("razz", "texas-holdem"))
+    'fixed limit 20/40, ante 5 and bring-in 10; blinds 10/20'
+    """
+    games = [GAMES[g] for g in (allowed_or_all(allowed) if setting == DEALERS_CHOICE else (setting,))]
+    if all(g.positional for g in games):
+        return hand_stakes(stakes, games[0])
+    if any(g.positional for g in games):
+        return stakes.with_standard_blinds().describe()
+    return stakes.describe()
 
 
 def games_by_family(names: Iterable[str]) -> list[tuple[str, tuple[str, ...]]]:

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from bot.engine.betting.round import LegalActions
 from bot.engine.cards.card import FULL_DECK, Card, Rank
 from bot.engine.command import Command, Kind
-from bot.engine.games.catalogue import game_of
+from bot.engine.games.catalogue import Game, game_of
 from bot.engine.games.wilds import low_hole_rank
 from bot.engine.hand.hand import StudHand
 from bot.engine.hand.records import Decision
@@ -46,6 +46,7 @@ from bot.engine.values.ace_to_five import EIGHT_OR_BETTER, ace_to_five_key
 from bot.engine.values.evaluator import strength
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.valuation import best_value, hole_spade
+from bot.render.private import flop_high, flop_low
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,6 +53,7 @@ from bot.tables.games import (
     check_game_setting,
     parse_game_list,
     parse_ruling_for,
+    setting_stakes,
     setting_title,
     titles,
 )
@@ -311,7 +312,8 @@ class TableService:
                 table.lease = self.leases.generations.get(table.table_id)
             self.registry.add(table)
         async with self.registry.locked(key, table=table):
-            table.post(NoticeKind.INFO, f"Table open: {stakes_line(stakes)}. "
+            described = setting_stakes(stakes, setting, table.allowed_games)
+            table.post(NoticeKind.INFO, f"Table open: {stakes_line(stakes, described)}. "
                                         f"Game: {setting_title(setting, table.allowed_games)}.")
             table.tell(table_notice(table))
             return snapshot(table)

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.engine.cards.card import Card
+from bot.engine.games.catalogue import GAMES
 from bot.engine.hand.hand import StudHand
 from bot.engine.log import Action
-
 from bot.render.table import format_table
 from bot.render.views import (
     Phase,
@@ -71,8 +71,10 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
     if live is None:
         ready = table.button_seats()
         button = table.coming_button(ready) if ready else None
+        game = table.pending_game or table.game
         return TableSnapshot(
             phase=Phase.BETWEEN_HANDS, hand_no=table.hands_dealt + 1, stakes=table.stakes,
+            game=game if game in GAMES else "",
             rulings=table.rulings,
             seats=tuple(
                 SeatSnapshot(s.seat_no, s.member, s.name, s.stack, s.status, s.leaving,
@@ -122,8 +124,10 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
         phase=Phase.OVER if over or engine.is_over else Phase.IN_HAND,
         hand_no=live.hand_no, stakes=live.stakes, rulings=live.rulings, seats=tuple(out),
         hand_id=live.hand_id, street=engine.street, pot=engine.pot_total, commitment=live.deal.digest,
+        # A flop game says nothing of wild cards unless the dealer made a rank wild.
         wilds=tuple(wild_list(engine.wild_ranks, engine.wild_events, live.names,
-                              per_player=engine.game.wilds.per_player)),
+                              per_player=engine.game.wilds.per_player))
+        if engine.wild_ranks or not live.game.positional else (),
         community=engine.community_card, prompt=None if over else hand_prompt(table),
         wild_events=tuple(engine.wild_events),
         wild_ranks=tuple(engine.wild_ranks),
