@@ -160,7 +160,7 @@ def test_wildstud_entry_point() -> None:
 ISSUE_12_GAMES = ["sex-in-the-middle-east", "seven-card-stud", "follow-the-queen", "baseball",
                   "deuces-wild", "low-hole-wild", "high-chicago", "low-chicago"]
 ISSUE_19_GAMES = ["razz", "seven-card-stud-hi-lo"]
-ISSUE_21_GAMES = ["texas-holdem"]
+ISSUE_21_GAMES = ["texas-holdem", "omaha", "omaha-hi-lo", "crazy-pineapple"]
 
 
 def test_simulate_list_games(capsys: pytest.CaptureFixture[str]) -> None:

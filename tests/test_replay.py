@@ -505,7 +505,7 @@ def test_a_history_without_game_is_sex_in_the_middle_east() -> None:
 
 
 def test_an_unknown_game_is_refused_with_the_names() -> None:
-    text = load("06-split-pot-odd-chip.toml").replace("winnings = ", '_game = "omaha"\nwinnings = ', 1)
+    text = load("06-split-pot-odd-chip.toml").replace("winnings = ", '_game = "blackjack"\nwinnings = ', 1)
     got = report_json(replay_text(text))
     assert got["ok"] is False and "seven-card-stud" in got["error"]["message"]
 

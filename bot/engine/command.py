@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.engine import vocab
+from bot.engine.cards.card import Card
 
 
 class Kind(StrEnum):
@@ -55,6 +56,12 @@ class Kind(StrEnum):
     """A decision: buy the extra card (Baseball's face-up four) for ``amount`` chips."""
     DECLINE = "decline"
     """A decision: no extra card, no chips."""
+    DISCARD = "discard"
+    """A decision: throw away the one card in ``cards`` (Crazy Pineapple, after the flop betting)."""
+    RUN_TWICE = "run_twice"
+    """A decision: agree to deal the rest of the board twice (all in before the river)."""
+    RUN_ONCE = "run_once"
+    """A decision: deal the rest of the board once (what the timer says)."""
 
 
 AMOUNT_KINDS = frozenset({Kind.COMPLETE, Kind.BET, Kind.RAISE, Kind.WAGER})
@@ -63,8 +70,11 @@ AMOUNT_KINDS = frozenset({Kind.COMPLETE, Kind.BET, Kind.RAISE, Kind.WAGER})
 PRICE_KINDS = frozenset({Kind.PAY, Kind.BUY})
 """Decisions that carry a price (chips paid, not a street total); the hand fills it in."""
 
-DECISION_KINDS = frozenset({Kind.PAY, Kind.BUY, Kind.DECLINE})
+DECISION_KINDS = frozenset({Kind.PAY, Kind.BUY, Kind.DECLINE, Kind.DISCARD, Kind.RUN_TWICE, Kind.RUN_ONCE})
 """The answers to a decision (fold answers a pay-or-fold too)."""
+
+CARD_KINDS = frozenset({Kind.DISCARD})
+"""Kinds that name cards (``Command.cards``)."""
 
 PLAYER_KINDS = frozenset(Kind) - {Kind.TIMEOUT, Kind.WAGER}
 """What a player may ask for by name (``wager`` is PHH's, ``timeout`` the timer's)."""
@@ -74,31 +84,45 @@ TIMED_OUT = "timed out"
 
 _PHH_RE = re.compile(
     r"^p([1-9][0-9]*) (f|cc|pb|cbr [1-9][0-9]*|sm|sm -|sm [2-9TJQKA][cdhs](?:[2-9TJQKA][cdhs])*"
-    r"|_pay [1-9][0-9]*|_buy [1-9][0-9]*|_decline)$"
+    r"|_pay [1-9][0-9]*|_buy [1-9][0-9]*|_decline|_discard [2-9TJQKA][cdhs]|_run_twice|_run_once)$"
 )
 _LEGACY_RE = re.compile(r"^p([1-9][0-9]*) ([a-z_]+)(?: ([0-9]+))?$")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Command:
     """``kind`` and, for a wager, ``amount`` (chips, the street total "to"); ``timed_out`` marks a
     resolved command the timer took. Raises ``ValueError`` for an amount on a kind without one or
-    an amount that is not an ``int``. Whether the amount is legal (and a ``bet`` without one) is
+    an amount that is not an ``int``, and cards on a kind without them (``cards``: the card a
+    ``discard`` throws away). Whether the amount is legal (and a ``bet`` without one) is
     the hand's to say: ``StudHand.verify`` raises ``IllegalAction`` with the reason."""
 
     kind: Kind
     amount: int | None = None
     timed_out: bool = False
+    cards: tuple[Card, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, Kind):
             raise ValueError(f"not a command kind: {self.kind!r}")
+        if self.cards:
+            if self.kind not in CARD_KINDS:
+                raise ValueError(f"{vocab.verb(self.kind)} takes no cards")
+            if not all(isinstance(card, Card) for card in self.cards):
+                raise ValueError(f"not cards: {self.cards!r}")
+            if self.kind is Kind.DISCARD and len(self.cards) != 1:
+                raise ValueError("discard one card")
         amount = self.amount
         if amount is not None:
             if self.kind not in AMOUNT_KINDS and self.kind not in PRICE_KINDS:
                 raise ValueError(f"{vocab.verb(self.kind)} takes no amount")
             if not isinstance(amount, int) or isinstance(amount, bool):
                 raise ValueError(f"the amount must be a whole number of chips, not {amount!r}")
+
+    def __repr__(self) -> str:
+        cards = f", cards={self.cards!r}" if self.cards else ""     # only a discard names cards
+        return (f"Command(kind={self.kind!r}, amount={self.amount!r}, timed_out={self.timed_out!r}"
+                f"{cards})")
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -123,6 +147,12 @@ class Command:
             amount = int(words.pop())
         if not words:
             raise ValueError(f"not an action: {text!r}")
+        if words[0] == "discard" and len(words) == 2 and amount is None:
+            try:
+                card = Card.parse(words[1])
+            except ValueError:
+                raise ValueError(f"not a card to discard: {words[1]!r}") from None
+            return cls(Kind.DISCARD, cards=(card,))
         name = "_".join(words)
         if name == "timeout":
             if amount is not None:
@@ -159,9 +189,12 @@ class Command:
         verb, _, arg = match.group(2).partition(" ")
         timed_out = bool(sep) and comment.strip() == TIMED_OUT
         kind = {"f": Kind.FOLD, "cc": Kind.CHECK_OR_CALL, "pb": Kind.BRING_IN,
-                "cbr": Kind.WAGER, "_pay": Kind.PAY, "_buy": Kind.BUY, "_decline": Kind.DECLINE}.get(verb)
+                "cbr": Kind.WAGER, "_pay": Kind.PAY, "_buy": Kind.BUY, "_decline": Kind.DECLINE,
+                "_discard": Kind.DISCARD, "_run_twice": Kind.RUN_TWICE, "_run_once": Kind.RUN_ONCE}.get(verb)
         if kind is None:
             kind = Kind.SHOW if arg else Kind.MUCK
+        if kind is Kind.DISCARD:
+            return seat, cls(kind, None, timed_out, (Card.parse(arg),))
         priced = verb in ("cbr", "_pay", "_buy")
         return seat, cls(kind, int(arg) if priced else None, timed_out)
 
@@ -174,6 +207,8 @@ class Command:
             return False
         if self.kind in AMOUNT_KINDS or self.kind in PRICE_KINDS:
             return self.amount is not None and self.amount > 0
+        if self.kind in CARD_KINDS:
+            return bool(self.cards)
         return True
 
     def phh(self, seat: int) -> str:
@@ -200,8 +235,10 @@ class Command:
             verb = "sm -"
         elif kind is Kind.MUCK:
             verb = "sm"
-        elif kind is Kind.DECLINE:
-            verb = "_decline"
+        elif kind in (Kind.DECLINE, Kind.RUN_TWICE, Kind.RUN_ONCE):
+            verb = f"_{kind.value}"
+        elif kind is Kind.DISCARD:
+            verb = f"_discard {self.cards[0].code}"
         elif kind in PRICE_KINDS:
             verb = f"_{kind.value} {self.amount}"
         else:
@@ -211,7 +248,10 @@ class Command:
 
     @property
     def text(self) -> str:
-        """The command as a player would type it, read back by ``parse``: ``raise 40``, ``all_in``."""
+        """The command as a player would type it, read back by ``parse``: ``raise 40``, ``all_in``,
+        ``discard 7h``."""
+        if self.cards:
+            return f"{self.kind.value} {' '.join(card.code for card in self.cards)}"
         return self.kind.value if self.amount is None else f"{self.kind.value} {self.amount}"
 
     @property
@@ -219,6 +259,8 @@ class Command:
         """The player-facing wording: ``raise to 1,000``, ``bring in``, ``go all-in``, ``fold``."""
         if self.kind is Kind.WAGER:
             return "bet or raise" if self.amount is None else f"bet or raise to {self.amount:,}"
+        if self.cards:
+            return f"{vocab.verb(self.kind)} {' '.join(card.code for card in self.cards)}"
         if self.amount is None:
             return vocab.verb(self.kind)
         return vocab.imperative(self.kind, self.amount)

@@ -31,6 +31,11 @@ SPEC_RULINGS = {
     "four_card_face": ["down", "up"],
     "low_hole_ace": ["high", "low"],
     "low_chicago_ace": ["ace-high", "ace-low"],
+    # Issue 21's flop games: the wild rank ("none" by the issue), the ante, run it twice.
+    "wild_rank": ["none", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
+                  "tens", "jacks", "queens", "kings", "aces"],
+    "flop_ante": ["none", "per-player", "big-blind"],
+    "run_it_twice": ["off", "on"],
 }
 
 

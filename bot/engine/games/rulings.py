@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal, get_args, get_type_hints
 
+from bot.engine.cards.card import Rank
 from bot.engine.errors import RulingError
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.showing import ShowingHand
@@ -42,6 +43,12 @@ FourCard = Literal["free", "bought"]
 FourCardFace = Literal["down", "up"]
 LowHoleAce = Literal["high", "low"]
 LowChicagoAce = Literal["ace-high", "ace-low"]
+WildRank = Literal["none", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
+                   "tens", "jacks", "queens", "kings", "aces"]
+FlopAnte = Literal["none", "per-player", "big-blind"]
+
+WILD_RANK_NAMES: tuple[str, ...] = get_args(WildRank)[1:]
+"""``wild_rank``'s ranks, twos to aces (index + 2 is the rank)."""
 
 RULING_HELP: dict[str, str] = {
     "follow_target": "which card after a face-up five sets the new wild rank",
@@ -63,6 +70,9 @@ RULING_HELP: dict[str, str] = {
     "four_card_face": "baseball: the extra card is dealt down or up",
     "low_hole_ace": "low-hole-wild: an ace is the highest or the lowest down card",
     "low_chicago_ace": "low-chicago: the ace of spades is high or the lowest spade",
+    "wild_rank": "flop games: a rank the dealer makes wild (every card of it, hole or board)",
+    "flop_ante": "flop games: an ante from every player, or one from the big blind for the table",
+    "run_it_twice": "flop games: all-in players before the river are asked to deal the rest twice",
 }
 """One line per ruling, for help text."""
 
@@ -95,6 +105,9 @@ class Rulings:
     four_card_face: FourCardFace = "down"
     low_hole_ace: LowHoleAce = "high"
     low_chicago_ace: LowChicagoAce = "ace-high"
+    wild_rank: WildRank = "none"
+    flop_ante: FlopAnte = "none"
+    run_it_twice: OffOn = "off"
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -151,6 +164,13 @@ class Rulings:
     def changed_from_default(self) -> dict[str, str]:
         """Only the rulings whose option differs from the default, ``{name: option}``."""
         return {name: value for name, value in self.to_dict().items() if value != RULINGS[name][0]}
+
+    @property
+    def wild_rank_value(self) -> Rank | None:
+        """The rank ``wild_rank`` makes wild, or ``None``."""
+        if self.wild_rank == "none":
+            return None
+        return Rank(WILD_RANK_NAMES.index(self.wild_rank) + 2)
 
     @property
     def raise_cap_count(self) -> int | None:

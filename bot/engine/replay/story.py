@@ -14,6 +14,7 @@ from bot.engine.hand.events import (
     BettingClosed,
     BringInSeat,
     BurnsScrambled,
+    CardDealt,
     CommunityCardNeeded,
     FirstToAct,
     FollowNoted,
@@ -107,6 +108,7 @@ class _Narrator(Narrator[str]):
     ) -> None:
         super().__init__(names, wild_ranks)
         self.who = who
+        self.seen_board: list[Deal] = []
 
     def antes_lines(self, antes: Sequence[Action]) -> list[str]:
         amounts = {a.amount for a in antes}
@@ -115,10 +117,11 @@ class _Narrator(Narrator[str]):
         return [f"  {self.who(a.seat)} antes {a.amount}{' (all-in)' if a.all_in else ''}" for a in antes]
 
     def deal_lines(self, street: int | None, cards: Sequence[Deal]) -> list[str]:
-        by_seat: dict[int | None, list[str]] = {}
+        by_seat: dict[str, list[str]] = {}
         for d in cards:
-            by_seat.setdefault(d.seat, []).append(f"{d.card}{'' if d.face_up else ' (down)'}")
-        return [f"  {self.who(seat)}: {' '.join(dealt)}" for seat, dealt in by_seat.items()]
+            where = {"board": "the board", "second_board": "the second board"}.get(d.kind) or self.who(d.seat)
+            by_seat.setdefault(where, []).append(f"{d.card}{'' if d.face_up else ' (down)'}")
+        return [f"  {where}: {' '.join(dealt)}" for where, dealt in by_seat.items()]
 
     def keep_card(self, deal: Deal) -> None:
         if deal.kind == "burn":
@@ -195,6 +198,16 @@ class _Narrator(Narrator[str]):
     def visit_showdown_started(self, ev: ShowdownStarted) -> None:
         self.say("— showdown — order: " + ", ".join(self.who(s) for s in ev.order))
 
+    @property
+    def runs_twice(self) -> bool:
+        """The hand was run twice (a second board was dealt)."""
+        return any(d.kind == "second_board" for d in self.seen_board)
+
+    def visit_card_dealt(self, event: CardDealt) -> None:
+        super().visit_card_dealt(event)
+        if event.deal.kind == "second_board":
+            self.seen_board.append(event.deal)
+
     def visit_hand_shown(self, ev: HandShown) -> None:
         if ev.ranking == "low" and ev.low is not None:
             worth = ev.low.describe()
@@ -210,6 +223,8 @@ class _Narrator(Narrator[str]):
     def visit_pot_awarded(self, ev: PotAwarded) -> None:
         super().visit_pot_awarded(ev)
         name = "main pot" if ev.pot_index == 0 else f"side pot {ev.pot_index}"
+        if self.runs_twice:
+            name += " (second board)" if ev.run else " (first board)"
         shares = ev.halves_note(self.who) or ", ".join(f"{self.who(s)} {c}" for s, c in ev.shares)
         folded = " (everyone else folded)" if ev.by_fold else ""
         self.say(f"  {name} {ev.amount}: {shares}{folded}{ev.odd_chip_note(self.who)}")
