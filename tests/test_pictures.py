@@ -313,10 +313,11 @@ def test_bad_snapshots_are_refused() -> None:
         P.render_showdown(ShowdownPicture("t", ()))
 
 
-def test_gallery_renders_four_pictures(tmp_path: Path) -> None:
+def test_gallery_renders_seven_pictures(tmp_path: Path) -> None:
     paths = render_gallery(tmp_path)
     assert [p.name for p in paths] == ["table-third-street.png", "showdown-five-of-a-kind.png",
-                                       "hand-dm-wilds.png", "table-8-seats.png"]
+                                       "hand-dm-wilds.png", "table-8-seats.png", "table-omaha-flop.png",
+                                       "table-run-it-twice.png", "hand-omaha-hi-lo.png"]
     for path in paths:
         assert decode(path.read_bytes()).width == 960
         assert path.with_suffix(".txt").read_text(encoding="utf-8").strip()

@@ -653,7 +653,7 @@ def flop_best_of(game: Game, hole: Sequence[Card], board: Sequence[Card], wild: 
     (``bot.render.private.flop_high``) and in hi-lo the low; before the flop Hold'em's best group of
     the hole cards (no value), and nothing for Omaha."""
     if len(board) < 3:
-        return best_of(hole, wild, wild_in_flush)
+        return ("", None) if game.exact_hole else best_of(hole, wild, wild_in_flush)
     value = flop_high(game, hole, board, wild, wild_in_flush)
     if not game.has_low:
         return value.describe(kickers=True), value
@@ -771,6 +771,9 @@ def _render_flop_hand(pic: HandPicture, game: Game, wild: frozenset[Rank]) -> Im
     best five framed and lifted across both (what each wild stands for under it)."""
     described, value = flop_best_of(game, pic.cards, pic.board, wild, pic.wild_in_flush)
     lines = [f"Best now: {described}" if described else "Best now: after the flop"]
+    if game.has_low and "; " in described:        # hi-lo: the high and the low one line each
+        high, low = described.split("; ", 1)
+        lines = [f"High: {high}", f"Low: {low}"]
     if pic.wilds:
         lines.append(_wild_line(pic.wilds))
     n = len(pic.cards) + len(pic.board)

@@ -19,6 +19,7 @@ from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
 from bot.engine.values.evaluator import HandValue, stand_in
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.low import LowValue
+from bot.engine.values.omaha import omaha_high, omaha_low
 from bot.engine.values.showing import ShowingCategory, ShowingValue, showing_value
 from bot.engine.values.valuation import best_value
 from bot.render.cards import cards as card_text
@@ -77,23 +78,28 @@ def game_best_now(
 
 def flop_high(game: Game, hole: Sequence[Card], board: Sequence[Card], wild_ranks: Collection[Rank] = (),
               wild_in_flush: WildInFlush = "any-card") -> HandValue:
-    """The high hand ``hole`` makes with ``board`` as ``game``'s showdown values it: Hold'em's best
-    five of them all. Needs five cards or more; raises ``ValueError`` otherwise."""
+    """The high hand ``hole`` makes with ``board`` as ``game``'s showdown values it: Omaha exactly
+    two of the hole cards with exactly three of the board, Hold'em any five of them all. Needs a
+    flop (Omaha) or five cards; raises ``ValueError`` otherwise."""
+    if game.exact_hole:
+        return omaha_high(hole, board, frozenset(wild_ranks), wild_in_flush=wild_in_flush)
     return best_value((*hole, *board), frozenset(wild_ranks), wild_in_flush=wild_in_flush)
 
 
 def flop_low(game: Game, hole: Sequence[Card], board: Sequence[Card]) -> LowValue | None:
-    """The eight-or-better low ``hole`` makes with ``board`` in a hi-lo flop game, or ``None``."""
-    return eight_or_better((*hole, *board))
+    """The eight-or-better low ``hole`` makes with ``board`` in a hi-lo flop game (Omaha hi-lo:
+    its own two plus three, chosen apart from the high), or ``None``."""
+    return omaha_low(hole, board) if game.exact_hole else eight_or_better((*hole, *board))
 
 
 def flop_best_now(game: Game, hole: Sequence[Card], board: Sequence[Card], wild_ranks: Sequence[Rank],
                   wild_in_flush: WildInFlush) -> str:
     """A flop game's best hand now: from the flop on, the five cards the showdown would play with
     what each wild stands for (and in hi-lo the eight-or-better low, or ``no low``); before the
-    flop, the best group of the hole cards."""
+    flop, Hold'em's best group of the hole cards, and nothing for Omaha (two of its cards play with
+    three of a board not dealt yet)."""
     if len(board) < 3:
-        return best_now(hole, wild_ranks, wild_in_flush)
+        return "" if game.exact_hole else best_now(hole, wild_ranks, wild_in_flush)
     text = hand_value_text(flop_high(game, hole, board, wild_ranks, wild_in_flush))
     if game.has_low:
         low = flop_low(game, hole, board)

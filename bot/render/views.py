@@ -47,6 +47,8 @@ class ActionOption:
     min_to: int | None = None
     max_to: int | None = None
     label: str = ""
+    cards: tuple[Card, ...] = ()
+    """The card a ``discard`` throws away (Crazy Pineapple)."""
 
     @property
     def needs_amount(self) -> bool:
@@ -58,7 +60,8 @@ class ActionOption:
         """The ``Command`` this option sends: a wager with its total (a range at ``amount``, its
         smallest), a decision's choice with its price, any other action bare."""
         kind = Kind(self.action)
-        return Command(kind, self.amount if kind in AMOUNT_KINDS or kind in PRICE_KINDS else None)
+        return Command(kind, self.amount if kind in AMOUNT_KINDS or kind in PRICE_KINDS else None,
+                       cards=self.cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,9 +300,14 @@ def prompt(
     if decision is not None and decision.seat == seat:
         options = decision_options(decision)
         labels = " · ".join(o.label for o in options)
-        card = Card.parse(decision.card)
-        asks = (f"your {card} earns an extra card" if decision.kind == "buy"
-                else f"your {card} asks you to match the pot or fold")
+        if decision.kind == "run_twice":
+            asks = "everyone is all-in: run the rest of the board twice (every player must agree)?"
+        elif decision.kind == "discard":
+            asks = "discard one of your down cards"
+        else:
+            card = Card.parse(decision.card)
+            asks = (f"your {card} earns an extra card" if decision.kind == "buy"
+                    else f"your {card} asks you to match the pot or fold")
         return Prompt(
             member=member, name=name, hand_id=hand_id, turn=turn, options=options,
             text=f"{name}, {asks} ({where}): {labels}", deadline=deadline, reminder=reminder,
@@ -323,7 +331,9 @@ def decision_options(decision: Decision) -> tuple[ActionOption, ...]:
         action = command.kind.value
         amount = command.amount
         label = imperative(action, None if amount is None else chips(amount))
-        out.append(ActionOption(action, amount, label=label))
+        if command.cards:                     # a discard names its card
+            label = f"{label} {' '.join(str(c) for c in command.cards)}"
+        out.append(ActionOption(action, amount, label=label, cards=command.cards))
     return tuple(out)
 
 

@@ -28,6 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from bot.engine.betting.stakes import TableStakes
+from bot.tables.options import BOMB_POT_BIG_BLINDS, TableOptions
+
 
 def clockwise_from(numbers: Sequence[int], button: int) -> list[int]:
     """The seat numbers (ascending) in deal order: the first seat left of ``button`` first and the
@@ -57,3 +60,19 @@ def dealt_in(ready: Sequence[int], waiting: Collection[int], button: int) -> lis
             return sorted([*playing, n])
     return playing
 
+
+def bomb_pot_ante(options: TableOptions, stakes: TableStakes) -> int:
+    """What each player antes in a bomb pot at these stakes: the table's ``bomb_pot_ante``, else
+    ``BOMB_POT_BIG_BLINDS`` big blinds (the stakes' blinds, or their standard ones)."""
+    return options.bomb_pot_ante or BOMB_POT_BIG_BLINDS * stakes.with_standard_blinds().big_blind
+
+
+def is_bomb_pot(options: TableOptions, called: bool, hand_no: int) -> bool:
+    """Whether a flop hand numbered ``hand_no`` is a bomb pot: the dealer ``called`` one, or the
+    hand number is a multiple of ``bomb_pot_every``.
+
+    >>> is_bomb_pot(TableOptions(bomb_pot_every=5), False, 10), is_bomb_pot(TableOptions(), False, 10)
+    (True, False)
+    """
+    every = options.bomb_pot_every
+    return called or (every is not None and hand_no % every == 0)

@@ -5,7 +5,8 @@ A table's record holds its dealer, stakes and rulings; its ``settings`` JSON hol
 dealing options (``TableOptions``), the display names of members who sat there, the seat limit,
 stakes and rulings queued for the next deal, the members leaving after the hand in progress, and
 the members who set auto-muck (``automuck``: a list of member ids), the members waiting for the
-big blind (``waiting``: ``bot.tables.blinds``), and the table's game (``game``,
+big blind (``waiting``: ``bot.tables.blinds``), a bomb pot the dealer called for the next flop hand
+(``bomb_pot_next``), and the table's game (``game``,
 ``pending_game``, the dealer's-choice list ``games``, a dealer's choice waiting for its answer
 ``choice`` and the number of the last one asked, ``choice_seq``: see ``bot.tables.games``).
 Seats are rows of their own; the button and the redeal flag are worked out again from the last
@@ -22,6 +23,7 @@ from typing import Any
 from bot.engine.betting.stakes import PRESETS, TableStakes
 from bot.engine.games.catalogue import DEALERS_CHOICE, DEFAULT_GAME, GAMES
 from bot.engine.games.rulings import Rulings
+from bot.engine.hand.options import NO_OPTIONS, HandOptions
 from bot.store import StaleLease, Store, StoreError
 from bot.store.errors import database_failures
 from bot.store.records import HandRecord, Seat, TableRecord
@@ -105,6 +107,7 @@ class Repository:
         leaving = {int(m) for m in settings.get("leaving", ())}
         waiting = {int(m) for m in settings.get("waiting", ())}
         table.automuck = {int(m) for m in settings.get("automuck", ())}
+        table.bomb_pot_next = bool(settings.get("bomb_pot_next", False))
         for seat in await self.store.seats(record.id):
             table.seats[seat.seat_no] = SeatState(
                 seat.seat_no, seat.member_id, table.name(seat.member_id), seat.stack, seat.status,
@@ -174,6 +177,8 @@ class Repository:
             settings["leaving"] = leaving       # folded at their turn, cashed out after the hand
         if table.automuck:
             settings["automuck"] = sorted(table.automuck)
+        if table.bomb_pot_next:
+            settings["bomb_pot_next"] = True     # called by the dealer for the next flop hand
         waiting = sorted(s.member for s in table.seats.values() if s.waiting)
         if waiting:
             settings["waiting"] = waiting       # waiting for the big blind (bot.tables.blinds)
@@ -229,11 +234,12 @@ class Repository:
     # ------------------------------------------------------------------ hands
     async def create_hand(
         self, table: Table, seats: Sequence[SeatState], deal: DealCommitment, game: str = DEFAULT_GAME.name,
-        rulings: Rulings | None = None, stakes: TableStakes | None = None,
+        rulings: Rulings | None = None, stakes: TableStakes | None = None, options: HandOptions = NO_OPTIONS,
     ) -> int:
         """Store a new hand of ``game`` dealt to ``seats`` (in deal order, the button last) from
         ``deal`` under ``rulings`` and ``stakes`` (default: the table's; a flop hand's carry its
-        blinds), with its deal order as its first action, in one transaction; returns its id."""
+        blinds), with its deal order (and its straddle and bomb pot, ``options``) as its first
+        action, in one transaction; returns its id."""
         order = tuple(s.seat_no for s in seats)
         with refused():
             return await self.store.create_hand(
@@ -245,7 +251,7 @@ class Repository:
                 stakes=(stakes or table.stakes).to_dict(),
                 rulings=(rulings or table.rulings).to_dict(),
                 game=game,
-                actions=[encode_seats(order)],
+                actions=[encode_seats(order, options)],
                 lease=table.lease,
             )
 

@@ -21,7 +21,7 @@ from bot.engine.games.rulings import Rulings
 from bot.engine.hand.hand import StudHand
 from bot.engine.log import Action
 from bot.store import HandRecord, Store, StoreError
-from bot.tables.codec import decode_action, decode_seats
+from bot.tables.codec import decode_action, decode_options, decode_seats
 from bot.tables.fairness import DealCommitment, Opening
 
 
@@ -46,7 +46,7 @@ def public_cards(hand: StudHand) -> tuple[Card, ...]:
     if hand.community_card is not None:
         cards.append(hand.community_card)
     cards.extend(hand.indicator_cards)
-    cards.extend(hand.board)
+    cards.extend(card for board in hand.boards for card in board)
     for seat in shown_seats(hand):
         cards.extend(hand.down_cards(seat))
     return tuple(dict.fromkeys(cards))
@@ -120,7 +120,7 @@ def stored_steps(
     # The deal order ends with the button (bot.tables.runner): the flop games go by it.
     engine = StudHand([players[n].starting_stack for n in order], TableStakes.from_dict(record.stakes),
                       Rulings.from_dict(record.rulings), Deck.from_order(deck), manual_showdown=True,
-                      game=record.game, button=len(order) - 1)
+                      game=record.game, button=len(order) - 1, options=decode_options(record.actions[0]))
     yield engine, order, deal, 0
     for text in record.actions[1:]:
         told = len(engine.events)

@@ -206,7 +206,7 @@ class Robot:
         legal = s.legal
         names = legal.names
         if s.decision is not None:
-            return self._decide_baseball(s)
+            return self._decide(s)
         if "muck" in names:          # only a beaten hand may be mucked: give nothing away
             return Command(Kind.MUCK)
         if "show" in names:
@@ -236,11 +236,18 @@ class Robot:
             return Command(Kind.CALL)
         return Command(Kind(names[0]))
 
-    def _decide_baseball(self, s: Situation) -> Command:
-        """Buy the extra card or match the pot when the chance of winning pays for it."""
+    def _decide(self, s: Situation) -> Command:
+        """Baseball: buy the extra card or match the pot when the chance of winning pays for it;
+        Crazy Pineapple: discard the card the engine would (the one that plays least with the
+        board); run it twice whenever asked."""
         decision = s.decision
         assert decision is not None
         equity = estimate_equity(s, self.rng, self.samples)
+        if decision.kind == "discard":           # keep the two that play best with the board
+            assert decision.fallback is not None
+            return Command(Kind.DISCARD, cards=(decision.fallback,))
+        if decision.kind == "run_twice":         # less variance costs nothing: always agree
+            return decision.choices[0]
         yes, no = decision.choices
         if decision.kind == "buy":
             return yes if equity * (len(s.opponents_up) + 1) >= 0.8 else no

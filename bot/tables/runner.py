@@ -27,11 +27,13 @@ from bot.engine.errors import IllegalAction
 from bot.engine.games.catalogue import DEALERS_CHOICE, GAMES, game_of
 from bot.engine.hand.events import CardDealt, ShowdownStarted, StreetStarted
 from bot.engine.hand.hand import StudHand
+from bot.engine.hand.options import NO_OPTIONS, HandOptions, Post
 from bot.engine.phh.export import export_phh
+from bot.render.cards import chips
 from bot.render.narrate import Line, Narrator
 from bot.render.settings import hand_stakes, rulings_changes, stakes_change
 from bot.store.records import HandRecord
-from bot.tables.blinds import clockwise_from, dealt_in
+from bot.tables.blinds import bomb_pot_ante, clockwise_from, dealt_in, is_bomb_pot
 from bot.tables.clock import Clock
 from bot.tables.codec import encode_action, encode_seats
 from bot.tables.errors import DatabaseUnavailable, LeaseLost, StaleAction, TableError
@@ -121,7 +123,7 @@ class HandRunner:
         chosen = game_of(game)
         rulings = rulings_for(chosen, table.rulings)
         numbers = [s.seat_no for s in ready]
-        if chosen.positional:
+        if chosen.positional and table.options.join_blind == "wait":
             # A seat waiting for the big blind is dealt in when it is its big blind (bot.tables.blinds).
             numbers = dealt_in(numbers, {s.seat_no for s in ready if s.waiting}, button)
         order = clockwise_from(numbers, button)
@@ -130,22 +132,29 @@ class HandRunner:
         # One stakes record for every family: a flop hand plays the table's blinds, or the ones its
         # bet size gives (docs/rules.md, "Flop games at the table"); the hand records what it used.
         stakes = table.stakes.with_standard_blinds() if chosen.positional else table.stakes
+        options = NO_OPTIONS
+        if chosen.positional:        # the table's straddle, and a bomb pot called or due
+            bomb = is_bomb_pot(table.options, table.bomb_pot_next, table.hands_dealt + 1)
+            options = HandOptions(straddle=table.options.straddle,
+                                  bomb_pot=bomb_pot_ante(table.options, stakes) if bomb else 0,
+                                  posts=_posts(seats, stakes.big_blind) if not bomb else ())
         try:   # built before the hand is stored: a game the engine cannot deal stores nothing
             engine = StudHand([s.stack for s in seats], stakes, rulings, Deck.from_order(deal.order),
-                              manual_showdown=True, game=chosen, button=len(seats) - 1)
+                              manual_showdown=True, game=chosen, button=len(seats) - 1, options=options)
         except NotImplementedError:
             raise TableError(f"{chosen.title} cannot be dealt yet.") from None
         except ValueError as exc:        # e.g. blinds the stakes cannot give: nothing is stored
             raise TableError(f"{chosen.title} cannot be dealt at these stakes: {exc}") from None
         try:
-            hand_id = await self.repository.create_hand(table, seats, deal, chosen.name, rulings, stakes)
+            hand_id = await self.repository.create_hand(table, seats, deal, chosen.name, rulings, stakes,
+                                                        options)
         except DatabaseUnavailable:
             self.store_failed(table)   # it may have been stored all the same: resync finds it
             raise
         table.button = button
         table.redeal = False
         table.hands_dealt += 1
-        await self._stop_waiting(table, seats)
+        await self._stop_waiting(table, seats, bomb_pot_dealt=table.bomb_pot_next and bool(options.bomb_pot))
         names = tuple(s.name for s in seats)
         live = LiveHand(
             hand_id=hand_id,
@@ -159,7 +168,7 @@ class HandRunner:
             rulings=rulings,
             narrator=Narrator(names, showing_hand=rulings.showing_hand, wild_ranks=engine.game.wilds.ranks),
             game=chosen,
-            actions=[encode_seats(tuple(order))],
+            actions=[encode_seats(tuple(order), options)],
         )
         table.hand = live
         if table.tournament is not None:
@@ -168,7 +177,7 @@ class HandRunner:
         table.post(
             NoticeKind.HAND_START,
             f"Hand #{live.hand_no}: {names[-1]} deals to {_join(names)}."
-            f" {chosen.title}, {hand_stakes(stakes, chosen)}."
+            f" {chosen.title}, {hand_stakes(stakes, chosen)}.{_bomb_pot_words(options)}"
             f"\nDeck commitment: {deal.digest} (a salted SHA-256 of each card; the cards everyone sees"
             " are opened after the hand, your own down cards to you)",
             hand_id,
@@ -176,14 +185,17 @@ class HandRunner:
         await self._after_change(table, street_dealt=True)
         return hand_id
 
-    async def _stop_waiting(self, table: Table, seats: Sequence[SeatState]) -> None:
-        """The seats just dealt in no longer wait for the big blind (kept in the settings JSON;
-        a failure only logs: the hand is stored, and at worst a seat waits one more time)."""
+    async def _stop_waiting(self, table: Table, seats: Sequence[SeatState], *, bomb_pot_dealt: bool) -> None:
+        """The seats just dealt in no longer wait for the big blind, and a bomb pot the dealer
+        called is dealt (kept in the settings JSON; a failure only logs: the hand is stored, and at
+        worst a seat waits one more time, or the bomb pot comes again)."""
         dealt = [s for s in seats if s.waiting]
-        if not dealt:
+        if not dealt and not bomb_pot_dealt:
             return
         for seat in dealt:
             seat.waiting = False
+        if bomb_pot_dealt:
+            table.bomb_pot_next = False
         try:
             await self.repository.save_settings(table)
         except TableError as exc:
@@ -576,7 +588,9 @@ class HandRunner:
                 if live.engine.phase == "showdown":
                     did = "mucked your beaten hand"
                 elif decision is not None:
-                    did = "declined the extra card for you" if decision.kind == "buy" else "folded for you"
+                    did = {"buy": "declined the extra card for you", "run_twice": "ran it once for you",
+                           "discard": f"discarded {decision.fallback} for you"}.get(decision.kind,
+                                                                               "folded for you")
                 else:
                     did = "acted for you (check if possible, else fold)"
                 table.tell(Reply(
@@ -845,6 +859,21 @@ def _history(live: LiveHand) -> str:
     except Exception:  # the settlement must not fail for want of a history text
         log.exception("PHH export failed for hand %s", live.hand_id)
         return f"# hand {live.hand_no}: export failed\nactions = {live.actions!r}\n"
+
+
+def _posts(seats: Sequence[SeatState], big_blind: int) -> tuple[Post, ...]:
+    """Under ``join_blind = post``: each seat still waiting for the big blind and dealt in away from
+    the blinds posts a live big blind (engine seats: ``seats`` in deal order, the button last)."""
+    n = len(seats)
+    blinds = {n - 1, 0} if n == 2 else {0, 1}
+    return tuple(Post(i, live=big_blind) for i, s in enumerate(seats) if s.waiting and i not in blinds)
+
+
+def _bomb_pot_words(options: HandOptions) -> str:
+    """`` Bomb pot: everyone antes 100; no blinds, no betting before the flop.`` for a bomb pot."""
+    if not options.bomb_pot:
+        return ""
+    return f" Bomb pot: everyone antes {chips(options.bomb_pot)}; no blinds, no betting before the flop."
 
 
 def _no_deal_reason(table: Table, ready: Sequence[SeatState]) -> str:

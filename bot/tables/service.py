@@ -35,7 +35,7 @@ from typing import Any
 
 from bot.engine.betting.stakes import PRESETS, TableStakes
 from bot.engine.command import PLAYER_KINDS, Command, Kind
-from bot.engine.games.catalogue import DEALERS_CHOICE, DEFAULT_GAME
+from bot.engine.games.catalogue import DEALERS_CHOICE, DEFAULT_GAME, GAMES
 from bot.engine.games.rulings import Rulings
 from bot.render.cards import chips
 from bot.render.settings import rulings_changes, stakes_change, stakes_line
@@ -43,6 +43,7 @@ from bot.render.table import TableView, format_table
 from bot.render.views import table_view
 from bot.store import Store
 from bot.store.records import HandRecord
+from bot.tables.blinds import bomb_pot_ante
 from bot.tables.clock import Clock, LoopClock
 from bot.tables.errors import NotDealer, StaleAction, TableError
 from bot.tables.games import (
@@ -557,6 +558,33 @@ class TableService:
             if live is not None and live.deadline is None and live.engine.actor is not None:
                 self.runner.arm_timers(table, live.hand_id, live.turn)
             return table.options
+
+    async def call_bomb_pot(self, key: TableKey, who: Actor | int, on: bool = True, *,
+                            dealer_rights: bool = False) -> str:
+        """The dealer calls a bomb pot for the next flop hand (``on``), or takes the call back;
+        kept in the settings JSON. Returns the confirmation; the channel is told too. Raises
+        ``NotDealer``, or ``TableError`` at a table that deals no flop game."""
+        async with self.registry.locked(key) as table:
+            self._check_dealer(table, _actor(who, dealer_rights))
+            setting = table.pending_game or table.game
+            names = allowed_or_all(table.allowed_games) if setting == DEALERS_CHOICE else (setting,)
+            if on and not any(GAMES[n].positional for n in names):
+                raise TableError(f"Bomb pots are for the flop games; this table deals "
+                                 f"{setting_title(setting, table.allowed_games)}.")
+            if table.bomb_pot_next == on:
+                return ("A bomb pot is already called for the next flop hand." if on
+                        else "No bomb pot is called.")
+            table.bomb_pot_next = on
+            try:
+                await self.repository.save_settings(table)
+            except TableError:
+                table.bomb_pot_next = not on
+                raise
+            ante = bomb_pot_ante(table.options, table.pending_stakes or table.stakes)
+            text = (f"Bomb pot for the next flop hand: everyone antes {chips(ante)}, no blinds and no"
+                    " betting before the flop." if on else "The bomb pot is called off.")
+            table.post(NoticeKind.SETTINGS, text)
+            return text
 
     # ==================================================================== dealing and acting
     async def deal(

@@ -148,8 +148,9 @@ def posted_blinds(engine: StudHand) -> dict[int, str]:
 
 
 def hand_boards(engine: StudHand) -> tuple[tuple[Card, ...], ...]:
-    """A flop game's board as dealt so far, one run (empty in stud)."""
-    return (engine.board,) if engine.game.positional else ()
+    """A flop game's board as dealt so far: one, or both runs once the players agreed to run it
+    twice (empty in stud)."""
+    return engine.boards if engine.game.positional else ()
 
 
 def table_notice(table: Table, *, over: bool = False) -> PublicNotice:

@@ -175,6 +175,8 @@ class Table:
     """The number of the last dealer's-choice question asked at this table."""
     choice_timer: TimerHandle | None = None
     button: int | None = None
+    bomb_pot_next: bool = False
+    """The dealer called a bomb pot: the next flop hand is one (then this clears)."""
     redeal: bool = False
     """The last hand dealt was voided: the next deal keeps its button (a misdeal is re-dealt by the
     same dealer) instead of moving it one seat."""

@@ -126,6 +126,9 @@ async def play_and_replay(seed: int, game: str, players: int, choices: list[int]
                 turn += 1
                 assert turn < 200
                 amount = pick.min_to if pick.needs_amount else pick.amount
+                if pick.cards:                      # Crazy Pineapple's discard names its card
+                    await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, pick.command)
+                    continue
                 await h.act(prompt.name, pick.action, amount)
             result = engine.result
             assert result is not None
