@@ -185,8 +185,8 @@ def straddle_text(options: TableOptions) -> str:
 def bomb_pot_text(options: TableOptions) -> str:
     """The confirmation of ``/table bomb-pot every|off``.
 
-    >>> bomb_pot_text(TableOptions(bomb_pot_every=10, bomb_pot_ante=100))[:60]
-    'Every 10th hand that is a flop game is a bomb pot: everyone a'
+    >>> bomb_pot_text(TableOptions(bomb_pot_every=10, bomb_pot_ante=100))[:59]
+    'Every 10th hand that is a flop game is a bomb pot: everyone'
     """
     if options.bomb_pot_every is None:
         return "No bomb pots (the dealer may still call one: /table bomb-pot when:next)."
