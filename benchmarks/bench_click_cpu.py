@@ -14,8 +14,9 @@ Run by hand (not part of the tests)::
 **Per click** (default): one table of 4 players, then one of 8, each with the Discord presenter on
 and pictures on (the default look). Every action is a click on the table message (the deal with
 its Deal button; then check, else call, else the bring-in, else show), made as soon as the
-table message offers the next turn. The first hand is a warm-up (it opens the DM channels and
-draws the first pictures, as a bot that has been running a while has); the next ``--hands`` are
+table message offers the next turn (``--look text``: the same without pictures, to see the
+rest). The first hand is a warm-up (it opens the DM channels and draws the first pictures, as a
+bot that has been running a while has); the next ``--hands`` are
 measured: the bot's CPU over them divided by their actions, and the Discord requests per action
 (interaction: callback and webhook; channel: the table channel's message bucket; global: every
 request under the global limit), as ``bench_discord_budget.py`` counts them.
@@ -239,7 +240,9 @@ async def play_hand(fake: FakeDiscord, guild: FakeGuild, channel: FakeChannel, d
         assert actions < 200
 
 
-async def per_click(players: int, hands: int, scale: float, tmp: Path, profile: Path | None) -> Scene:
+async def per_click(
+    players: int, hands: int, scale: float, tmp: Path, profile: Path | None, look: str
+) -> Scene:
     names = [f"p{i}" for i in range(players)]
     async with FakeDiscord.start(time_scale=scale, interaction_deadline=30.0) as fake:
         fake.strict = False
@@ -250,6 +253,10 @@ async def per_click(players: int, hands: int, scale: float, tmp: Path, profile: 
         bot = BotProcess(fake, tmp / f"bot{players}.sqlite3", tmp / f"bot{players}.log", profile)
         try:
             await bot.ready(fake)
+            if look != "pictures":
+                owner = guild.member("owner")
+                res = await fake.slash(owner, "table look", {"look": look}, channel=channel, wait=False)
+                await res.wait_response(30.0)
             await open_table(fake, guild, channel, members)
             await play_hand(fake, guild, channel, members[0], 1)   # warm-up: DM channels, first pictures
             await quiet(fake)
@@ -407,6 +414,7 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="load: play time")
     parser.add_argument("--pace", type=float, default=3.0, help="load: mean s between actions")
     parser.add_argument("--seed", type=int, default=20)
+    parser.add_argument("--look", default="pictures", help="per click: /table look (text: no pictures)")
     parser.add_argument("--profile", type=Path, help="per click: write the bot's cProfile here (.4/.8 added)")
     parser.add_argument("--json", type=Path, help="write the figures here too")
     args = parser.parse_args(argv)
@@ -426,7 +434,8 @@ async def main(argv: list[str]) -> int:
             rows = []
             for players in (int(p) for p in args.players.split(",")):
                 profile = None if args.profile is None else args.profile.with_suffix(f".{players}")
-                rows.append((await per_click(players, args.hands, args.scale, Path(tmp), profile)).row())
+                scene = await per_click(players, args.hands, args.scale, Path(tmp), profile, args.look)
+                rows.append(scene.row())
             head = ("players", "actions", "CPU ms/click", "inter/act", "chan/act", "glob/act", "429s")
             print(" ".join(f"{h:>12}" for h in head))
             for r in rows:
