@@ -146,7 +146,9 @@ async def test_the_table_text_is_drawn_only_when_read(store: Store, monkeypatch:
     assert tables[0].text == tables[0].text and len(drawn) == 1      # drawn once, then kept
 
 
-async def test_a_hand_value_is_worked_out_only_when_read(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_hand_value_is_worked_out_only_when_read(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     service, gate = await three(store)
     valued: list[object] = []
     real = bot.render.views.game_best_now
