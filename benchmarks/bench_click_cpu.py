@@ -23,9 +23,10 @@ request under the global limit), as ``bench_discord_budget.py`` counts them.
 
 **Load** (``--load N``): N tables of 4 players at once on the one bot process; at each table the
 player to act clicks after a random, exponentially distributed wait (mean ``--pace`` seconds), the
-hand over the dealer clicks Deal. Reported: the time from the click to the interaction's answer
-(the table message drawn with the next prompt: p50, p99, max), the bot's CPU (cores busy) and
-the actions per second. The fake runs in this process on the other core; at a few hundred tables
+hand over the dealer clicks Deal. After ``--warmup`` seconds (the first deals open the DM
+channels and draw the first pictures) ``--seconds`` are measured. Reported: the time from the
+click to the interaction's answer (the table message drawn with the next prompt: p50, p99, max),
+the bot's CPU (cores busy) and the actions per second. The fake runs in this process on the other core; at a few hundred tables
 the fake itself is the ceiling on a 2-core machine (its CPU is printed too), so the per-click
 CPU is the figure to divide a core by (``docs/operations.md``).
 
@@ -303,7 +304,7 @@ def percentile(values: list[float], share: float) -> float:
 
 
 async def load(
-    tables: int, seconds: float, pace: float, scale: float, tmp: Path, seed: int
+    tables: int, seconds: float, pace: float, scale: float, tmp: Path, seed: int, warmup: float
 ) -> dict[str, Any]:
     rng = random.Random(seed)
     per_guild = 50
@@ -341,7 +342,9 @@ async def load(
                 await asyncio.gather(*(open_table(fake, g, c, m) for g, c, m in seats[at : at + 25]))
             setup = time.perf_counter() - started
             fake.requests.clear()
-            deadline = time.perf_counter() + seconds
+            measured = time.perf_counter() + warmup      # the first deals (DM channels, first pictures)
+            deadline = measured + seconds
+            mark: dict[str, float] = {}
 
             async def click(member: FakeMember, message: FakeMessage, label: str, into: list[float]) -> None:
                 res = await fake.click(member, message, label=label, wait=False)
@@ -349,14 +352,19 @@ async def load(
                 waiter: asyncio.Future[float] = loop.create_future()
                 answered[res.token] = waiter
                 sent = time.monotonic()
+                counted = time.perf_counter() >= measured
                 if res.callbacks:       # answered before the waiter was set
                     answered.pop(res.token, None)
-                    into.append(0.0)
+                    if counted:
+                        into.append(0.0)
                     return
                 try:
-                    into.append(await asyncio.wait_for(waiter, 30.0) - sent)
+                    answer = await asyncio.wait_for(waiter, 30.0) - sent
                 except TimeoutError:
                     errors.append("no answer in 30 s")
+                    return
+                if counted:
+                    into.append(answer)
 
             async def play(guild: FakeGuild, channel: FakeChannel, players: list[FakeMember]) -> None:
                 await asyncio.sleep(rng.uniform(0, pace))
@@ -383,6 +391,9 @@ async def load(
                     await click(member_to_act(guild, prompt), prompt, label, latencies)
 
             async def trim() -> None:
+                await asyncio.sleep(max(0.0, measured - time.perf_counter()))
+                fake.requests.clear()
+                mark.update(cpu=cpu_seconds(bot.pid), own=own_cpu(), wall=time.perf_counter())
                 while time.perf_counter() < deadline:
                     await asyncio.sleep(2.0)
                     counts["requests"] += len(fake.requests)
@@ -392,10 +403,9 @@ async def load(
                     fake.requests.clear()       # the recorded uploads would fill the memory
 
             counts = {"requests": 0, "interaction": 0, "global": 0}
-            cpu_before, own_before, wall_before = cpu_seconds(bot.pid), own_cpu(), time.perf_counter()
             await asyncio.gather(trim(), *(play(g, c, m) for g, c, m in seats))
-            wall = time.perf_counter() - wall_before
-            cpu, own = cpu_seconds(bot.pid) - cpu_before, own_cpu() - own_before
+            wall = time.perf_counter() - mark["wall"]
+            cpu, own = cpu_seconds(bot.pid) - mark["cpu"], own_cpu() - mark["own"]
         finally:
             bot.stop()
     actions = len(latencies) + len(deals)
@@ -424,7 +434,8 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--players", default="4,8", help="table sizes for the per-click figure")
     parser.add_argument("--scale", type=float, default=0.01, help="rate-limit time scale (1.0: Discord's)")
     parser.add_argument("--load", type=int, metavar="N", help="N busy tables instead of the per-click figure")
-    parser.add_argument("--seconds", type=float, default=30.0, help="load: play time")
+    parser.add_argument("--seconds", type=float, default=30.0, help="load: measured play time")
+    parser.add_argument("--warmup", type=float, default=15.0, help="load: play time before measuring")
     parser.add_argument("--pace", type=float, default=3.0, help="load: mean s between actions")
     parser.add_argument("--seed", type=int, default=20)
     parser.add_argument("--look", default="pictures", help="per click: /table look (text: no pictures)")
@@ -435,7 +446,8 @@ async def main(argv: list[str]) -> int:
           f" rate-limit time scale {args.scale:g}")
     with tempfile.TemporaryDirectory(prefix="wildstud-click-") as tmp:
         if args.load:
-            result = await load(args.load, args.seconds, args.pace, args.scale, Path(tmp), args.seed)
+            result = await load(args.load, args.seconds, args.pace, args.scale, Path(tmp), args.seed,
+                                args.warmup)
             print(json.dumps(result))
             print(f"{args.load:,} tables, an action every {args.pace:g} s per table (mean):"
                   f" next prompt p50 {result['next_prompt_p50_ms']} ms,"
