@@ -26,9 +26,13 @@ player to act clicks after a random, exponentially distributed wait (mean ``--pa
 hand over the dealer clicks Deal. After ``--warmup`` seconds (the first deals open the DM
 channels and draw the first pictures) ``--seconds`` are measured. Reported: the time from the
 click to the interaction's answer (the table message drawn with the next prompt: p50, p99, max),
-the bot's CPU (cores busy) and the actions per second. The fake runs in this process on the other core; at a few hundred tables
-the fake itself is the ceiling on a 2-core machine (its CPU is printed too), so the per-click
-CPU is the figure to divide a core by (``docs/operations.md``).
+the bot's CPU (cores busy) and the actions per second. The fake runs in this process on the other
+core; at a few hundred tables the fake itself is the ceiling on a 2-core machine (its CPU is
+printed too), so the per-click CPU is the figure to divide a core by (``docs/operations.md``).
+
+**The table service alone** (``--service``): the same hands through ``TableService`` and the store
+with a presenter that reads nothing (no Discord, no pictures), CPU per action of this process:
+the share of a click that the table service itself costs.
 
 Targets (issue 20): bot CPU per click at most 3 ms at 4 and 8 players; 1,000 busy tables on one
 process at one action per 3 s with the next prompt's p99 under 250 ms; no more Discord requests
@@ -428,6 +432,52 @@ async def load(
     }
 
 
+# ------------------------------------------------------------------------------------ service only
+class Discarding:
+    """A presenter that takes each update and reads none of it (the table service's own share)."""
+
+    async def update(self, table: Any, update: Any) -> None: ...
+
+
+async def service_only(players: int, hands: int, tmp: Path) -> dict[str, Any]:
+    """The table service and the store alone, one table of ``players``: CPU per action (the engine,
+    the notices, the snapshot, the store's transaction), over ``hands`` hands after a warm-up."""
+    from bot.engine.command import Command, Kind
+    from bot.store import Store
+    from bot.tables.clock import FakeClock
+    from bot.tables.notices import TableKey
+    from bot.tables.options import TableOptions
+    from bot.tables.service import TableService
+
+    key = TableKey(1, 2)
+    async with await Store.open(tmp / f"service{players}.sqlite3") as store:
+        options = TableOptions(turn_timeout=None, reminder_after=None, auto_deal_after=None)
+        service = TableService(store, Discarding(), clock=FakeClock(), rng=random.Random(20),
+                               default_options=options)
+        await service.create_table(key, 100)
+        for i in range(players):
+            await service.join(key, 100 + i, f"p{i}")
+
+        async def hand() -> int:
+            actions = 1
+            await service.deal(key, 100)
+            while (prompt := service.current_prompt(key)) is not None:
+                option = next(o for name in ("bring_in", "check", "call", "show")
+                              if (o := prompt.option(name)) is not None)
+                command = Command(Kind(option.action))
+                await service.act(key, prompt.member, prompt.hand_id, prompt.turn, command)
+                actions += 1
+            return actions
+
+        await hand()
+        actions, started = 0, time.process_time()
+        for _ in range(hands):
+            actions += await hand()
+        cpu = time.process_time() - started
+        await service.close()
+    return {"players": players, "actions": actions, "cpu_ms_per_action": round(cpu * 1000 / actions, 3)}
+
+
 async def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hands", type=int, default=3, help="measured hands per table (after a warm-up)")
@@ -438,14 +488,22 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--warmup", type=float, default=15.0, help="load: play time before measuring")
     parser.add_argument("--pace", type=float, default=3.0, help="load: mean s between actions")
     parser.add_argument("--seed", type=int, default=20)
+    parser.add_argument("--service", action="store_true",
+                        help="the table service and store alone (no Discord), CPU per action")
     parser.add_argument("--look", default="pictures", help="per click: /table look (text: no pictures)")
     parser.add_argument("--profile", type=Path, help="per click: write the bot's cProfile here (4/8 added)")
     parser.add_argument("--json", type=Path, help="write the figures here too")
     args = parser.parse_args(argv)
     print(f"Python {platform.python_version()}; {platform.machine()}; {os.cpu_count()} CPUs;"
           f" rate-limit time scale {args.scale:g}")
+    rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="wildstud-click-") as tmp:
-        if args.load:
+        if args.service:
+            rows = [await service_only(int(p), args.hands, Path(tmp)) for p in args.players.split(",")]
+            for r in rows:
+                print(f"table service alone, {r['players']} players: {r['actions']} actions,"
+                      f" {r['cpu_ms_per_action']} ms CPU per action")
+        elif args.load:
             result = await load(args.load, args.seconds, args.pace, args.scale, Path(tmp), args.seed,
                                 args.warmup)
             print(json.dumps(result))
@@ -454,9 +512,8 @@ async def main(argv: list[str]) -> int:
                   f" p99 {result['next_prompt_p99_ms']} ms;"
                   f" bot {result['bot_cpu_ms_per_action']} ms CPU per action,"
                   f" {result['bot_cores']} cores busy (the fake: {result['fake_cores']})")
-            rows: list[dict[str, Any]] = [result]
+            rows = [result]
         else:
-            rows = []
             for players in (int(p) for p in args.players.split(",")):
                 profile = args.profile and args.profile.with_name(f"{args.profile.name}{players}")
                 scene = await per_click(players, args.hands, args.scale, Path(tmp), profile, args.look)
