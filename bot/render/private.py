@@ -159,16 +159,19 @@ def private_text(
     wild_in_flush: WildInFlush,
     board: Collection[Card] = (),
     ranking: str = "high",
+    *,
+    best: str | None = None,
 ) -> str:
     """The private message: hand and street, own cards as dealt (down cards in brackets), the
     community card if any, the best hand now and the wild ranks. ``board``: the other players' up
     cards, which the wilds' stand-ins avoid. ``ranking``: ``"low"`` in razz, ``"high-low"`` in
-    stud hi-lo (``game_best_now``)."""
+    stud hi-lo (``game_best_now``). ``best``: that best hand, when the caller has it already."""
     lines = [f"Hand #{hand_no}, {street}. Your cards: {dealt_cards(cards, up)}"]
     all_cards = list(cards) + ([community] if community is not None else [])
     if community is not None:
         lines.append(f"Community card: {community}")
-    best = game_best_now(all_cards, wild_ranks, wild_in_flush, board, ranking)
+    if best is None:
+        best = game_best_now(all_cards, wild_ranks, wild_in_flush, board, ranking)
     if best:
         lines.append(f"Best now: {best}")
     lines.append(f"Wild: {rank_list(wild_ranks)}")

@@ -85,4 +85,4 @@ def hand_picture(
     wilds = picture_wilds(notice.wild_ranks, events)
     title = f"Hand #{hand_no} · {street_name(notice.street)} · {notice.name}"
     return HandPicture(title, cards, tuple(notice.up_cards), wilds, notice.community_card, wild_in_flush,
-                       ranking=notice.ranking, four_colour=four_colour, board=notice.board, game=notice.game)
+                       ranking=notice.ranking, four_colour=four_colour, board=notice.shared, game=notice.game)

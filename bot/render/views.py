@@ -14,16 +14,18 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
 from bot.engine.betting.round import LegalActions
 from bot.engine.betting.stakes import TableStakes
 from bot.engine.cards.card import Card, Rank
 from bot.engine.command import AMOUNT_KINDS, PRICE_KINDS, Command, Kind
-from bot.engine.games.catalogue import GAMES
+from bot.engine.games.catalogue import GAMES, Game
 from bot.engine.games.follow import WildEvent
 from bot.engine.games.rulings import Rulings
 from bot.engine.hand.hand import StudHand
 from bot.engine.hand.records import Decision
+from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.vocab import imperative
 from bot.render.cards import chips, street_name
 from bot.render.private import flop_best_now, flop_private_text, game_best_now, private_text
@@ -92,12 +94,17 @@ class Prompt:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PrivateNotice:
     """One player's own cards, sent after every street (never anyone else's down cards).
 
     ``best`` is their best hand right now under ``wild_ranks`` (e.g. "three kings"), or an empty
-    string when the engine cannot rank so few cards.
+    string when the engine cannot rank so few cards; ``text`` is the private message (with
+    ``opening``, the openings of their down cards, at its end). Both are worked out from the
+    fields the first time they are read: valuing a hand costs an evaluation, and a front end that
+    sends nothing on this street (Discord's DMs go with a new down card) never pays for it.
+    ``cards``: their cards as dealt; ``board``: the other players' up cards (a wild's stand-in
+    avoids them).
     """
 
     member: int
@@ -108,13 +115,40 @@ class PrivateNotice:
     up_cards: tuple[Card, ...]
     community_card: Card | None
     wild_ranks: tuple[Rank, ...]
-    best: str
-    text: str
+    hand_no: int
+    cards: tuple[Card, ...]
+    board: tuple[Card, ...]
+    wild_in_flush: WildInFlush
     ranking: str = "high"
-    board: tuple[Card, ...] = ()
-    """A flop game's board so far (``down_cards`` are then the hole cards)."""
+    opening: str = ""
     game: str = ""
-    """The hand's game (a ``GAMES`` name): how the picture picks the best five."""
+    """The hand's game (a ``GAMES`` name): a flop game reads its own best hand and text."""
+    shared: tuple[Card, ...] = ()
+    """A flop game's board so far (``down_cards`` are then the hole cards; ``board`` stays the
+    other players' up cards, which a wild's stand-in avoids)."""
+
+    @cached_property
+    def flop(self) -> Game | None:
+        """The flop game of the hand, or None (stud)."""
+        game = GAMES.get(self.game)
+        return game if game is not None and game.positional else None
+
+    @cached_property
+    def best(self) -> str:
+        if self.flop is not None:
+            return flop_best_now(self.flop, self.down_cards, self.shared, self.wild_ranks, self.wild_in_flush)
+        own = list(self.cards) + ([self.community_card] if self.community_card is not None else [])
+        return game_best_now(own, self.wild_ranks, self.wild_in_flush, self.board, self.ranking)
+
+    @cached_property
+    def text(self) -> str:
+        if self.flop is not None:
+            return flop_private_text(self.hand_no, street_name(self.street), self.down_cards, self.shared,
+                                     self.best, self.wild_ranks) + self.opening
+        return private_text(
+            self.hand_no, street_name(self.street), self.cards, self.up_cards, self.community_card,
+            self.wild_ranks, self.wild_in_flush, self.board, self.ranking, best=self.best,
+        ) + self.opening
 
 
 class Phase(StrEnum):
@@ -340,33 +374,19 @@ def decision_options(decision: Decision) -> tuple[ActionOption, ...]:
 def private(
     engine: StudHand, seat: int, *, member: int, name: str, hand_id: int, hand_no: int, rulings: Rulings
 ) -> PrivateNotice:
-    """Engine ``seat``'s own cards now, for that player only (``member``)."""
-    if engine.game.positional:
-        hole, shared = engine.down_cards(seat), engine.board
-        wilds = own_wild_ranks(engine, seat)
-        best = flop_best_now(engine.game, hole, shared, wilds, rulings.wild_in_flush)
-        return PrivateNotice(
-            member=member, name=name, hand_id=hand_id, street=engine.street, down_cards=hole, up_cards=(),
-            community_card=None, wild_ranks=wilds, best=best,
-            text=flop_private_text(hand_no, street_name(engine.street), hole, shared, best, wilds),
-            ranking=engine.game.split, board=shared, game=engine.game.name,
-        )
-    cards = engine.cards(seat)
+    """Engine ``seat``'s own cards now, for that player only (``member``); its hand value and text
+    are worked out when first read. In a flop game ``down_cards`` are the hole cards and ``shared``
+    the board."""
     up = engine.up_cards(seat)
     # The other players' up cards: a wild's stand-in avoids them (issue 14).
-    board = [c for s in range(engine.seat_count) if s != seat for c in engine.up_cards(s)]
-    wilds = own_wild_ranks(engine, seat)
+    board = tuple(c for s in range(engine.seat_count) if s != seat for c in engine.up_cards(s))
     ranking = engine.game.split if engine.game.has_low else "high"
-    text = private_text(
-        hand_no, street_name(engine.street), cards, up, engine.community_card,
-        wilds, rulings.wild_in_flush, board, ranking,
-    )
-    own = list(cards) + ([engine.community_card] if engine.community_card is not None else [])
-    best = game_best_now(own, wilds, rulings.wild_in_flush, board, ranking)
     return PrivateNotice(
         member=member, name=name, hand_id=hand_id, street=engine.street,
         down_cards=engine.down_cards(seat), up_cards=up, community_card=engine.community_card,
-        wild_ranks=wilds, best=best, text=text, ranking=ranking,
+        wild_ranks=own_wild_ranks(engine, seat), hand_no=hand_no, cards=engine.cards(seat), board=board,
+        wild_in_flush=rulings.wild_in_flush, ranking=ranking, game=engine.game.name,
+        shared=engine.board if engine.game.positional else (),
     )
 
 

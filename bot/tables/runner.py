@@ -47,12 +47,21 @@ from bot.tables.games import (
     setting_title,
     titles,
 )
-from bot.tables.notices import GameChoiceNotice, NoticeKind, PublicNotice, Reply, ShowdownNotice, TableKey
+from bot.tables.notices import (
+    GameChoiceNotice,
+    NoticeKind,
+    PrivateNotice,
+    PublicNotice,
+    Reply,
+    ShowdownNotice,
+    TableKey,
+    TableNotice,
+)
 from bot.tables.registry import Registry
 from bot.tables.repository import Repository
 from bot.tables.reveal import live_reveal, replay_stored, reveal_text
 from bot.tables.seating import Seating
-from bot.tables.snapshot import hand_prompt, own_cards, table_notice
+from bot.tables.snapshot import hand_prompt, own_cards, snapshot, table_notice
 from bot.tables.state import LiveHand, SeatState, Table
 from bot.tables.stats import lines_for
 from bot.tables.tournaments import Tournaments
@@ -391,14 +400,11 @@ class HandRunner:
         if engine.is_over:
             await self._finish(table, live.showdown_lines)
             return
-        table.tell(table_notice(table))
         # Everyone's cards when a street starts; otherwise whoever was dealt a card outside a street's
         # start (Baseball: a bought card, and the rest of the pass it paused).
         dealt_to = {e.deal.seat for e in events if isinstance(e, CardDealt)}
-        for seat in engine.live_seats:
-            if street_dealt or seat in dealt_to:
-                table.tell(own_cards(live, seat))
-        await self._next_turn(table)
+        privates = [own_cards(live, seat) for seat in engine.live_seats if street_dealt or seat in dealt_to]
+        await self._next_turn(table, privates)
 
     @staticmethod
     def _tell(table: Table, live: LiveHand, events: Sequence[object]) -> None:
@@ -410,36 +416,58 @@ class HandRunner:
         if live.in_showdown:
             lapse(table)                  # a void asked for before the showdown lapses as it begins
 
-    async def _next_turn(self, table: Table) -> None:
+    async def _next_turn(self, table: Table, privates: Sequence[PrivateNotice] | None = None) -> None:
+        """Prompt the player to act, or act for a seat the table answers for (a leaving seat, a
+        showdown's cards that speak, auto-muck). ``privates``: after an action or a deal, the table
+        is told first, then these players' own cards; None when the caller told the table itself.
+        A prompted turn snapshots the table once, after its timers are armed: the table notice,
+        the prompt and the update's final table are that one snapshot."""
         live = table.hand
         assert live is not None
         seat = live.engine.actor
-        if seat is None:
+        auto = None if seat is None else self._answered_by_table(table, live, seat)
+        if seat is None or auto is not None:
+            if privates is not None:
+                table.tell(table_notice(table))
+                for notice in privates:
+                    table.tell(notice)
+            if seat is not None and auto is not None:
+                await self._auto(table, seat, Command(auto))
             return
-        table_seat = table.seats.get(live.seat_nos[seat])
-        if table_seat is not None and table_seat.leaving:
-            leaving = Kind.FOLD if live.engine.legal_actions(seat).fold else Kind.TIMEOUT
-            await self._auto(table, seat, Command(leaving))
-            return
+        self.arm_timers(table, live.hand_id, live.turn)
+        if privates is None:
+            prompt = hand_prompt(table)
+        else:
+            now = snapshot(table)
+            table.tell(TableNotice(now))
+            for notice in privates:
+                table.tell(notice)
+            prompt = now.prompt
         if live.engine.phase == "showdown":
-            # Card rooms' showdown (SPEC §6): a hand that could still win a pot is shown without
-            # asking (cards speak); a beaten hand is mucked for a player who set auto-muck; anyone
-            # else is asked, after seeing the hands shown before them.
-            if not live.engine.legal_actions(seat).muck:
-                await self._auto(table, seat, Command(Kind.SHOW))
-                return
-            if live.members[seat] in table.automuck:
-                await self._auto(table, seat, Command(Kind.MUCK))
-                return
+            # Anyone asked to show or muck sees the hands shown before them first.
             fresh = live.showdown_lines[live.showdown_posted :]
             if fresh:
                 heading = ["Showdown"] if live.showdown_posted == 0 else []
                 table.post(NoticeKind.RESULT, "\n".join(heading + fresh), live.hand_id)
                 live.showdown_posted = len(live.showdown_lines)
-        self.arm_timers(table, live.hand_id, live.turn)
-        prompt = hand_prompt(table)
         assert prompt is not None
         table.tell(prompt)
+
+    @staticmethod
+    def _answered_by_table(table: Table, live: LiveHand, seat: int) -> Kind | None:
+        """What the table does by itself for engine ``seat`` to act, if anything: a leaving seat
+        folds (or posts the bring-in it owes); at the showdown (card rooms', SPEC §6) a hand that
+        could still win a pot is shown without asking (cards speak) and a beaten hand is mucked for
+        a player who set auto-muck; anyone else is asked."""
+        table_seat = table.seats.get(live.seat_nos[seat])
+        if table_seat is not None and table_seat.leaving:
+            return Kind.FOLD if live.engine.legal_actions(seat).fold else Kind.TIMEOUT
+        if live.engine.phase == "showdown":
+            if not live.engine.legal_actions(seat).muck:
+                return Kind.SHOW
+            if live.members[seat] in table.automuck:
+                return Kind.MUCK
+        return None
 
     async def _auto(self, table: Table, seat: int, command: Command) -> None:
         """An action the table takes by itself (a show, a muck, a leaving seat's fold, a timeout)

@@ -8,13 +8,13 @@ the showdown (a mucked hand stays face down).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.engine.cards.card import Card
 from bot.engine.games.catalogue import GAMES
 from bot.engine.hand.hand import StudHand
 from bot.engine.log import Action
-from bot.render.table import format_table
 from bot.render.views import (
     Phase,
     PrivateNotice,
@@ -23,10 +23,9 @@ from bot.render.views import (
     TableSnapshot,
     private,
     prompt,
-    table_view,
 )
 from bot.render.wilds import wild_list
-from bot.tables.notices import NoticeKind, PublicNotice
+from bot.tables.notices import Notice, PublicNotice, TableNotice
 from bot.tables.reveal import opening_text, shown_seats
 from bot.tables.state import LiveHand, Table
 
@@ -50,7 +49,7 @@ def own_cards(live: LiveHand, seat: int) -> PrivateNotice:
         live.engine, seat, member=live.members[seat], name=live.names[seat], hand_id=live.hand_id,
         hand_no=live.hand_no, rulings=live.rulings,
     )
-    return replace(notice, text=notice.text + opening_text(live.deal, live.engine.down_cards(seat)))
+    return replace(notice, opening=opening_text(live.deal, live.engine.down_cards(seat)))
 
 
 def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
@@ -154,7 +153,22 @@ def hand_boards(engine: StudHand) -> tuple[tuple[Card, ...], ...]:
 
 
 def table_notice(table: Table, *, over: bool = False) -> PublicNotice:
-    """A ``TABLE`` notice: the table block now, with its view and snapshot."""
-    snap = snapshot(table, over=over)
-    view = table_view(snap)
-    return PublicNotice(NoticeKind.TABLE, format_table(view), snap.hand_id, view, snap)
+    """A ``TABLE`` notice: the table now, as a snapshot (its view and text are drawn when read)."""
+    return TableNotice(snapshot(table, over=over))
+
+
+def current(table: Table, notices: Sequence[Notice]) -> TableSnapshot:
+    """The table now, at the end of an operation that said ``notices``: when it ended on a new turn
+    (the runner told the table, then the prompt taken from that same snapshot, and nothing since),
+    that snapshot, else a new one."""
+    last = notices[-1] if notices else None
+    live = table.hand
+    if isinstance(last, Prompt) and live is not None and (last.hand_id, last.turn, last.deadline) == (
+        live.hand_id, live.turn, live.deadline
+    ):
+        for notice in reversed(notices):
+            if isinstance(notice, TableNotice) and notice.snapshot is not None:
+                if notice.snapshot.prompt is last:
+                    return notice.snapshot
+                break
+    return snapshot(table)

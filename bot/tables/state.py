@@ -183,6 +183,11 @@ class Table:
     hand: LiveHand | None = None
     hands_dealt: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    delivery: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while one update of this table is delivered to the front end (after ``lock`` is
+    released: a slow front end never holds the table), so updates go out one at a time, in order."""
+    collected: int = 0
+    """How many updates of this table were collected so far (``Update.number`` of the newest)."""
     timers: list[TimerHandle] = field(default_factory=list)
     auto_deal: TimerHandle | None = None
     void_request: VoidRequest | None = None

@@ -91,11 +91,10 @@ class ActionButton(
         )
 
     async def callback(self, interaction: Interaction) -> None:
+        # The turn is checked once, by the service under the table's lock (``TableService.act``);
+        # its refusal (another turn, another hand, a closed table) is the answer.
         try:
             key = table_key(interaction)
-            wildstud(interaction).service.check_turn(
-                key, interaction.user.id, self.hand_id, self.turn, table_id=self.table_id
-            )
             command = Command.named(self.action, self.amount)
             if self.card is not None:
                 command = replace(command, cards=(self.card,))
@@ -106,7 +105,7 @@ class ActionButton(
             await reply(interaction, str(exc))
             return
         try:
-            await act(interaction, key, self.hand_id, self.turn, command)
+            await act(interaction, key, self.hand_id, self.turn, command, table_id=self.table_id)
         except Exception as exc:
             await answer_error(interaction, exc)
 
