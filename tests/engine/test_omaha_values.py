@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine.cards.card import FULL_DECK, Card, Rank
-from bot.engine.values.omaha import omaha_high, omaha_low
+from bot.engine.values.board import omaha_high, omaha_low
 from tests.reference_evaluator import category_name, reference_evaluate, score_key
 from tests.reference_low import ref_eight_or_better
 

@@ -32,9 +32,9 @@ from bot.engine.hand.opening import leader_seat
 from bot.engine.hand.records import HandResult, PotResult
 from bot.engine.log import Action
 from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
+from bot.engine.values.board import omaha_high, omaha_low
 from bot.engine.values.evaluator import HandValue
 from bot.engine.values.low import LowValue
-from bot.engine.values.omaha import omaha_high, omaha_low
 from bot.engine.values.valuation import best_value, hole_spade
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -89,8 +89,7 @@ def value_of(state: HandState, seat: int, run: int = 0) -> HandValue:
     wild_in_flush = state.rulings.wild_in_flush
     if state.game.exact_hole:
         return omaha_high(state.seats[seat].cards, state.board_of(run), seat_wilds(state, seat),
-                          wild_in_flush=wild_in_flush,
-                          natural_wins_ties=state.rulings.natural_wins_ties == "on")
+                          wild_in_flush=wild_in_flush)
     return best_value(state.hand_cards(seat, run), seat_wilds(state, seat), wild_in_flush=wild_in_flush)
 
 
@@ -102,7 +101,7 @@ def low_of(state: HandState, seat: int, run: int = 0) -> LowValue | None:
     """``seat``'s low in razz (ace-to-five) or hi-lo (eight-or-better, or ``None``; Omaha hi-lo:
     two of its cards with three of the board, chosen apart from the high)."""
     if state.game.exact_hole:
-        return omaha_low(state.seats[seat].cards, state.board_of(run))
+        return omaha_low(state.seats[seat].cards, state.board_of(run), seat_wilds(state, seat))
     cards = state.hand_cards(seat, run)
     return ace_to_five(cards) if state.game.split == "low" else eight_or_better(cards)
 

@@ -12,6 +12,7 @@ import tomli_w
 from bot.engine.cards.card import Card
 from bot.engine.games.catalogue import DEFAULT_GAME
 from bot.engine.games.follow import WildEvent
+from bot.engine.log import FORCED, Action, Deal
 from bot.engine.phh.history import player_label, variant_code
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only (hand.py does not import this module)
@@ -45,6 +46,14 @@ def export_phh(
     cards: that text is for players to read and cannot be replayed; ``viewer`` (a seat) keeps that
     seat's own down cards written, as that player saw the hand. ``header`` prepends a comment summary.
 
+    A flop game (issue 21) is written as PHH writes hold'em: ``p1`` is the seat left of the button
+    (heads-up the big blind) and every per-player field runs from there round to the button;
+    ``blinds_or_straddles`` (small blind, big blind) in place of ``bring_in``; ``antes`` of 0;
+    ``small_bet``/``big_bet`` the big blind and twice it (fixed limit) or ``min_bet`` the big blind;
+    the blinds are not actions (readers post them); the hole cards as one ``d dh`` line per player,
+    each street's board cards as one ``d db`` line (``d db 7c8d9s``); the variant ``FT``, ``NT``,
+    ``PO``, ``FO/8`` or an underscore code (``bot.engine.phh.history.FLOP_VARIANTS``).
+
     Raises ``ValueError`` for ``players``/``seats`` of the wrong length.
 
     >>> from bot.engine.cards.deck import Deck
@@ -58,18 +67,27 @@ def export_phh(
     >>> history.finishing_stacks == hand.result.final_stacks, [a.kind for a in history.actions][2:]
     (True, ['pb', 'f'])
     """
-    from bot.engine.log import Action, Deal
-
     n = hand.seat_count
     if players is not None and len(players) != n:
         raise ValueError(f"players must name {n} players, got {len(players)}")
     if seats is not None and len(seats) != n:
         raise ValueError(f"seats must list {n} seat numbers, got {len(seats)}")
+    flop = hand.game.positional
+    # PHH numbers the players from the seat left of the button (p1) round to the button; stud's
+    # seats are already in that order (seat 0 is first left of the dealer).
+    first = (hand.button + 1) % n if flop else 0
+    order = [(first + k) % n for k in range(n)]          # PHH position -> the hand's seat
+    position = {seat: k for k, seat in enumerate(order)}
+
+    def label(seat: int) -> str:
+        return player_label(position[seat])
     result = hand.result
     shown = set(result.shown) if result is not None else set()
     hidden: set[Card] = set()
     if hide_unshown:
         for seat in range(n):
+            if seat != viewer:
+                hidden.update(hand.discarded(seat))     # a discard stays secret, shown hand or not
             if seat not in shown and seat != viewer:
                 hidden.update(hand.down_cards(seat))
 
@@ -83,20 +101,28 @@ def export_phh(
 
     def write_holes() -> None:
         for street in sorted(by_street):
-            for seat, cards in by_street[street].items():
-                actions.append(f"d dh {player_label(seat)} {''.join(code(c) for c in cards)}")
+            for seat, cards in sorted(by_street[street].items(), key=lambda item: position[item[0]]):
+                actions.append(f"d dh {label(seat)} {''.join(code(c) for c in cards)}")
         by_street.clear()
 
     def flush() -> None:
+        # A flop game's board by street (the flop as one line), the second run's after the first's.
+        board: dict[tuple[bool, int], list[Card]] = {}
         for deal in run:
             if deal.kind == "hole":
                 assert deal.seat is not None
                 by_street.setdefault(deal.street, {}).setdefault(deal.seat, []).append(deal.card)
+            elif deal.kind in ("board", "second_board"):
+                write_holes()
+                board.setdefault((deal.kind == "second_board", deal.street), []).append(deal.card)
             elif deal.kind in ("community", "indicator"):
                 write_holes()
                 note = "  # indicator card" if deal.kind == "indicator" else ""
                 actions.append(f"d db {deal.card.code}{note}")
         write_holes()
+        for (second, _), cards in sorted(board.items()):
+            note = "  # second board" if second else ""
+            actions.append(f"d db {''.join(c.code for c in cards)}{note}")
         run.clear()
 
     for entry in hand.log:
@@ -105,10 +131,10 @@ def export_phh(
                 run.append(entry)
             continue
         assert isinstance(entry, Action)
-        if entry.action == "ante":
+        if entry.action in FORCED:              # antes and blinds: PHH readers post them
             continue
         flush()
-        who = player_label(entry.seat)
+        who = label(entry.seat)
         if entry.action == "bring_in":
             text = f"{who} pb"
         elif entry.action in ("complete", "bet", "raise"):
@@ -123,8 +149,10 @@ def export_phh(
             text = f"{who} sm"
         elif entry.action in ("pay", "buy"):
             text = f"{who} _{entry.action} {entry.amount}"
-        elif entry.action == "decline":
-            text = f"{who} _decline"
+        elif entry.action in ("decline", "run_twice", "run_once"):
+            text = f"{who} _{entry.action}"
+        elif entry.action == "discard":
+            text = f"{who} _discard {''.join(code(c) for c in entry.cards)}"
         else:  # pragma: no cover - the log has no other actions
             raise ValueError(f"unknown action {entry.action!r} in the hand's log")
         if entry.timed_out:
@@ -133,25 +161,33 @@ def export_phh(
     flush()
 
     stakes = hand.stakes
-    data: dict[str, Any] = {"variant": variant_code(stakes.structure, hand.game.split)}
-    data["antes"] = [stakes.ante] * n
-    data["bring_in"] = stakes.bring_in
-    if stakes.structure == "fixed-limit":
-        data["small_bet"] = stakes.small_bet
-        data["big_bet"] = stakes.big_bet
+    data: dict[str, Any] = {"variant": variant_code(stakes.structure, hand.game.split, hand.game.name)}
+    if flop:
+        data["antes"], data["blinds_or_straddles"] = _forced_bets(hand)
+        if any(data["antes"]):
+            data["ante_trimming_status"] = True     # antes count for the side pots, as Wildstud's do
+        small_bet, big_bet = stakes.blind_bet_unit(False), stakes.blind_bet_unit(True)
+        min_bet = stakes.big_blind
     else:
-        data["min_bet"] = stakes.min_bet
-    data["starting_stacks"] = list(hand.starting_stacks)
+        data["antes"] = [stakes.ante] * n
+        data["bring_in"] = stakes.bring_in
+        small_bet, big_bet, min_bet = stakes.small_bet, stakes.big_bet, stakes.min_bet
+    if stakes.structure == "fixed-limit":
+        data["small_bet"] = small_bet
+        data["big_bet"] = big_bet
+    else:
+        data["min_bet"] = min_bet
+    data["starting_stacks"] = [hand.starting_stacks[s] for s in order]
     data["actions"] = actions
     if players is not None:
-        data["players"] = list(players)
+        data["players"] = [players[s] for s in order]
     if seats is not None:
-        data["seats"] = list(seats)
+        data["seats"] = [seats[s] for s in order]
     if result is not None:
-        data["finishing_stacks"] = list(result.final_stacks)
-        data["winnings"] = list(result.winnings)
+        data["finishing_stacks"] = [result.final_stacks[s] for s in order]
+        data["winnings"] = [result.winnings[s] for s in order]
     else:
-        data["finishing_stacks"] = [hand.stack(s) for s in range(n)]
+        data["finishing_stacks"] = [hand.stack(s) for s in order]
         data["winnings"] = [0] * n
     if fields:
         for key, value in fields.items():
@@ -167,8 +203,12 @@ def export_phh(
     if game.wilds.per_player:
         # Only hands shown at showdown: anything else would tell a down card (research §1.6).
         data["_player_wild_ranks"] = [
-            "".join(r.char for r in hand.seat_wilds(s)) if s in shown else "" for s in range(n)
+            "".join(r.char for r in hand.seat_wilds(s)) if s in shown else "" for s in order
         ]
+    if flop and hand.options.posts and not hand.options.bomb_pot:
+        # Blinds posted out of position (a new player's, missed blinds): PHH has no field for them.
+        data["_posts"] = [{"player": label(p.seat), "live": p.live, "dead": p.dead}
+                          for p in sorted(hand.options.posts, key=lambda p: position[p.seat])]
     if deck_commitment is not None:
         commitment = deck_commitment
         data["_deck_commitment"] = commitment if isinstance(commitment, str) else dict(commitment)
@@ -176,7 +216,27 @@ def export_phh(
     text = tomli_w.dumps(data)
     if not header:
         return text
-    return _header(hand, hidden) + text
+    return _header(hand, hidden, label) + text
+
+
+def _forced_bets(hand: StudHand) -> tuple[list[int], list[int]]:
+    """A flop game's ``antes`` and ``blinds_or_straddles``, in position order from the seat left of
+    the button, as pokerkit reads them: the small blind, the big blind, then a straddle (heads-up
+    too: the readers know the button posts the small blind); a big blind ante is the big blind's
+    entry of ``antes`` (index 1, heads-up as well); a bomb pot has everyone's ante and no blinds."""
+    n = hand.seat_count
+    stakes, options = hand.stakes, hand.options
+    if options.bomb_pot:
+        return [options.bomb_pot] * n, [0] * n
+    blinds = [stakes.small_blind, stakes.big_blind] + [0] * (n - 2)
+    if any(type(e) is Action and e.action == "straddle" for e in hand.log):
+        blinds[2] = 2 * stakes.big_blind
+    antes = [0] * n
+    if hand.rulings.flop_ante == "per-player" and stakes.ante > 0:
+        antes = [stakes.ante] * n
+    elif hand.rulings.flop_ante == "big-blind":
+        antes[1] = stakes.big_blind
+    return antes, blinds
 
 
 def _wild_event_entry(e: WildEvent, code: Callable[[Card], str]) -> dict[str, Any]:
@@ -194,12 +254,13 @@ def _wild_event_entry(e: WildEvent, code: Callable[[Card], str]) -> dict[str, An
     return entry
 
 
-def _header(hand: StudHand, hidden: set[Card]) -> str:
+def _header(hand: StudHand, hidden: set[Card], label: Callable[[int], str]) -> str:
     title = ("Sex in the Middle East (seven-card stud, fives wild)" if hand.game is DEFAULT_GAME
              else f"{hand.game.title} ({hand.game.name})")
     lines = [
         f"# Wildstud hand history: {title},",
-        "# PHH format (uoftcprg/phh-std); p1 is the first seat left of the dealer.",
+        "# PHH format (uoftcprg/phh-std); p1 is the first seat left of the dealer"
+        + (" (the button)." if hand.game.positional else "."),
         f"# Stakes: {hand.stakes.describe()}.",
     ]
     changed = {k: v for k, v in hand.rulings.changed_from_default().items() if k in hand.game.rulings}
@@ -218,6 +279,6 @@ def _header(hand: StudHand, hidden: set[Card]) -> str:
     else:
         for index, pot in enumerate(result.pots):
             name = "main pot" if index == 0 else f"side pot {index}"
-            won = ", ".join(f"{player_label(s)} {c}" for s, c in pot.shares)
+            won = ", ".join(f"{label(s)} {c}" for s, c in pot.shares)
             lines.append(f"# {name} {pot.amount}: {won}")
     return "\n".join(lines) + "\n\n"

@@ -17,7 +17,7 @@ from bot.engine.games.catalogue import DEFAULT_GAME, game_of
 from bot.engine.phh.history import (
     _AMOUNT_RE,
     _PLAYER_RE,
-    FAMILY_OF_SPLIT,
+    FLOP_VARIANTS,
     GAME_OF_FAMILY,
     STRUCTURE_OF_VARIANT,
     HandHistory,
@@ -55,36 +55,45 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
         raise PhhError(f"variant must be a string such as F7S, FR or F7S/8, not {reprlib.repr(variant)}")
     if variant not in STRUCTURE_OF_VARIANT:
         raise UnknownVariant(f"variant {reprlib.repr(variant)} is not a game Wildstud deals: it reads "
-                             "seven-card stud (F7S, P7S, N7S), razz (FR, PR, NR) and stud hi-lo "
-                             "(F7S/8, P7S/8, N7S/8)")
+                             "seven-card stud (F7S, P7S, N7S), razz (FR, PR, NR), stud hi-lo "
+                             "(F7S/8, P7S/8, N7S/8), Texas Hold'em (FT, NT, _PT), Omaha (PO, _FO, "
+                             "_NO), Omaha hi-lo (FO/8, _PO/8, _NO/8) and Crazy Pineapple (_FCP, _PCP, "
+                             "_NCP)")
     structure = STRUCTURE_OF_VARIANT[variant]
-    if "blinds_or_straddles" in data:
+    flop = variant in FLOP_VARIANTS
+    if "blinds_or_straddles" in data and not flop:
         raise PhhError("blinds_or_straddles has no place in stud: use antes and bring_in")
     stacks = _chips_list(data, "starting_stacks", positive=True)
     n = len(stacks)
     if not 2 <= n <= 8:
         raise PhhError(f"starting_stacks must list 2 to 8 players, not {n}")
     antes = _chips_list(data, "antes", length=n)
-    if len(set(antes)) > 1:
-        raise PhhError(f"antes must be the same for every player, got {list(antes)}")
-    bring_in = _chips(data, "bring_in", positive=True)
+    blinds: tuple[int, ...] = ()
+    if flop:
+        bring_in = 0
+        if "bring_in" in data:
+            raise PhhError(f"bring_in has no place in {variant}: a flop game has blinds_or_straddles")
+        blinds = _chips_list(data, "blinds_or_straddles", length=n)
+    else:
+        if len(set(antes)) > 1:
+            raise PhhError(f"antes must be the same for every player, got {list(antes)}")
+        bring_in = _chips(data, "bring_in", positive=True)
     small_bet = big_bet = min_bet = None
     if structure == "fixed-limit":
         small_bet = _chips(data, "small_bet", positive=True)
         big_bet = _chips(data, "big_bet", positive=True)
         if "min_bet" in data:
-            raise PhhError(f"min_bet is for pot and no limit (P7S, N7S); {variant} uses small_bet "
-                           "and big_bet")
+            raise PhhError(f"min_bet is for pot and no limit; {variant} uses small_bet and big_bet")
     else:
         min_bet = _chips(data, "min_bet", positive=True)
         for key in ("small_bet", "big_bet"):
             if key in data:
-                raise PhhError(f"{key} is for fixed limit (F7S); {variant} uses min_bet")
+                raise PhhError(f"{key} is for fixed limit; {variant} uses min_bet")
     raw_actions = data.get("actions")
     if not isinstance(raw_actions, list) or not all(isinstance(a, str) for a in raw_actions):
         raise PhhError("actions must be an array of strings")
     lines = _action_lines(text, raw_actions) if text is not None else [None] * len(raw_actions)
-    actions = tuple(_parse_action(i, s, n, lines[i]) for i, s in enumerate(raw_actions))
+    actions = tuple(_parse_action(i, s, n, lines[i], flop) for i, s in enumerate(raw_actions))
 
     players = None
     if "players" in data:
@@ -122,28 +131,33 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
     wild_events = None
     if "_wild_events" in data:
         wild_events = _parse_wild_events(data["_wild_events"], n)
+    posts = _parse_posts(data["_posts"], n) if "_posts" in data else ()
 
-    family = variant[1:]
-    game = GAME_OF_FAMILY[family] or DEFAULT_GAME.name
+    if flop:
+        game = FLOP_VARIANTS[variant][0]
+    else:
+        game = GAME_OF_FAMILY[variant[1:]] or DEFAULT_GAME.name
     if "_game" in data:
         try:
             named = game_of(str(data["_game"]))
         except ValueError as exc:
             raise PhhError(f"_game: {exc}") from None
-        if FAMILY_OF_SPLIT.get(named.split, "7S") != family:
-            written = variant_code(structure, named.split)
+        written = variant_code(structure, named.split, named.name)
+        if written != variant:
             raise PhhError(f"_game {named.name} is written as variant {written}, not {variant}")
         game = named.name
     known = {
-        "_game", "variant", "antes", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks",
+        "_game", "variant", "antes", "bring_in", "blinds_or_straddles", "small_bet", "big_bet", "min_bet",
+        "starting_stacks",
         "actions", "players", "seats", "finishing_stacks", "winnings", "_rulings", "_wild_ranks",
-        "_wild_events", "_deck_commitment",
+        "_wild_events", "_deck_commitment", "_posts",
     }
     extra = {k: v for k, v in data.items() if k not in known}
     return HandHistory(
         variant=str(variant),
         antes=antes,
         bring_in=bring_in,
+        blinds_or_straddles=blinds,
         starting_stacks=stacks,
         actions=actions,
         small_bet=small_bet,
@@ -159,6 +173,7 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
         deck_commitment=data.get("_deck_commitment"),
         extra=extra,
         game=game,
+        posts=posts,
     )
 
 
@@ -223,7 +238,7 @@ def _parse_cards(token: str, index: int, line: int | None) -> tuple[Card, ...]:
         raise PhhError(str(exc), index=index, line=line) from None
 
 
-def _parse_action(index: int, text: str, n: int, line: int | None) -> PhhAction:
+def _parse_action(index: int, text: str, n: int, line: int | None, flop: bool = False) -> PhhAction:
     """Parse one action string (PHH grammar ``[[Actor Action[ Arguments...]][ # Commentary]]``)."""
     body, sep, comment = text.partition("#")
     commentary = comment.strip() if sep else None
@@ -248,7 +263,9 @@ def _parse_action(index: int, text: str, n: int, line: int | None) -> PhhAction:
             if len(args) != 1:
                 raise bad(f"expected 'd db CARD', got {text.strip()!r}")
             cards = _parse_cards(args[0], index, line)
-            if len(cards) != 1:
+            if flop and not 1 <= len(cards) <= 5:
+                raise bad("'d db' deals board cards: the flop (three), the turn or the river (one)")
+            if not flop and len(cards) != 1:
                 raise bad("stud has one community card at most: 'd db' deals exactly one card")
             return PhhAction(index, text, "db", None, cards, commentary=commentary, line=line)
         raise bad(f"unknown dealer action {verb!r}: stud uses 'd dh' and 'd db'")
@@ -280,10 +297,15 @@ def _parse_action(index: int, text: str, n: int, line: int | None) -> PhhAction:
             raise bad(f"expected 'pN {verb} AMOUNT' (whole chips)")
         return PhhAction(index, text, verb, seat, amount=int(args[0]),  # type: ignore[arg-type]
                          commentary=commentary, line=line)
-    if verb == "_decline":
+    if verb in ("_decline", "_run_twice", "_run_once"):
         if args:
-            raise bad("'_decline' takes no argument")
-        return PhhAction(index, text, "_decline", seat, commentary=commentary, line=line)
+            raise bad(f"'{verb}' takes no argument")
+        return PhhAction(index, text, verb, seat, commentary=commentary, line=line)  # type: ignore[arg-type]
+    if verb == "_discard":
+        cards = _parse_cards(args[0], index, line) if len(args) == 1 else ()
+        if len(cards) != 1:
+            raise bad("expected 'pN _discard CARD' (the one card thrown away)")
+        return PhhAction(index, text, "_discard", seat, cards, commentary=commentary, line=line)
     if verb == "sd":
         raise bad("'sd' (stand pat/discard) is for draw games, not stud")
     raise bad(f"unknown action {verb!r}: use pb, cbr, cc, f or sm")
@@ -317,6 +339,25 @@ def _parse_wild_events(value: object, n: int) -> tuple[RecordedWildEvent, ...]:
             raise PhhError(f"{where}: {name}: {exc}") from None
         out.append(RecordedWildEvent(five, seat, rank, follow_card, follow_seat, street,
                                      None if how is None else str(how)))
+    return tuple(out)
+
+
+def _parse_posts(value: object, n: int) -> tuple[tuple[int, int, int], ...]:
+    """``_posts``: an array of tables ``{player = "p4", live = 20, dead = 10}`` (blinds posted out
+    of position: ``live`` chips are the player's bet, ``dead`` chips go to the pot)."""
+    if not isinstance(value, list) or not all(isinstance(x, dict) for x in value):
+        raise PhhError("_posts must be an array of tables such as {player = \"p4\", live = 20, dead = 0}")
+    out: list[tuple[int, int, int]] = []
+    for i, post in enumerate(value):
+        try:
+            seat = _opt_seat(post.get("player"), n)
+        except ValueError as exc:
+            raise PhhError(f"_posts[{i}]: player: {exc}") from None
+        if seat is None:
+            raise PhhError(f"_posts[{i}]: missing player")
+        live = _as_chips(f"_posts[{i}].live", post.get("live", 0), positive=False)
+        dead = _as_chips(f"_posts[{i}].dead", post.get("dead", 0), positive=False)
+        out.append((seat, live, dead))
     return tuple(out)
 
 

@@ -26,6 +26,7 @@ from bot.engine.hand.events import (
     UncalledReturned,
     WildRankAdded,
 )
+from bot.engine.hand.hand import StudHand
 from bot.engine.log import Action, Deal
 from bot.engine.narration.narrator import Narrator
 from bot.engine.phh.history import player_label
@@ -54,7 +55,8 @@ def narrate(report: ReplayReport) -> list[str]:
 
     stakes_text = ""
     try:
-        stakes_text = stakes_of(history).describe()
+        stakes_text = _flop_stakes(hand) if hand is not None and hand.game.positional \
+            else stakes_of(history).describe()
     except ValueError:
         stakes_text = "invalid stakes"
     lines.append(f"{history.variant}: {stakes_text}; {n} players")
@@ -97,6 +99,25 @@ def narrate(report: ReplayReport) -> list[str]:
     else:
         lines.append("the recorded results were not checked")
     return lines
+
+
+def _flop_stakes(hand: StudHand) -> str:
+    """A flop game's stakes as the replay's first line says them: ``no limit, blinds 5/10``, with a
+    straddle, a bomb pot or the antes."""
+    stakes, options, ante = hand.stakes, hand.options, hand.rulings.flop_ante
+    parts = [stakes.structure.replace("-", " ")]
+    if options.bomb_pot:
+        parts.append(f"a bomb pot: antes of {options.bomb_pot} each, no blinds "
+                     f"(the big blind {stakes.big_blind})")
+    else:
+        parts.append(f"blinds {stakes.small_blind}/{stakes.big_blind}")
+        if any(type(e) is Action and e.action == "straddle" for e in hand.log):
+            parts.append(f"a straddle of {2 * stakes.big_blind}")
+        if ante == "per-player" and stakes.ante:
+            parts.append(f"antes of {stakes.ante}")
+        elif ante == "big-blind":
+            parts.append(f"a big blind ante of {stakes.big_blind}")
+    return ", ".join(parts)
 
 
 class _Narrator(Narrator[str]):
