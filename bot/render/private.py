@@ -16,10 +16,10 @@ from collections.abc import Collection, Sequence
 from bot.engine.cards.card import Card, Rank
 from bot.engine.games.catalogue import Game
 from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
+from bot.engine.values.board import omaha_high, omaha_low
 from bot.engine.values.evaluator import HandValue, stand_in
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.low import LowValue
-from bot.engine.values.omaha import omaha_high, omaha_low
 from bot.engine.values.showing import ShowingCategory, ShowingValue, showing_value
 from bot.engine.values.valuation import best_value
 from bot.render.cards import cards as card_text

@@ -173,21 +173,18 @@ async def play_one(seed: int, players: int, choices: list[int], automuck: list[b
 GAMES_UNDER_TEST = ("sex-in-the-middle-east", "texas-holdem")
 """A stud game and the flop games (their boards), each under the same property."""
 
-HISTORIES = {"sex-in-the-middle-east": True, "texas-holdem": False}
-"""Whether the game's hand history (``viewer_history``, PHH) is checked too: the PHH export of the
-flop games is not on main yet (``test_a_flop_hands_history_is_written`` waits for it, strict)."""
+HISTORIES = {"sex-in-the-middle-east": True, "texas-holdem": True}
+"""Whether the game's hand history (``viewer_history``, PHH) is checked too (every game now)."""
 
 
-@pytest.mark.xfail(strict=True, reason="the PHH export of the flop games (FT/NT) is not on main yet")
 async def test_a_flop_hands_history_is_written(store: Store, db_path: Path) -> None:
-    # When this passes, set HISTORIES["texas-holdem"] and drop the mark.
     h = Harness(store, db_path, rng=random.Random(3))
     await h.table(("Ann", 500), ("Bea", 500), stakes=PRESETS["small"])
     await h.service.set_game(h.key, h.members["Ann"], "texas-holdem")
     hand_id = await h.service.deal(h.key, h.members["Ann"])
     await h.passive()
     record = await store.get_hand(hand_id)
-    assert "variant = 'FT'" in viewer_history(record, None)
+    assert 'variant = "FT"' in viewer_history(record, None)
 
 
 @pytest.mark.parametrize("game", GAMES_UNDER_TEST)
