@@ -80,3 +80,21 @@ async def test_six_members_play_a_sit_and_go_to_one_winner(fake_discord: FakeDis
     assert await total_chips(bot, guild.id) == 6 * STARTING_CHIPS
     status = await fake.slash(members[0], "tournament status", channel=room)
     assert "no tournament" in status.text.lower()
+
+
+async def test_tournament_replies_show_names_as_written(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """A member nicknamed ``*Ann* <@1>`` is neither italic nor a mention in /tournament's replies."""
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3", clock=FakeClock())
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    organiser = guild.member("alice")
+    tricky = guild.add_member("ann", nick="*Ann* <@1>")
+    room = guild.channel("poker")
+    made = await fake.slash(organiser, "tournament create", {"game": "seven-card-stud", "buy_in": 100,
+                                                             "seats": 2}, channel=room)
+    assert "Sit-and-go open for registration" in made.text, made.text
+    joined = await fake.slash(tricky, "tournament join", channel=room)
+    assert "\\*Ann\\* \\<\\@1\\> is in (" in joined.text, joined.text
+    left = await fake.slash(tricky, "tournament leave", channel=room)
+    assert "*Ann*" not in left.text.replace("\\*", ""), left.text
