@@ -26,7 +26,7 @@ from typing import Literal, get_args
 from bot.engine.cards.card import Rank
 from bot.engine.errors import RulingError
 from bot.engine.games.rulings import RULINGS, Rulings
-from bot.engine.games.streets import RAZZ_STREETS, STREETS, Street
+from bot.engine.games.streets import HOLDEM_STREETS, POSITIONAL, RAZZ_STREETS, STREETS, Street
 from bot.engine.vocab import normalise
 
 WildKind = Literal["fixed", "follow", "low-hole"]
@@ -34,6 +34,8 @@ FollowMode = Literal["accumulate", "replace"]
 Split = Literal["high", "high-spade", "low-spade", "low", "high-low"]
 """How each pot is split: to the best hand; halved with the best spade dealt face down; to the best
 ace-to-five low (razz); halved between the best high and the best eight-or-better low (stud hi-lo)."""
+Family = Literal["stud", "flop"]
+"""The families of games: seven-card stud and its variants; the flop (board) games."""
 WILD_KINDS: tuple[WildKind, ...] = get_args(WildKind)
 FOLLOW_MODES: tuple[FollowMode, ...] = get_args(FollowMode)
 SPLITS: tuple[Split, ...] = get_args(Split)
@@ -153,6 +155,21 @@ class Game:
                                   f"choose one of {', '.join(offered)}")
 
     @property
+    def positional(self) -> bool:
+        """A flop game: blinds and a button, the action by position (its streets open so)."""
+        return self.streets[0].opener in POSITIONAL
+
+    @property
+    def board_size(self) -> int:
+        """Cards a full board holds (0 for stud)."""
+        return sum(street.board for street in self.streets)
+
+    @property
+    def family(self) -> Family:
+        """``"stud"`` or ``"flop"`` (the menu's groups)."""
+        return "flop" if self.positional else "stud"
+
+    @property
     def has_low(self) -> bool:
         """Some pot (or half of it) goes to an ace-to-five low: razz and stud hi-lo."""
         return self.split in ("low", "high-low")
@@ -237,7 +254,20 @@ _GAME_LIST = (
     ),
 )
 
-GAMES: Mapping[str, Game] = {game.name: game for game in _GAME_LIST}
+FLOP_RULINGS = ("raise_cap", "heads_up_uncapped")
+"""The rulings of every flop game (fixed limit's cap). The flop games always burn before the board,
+and give an odd chip to the first winner left of the button (docs/rules.md, "Flop games")."""
+
+_FLOP_LIST = (
+    Game(
+        "texas-holdem", "Texas Hold'em",
+        "two down cards each and a board of five (flop, turn, river); the best five of your seven "
+        "cards; blinds, and the action goes round from the button",
+        WildModel("fixed"), FLOP_RULINGS, streets=HOLDEM_STREETS,
+    ),
+)
+
+GAMES: Mapping[str, Game] = {game.name: game for game in (*_GAME_LIST, *_FLOP_LIST)}
 """Every game by name, in menu order (the default first)."""
 
 DEFAULT_GAME = GAMES["sex-in-the-middle-east"]

@@ -41,12 +41,15 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
 
 def begin_showdown(state: HandState) -> None:
     """Every card is out and the betting is over: show the hands in show order (SPEC §6: the last
-    aggressor on the last street first, else the best showing hand, then clockwise)."""
+    aggressor on the last street first, else the best showing hand -- in a flop game the first
+    seat left of the button --, then clockwise)."""
     live = state.live_seats()
     last = state.game.streets[-1].number
     start = state.last_aggressor.get(last)
     if start is None or state.betting_closed:
         start = state.high_hands.get(last)
+    if state.game.positional and (start is None or state.betting_closed):
+        start = state.left_of(state.button)       # flop games: from the first seat left of the button
     if start is None:
         before = last - 1
         start = state.high_hands[before] if state.community is not None and before in state.high_hands \
@@ -154,6 +157,9 @@ def showdown_step(state: HandState, seat: int, shows: bool, timed_out: bool) -> 
 
 
 def _odd_chip_order(state: HandState, winners: list[int], low: bool = False) -> list[int]:
+    if state.game.positional:   # flop games: clockwise from the first seat left of the button
+        first = state.left_of(state.button)
+        return sorted(winners, key=lambda s: (s - first) % state.n)
     if state.rulings.odd_chip == "left-of-dealer":
         return sorted(winners)
     if low:   # tied lows: the lowest card by suit (docs/rules.md, "Razz and stud hi-lo")
@@ -196,7 +202,7 @@ def award(state: HandState, *, showdown: bool) -> None:
     pots = state.with_dead(split.pots)
     results: list[PotResult | None] = [None] * len(pots)
     keys = {s: _key(state, v) for s, v in state.shown.items()}
-    by_suit = state.rulings.odd_chip != "left-of-dealer"
+    by_suit = state.rulings.odd_chip != "left-of-dealer" and not state.game.positional
     how = state.game.split
     lowest = showdown and how == "low"          # razz: the low takes the pot, odd chips by the lowest card
     for index in range(len(pots) - 1, -1, -1):                 # side pots first (SPEC §6)

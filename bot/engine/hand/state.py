@@ -82,7 +82,8 @@ class HandState:
     ``StudHand`` is its public face."""
 
     __slots__ = (
-        "accepted", "actor", "betting_closed", "bring_in_seat", "burns", "community", "deal_seq",
+        "accepted", "actor", "betting_closed", "board", "bring_in_seat", "burns", "button", "community",
+        "deal_seq",
         "dealer", "decision", "events", "first_actors", "follow", "game", "high_hands", "indicators",
         "last_aggressor", "legal", "live", "log", "lows", "manual_showdown", "mucked", "n", "phase",
         "result", "round", "rulings", "seats", "seen", "show_index", "show_order", "shown", "source",
@@ -90,7 +91,7 @@ class HandState:
     )
 
     def __init__(self, game: Game, stakes: TableStakes, rulings: Rulings, source: CardSource,
-                 stacks: list[int], *, manual_showdown: bool) -> None:
+                 stacks: list[int], *, manual_showdown: bool, button: int = 0) -> None:
         self.game = game
         self.stakes = stakes
         self.rulings = rulings
@@ -100,8 +101,11 @@ class HandState:
         self.starting = tuple(stacks)
         self.seats = [SeatState(chips) for chips in stacks]
         self.live = self.n                          # seats not folded
-        # The centre of the table: the shortage's community card, follow indicator cards, burns.
+        self.button = button                        # the dealer button (the flop games' positions)
+        # The centre of the table: the shortage's community card, follow indicator cards, burns,
+        # a flop game's board.
         self.community: Card | None = None
+        self.board: list[Card] = []
         self.indicators: list[Card] = []
         self.burns: list[Card] = []
         self.seen: set[Card] = set()
@@ -184,8 +188,13 @@ class HandState:
         return entry
 
     def hand_cards(self, seat: int) -> list[Card]:
-        """``seat``'s cards with the community card, if one was dealt."""
+        """``seat``'s cards with the community card, if one was dealt, and the board."""
         cards = list(self.seats[seat].cards)
         if self.community is not None:
             cards.append(self.community)
+        cards.extend(self.board)
         return cards
+
+    def left_of(self, seat: int, step: int = 1) -> int:
+        """The seat ``step`` places clockwise from ``seat``."""
+        return (seat + step) % self.n
