@@ -64,7 +64,7 @@ async def test_autocomplete_offers_valid_names_then_that_rulings_options(
     fake = fake_discord
     await start_bot(new_bot(tmp_path / "ws.sqlite3"), fake)
     alice = fake.guild().member("alice")
-    names = await fake.autocomplete(alice, "ruling set", {"name": "wild_in"}, focused="name")
+    names = await fake.autocomplete(alice, "ruling set", {"name": "wild"}, focused="name")
     assert names.choice_values == ["wild_in_flush"]
     values = await fake.autocomplete(
         alice, "ruling set", {"name": "follow_target", "value": ""}, focused="value"
