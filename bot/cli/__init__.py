@@ -38,7 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="wildstud",
         description=(
-            "Wildstud: Sex in the Middle East (seven-card stud, fives wild), on Discord or in a terminal."
+            "Wildstud: a dealer for home poker games (Sex in the Middle East, the stud games, Hold'em,"
+            " Omaha...), on Discord or in a terminal."
         ),
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -40,7 +40,9 @@ def register(subparsers: Any) -> None:
         "play",
         help="play in the terminal: you against computer players, or several people at one keyboard",
         description=(
-            "Play Sex in the Middle East (seven-card stud, fives and followers wild) in the terminal. "
+            "Play in the terminal: Sex in the Middle East (seven-card stud, fives and followers wild) by"
+            " default, or any game with --game (stud, Hold'em, Omaha...; type `games` at the table"
+            " for the list). "
             "Chips are kept in the local database between runs."
         ),
     )
@@ -59,8 +61,9 @@ def register(subparsers: Any) -> None:
                         help="stakes preset: micro, small (the default for a new table), medium, pot-limit "
                              "or no-limit; without it a saved table keeps its stakes")
     parser.add_argument("--game", metavar="NAME",
-                        help="the game: sex-in-the-middle-east (default), seven-card-stud, ... or "
-                             "dealers-choice (each dealer picks)")
+                        help="the game: sex-in-the-middle-east (default), seven-card-stud, texas-holdem,"
+                             " omaha, ... (type `games` at the table for the list) or dealers-choice (each"
+                             " dealer picks)")
     parser.add_argument("--tournament", metavar="PRESET", choices=("turbo", "regular", "slow"),
                         help="play a sit-and-go (turbo, regular or slow levels) to the end instead of a"
                              " cash game; with --auto, computer players only")

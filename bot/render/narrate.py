@@ -327,9 +327,12 @@ class TableNarrator(EventNarrator[Line]):
     def _pot_text(self, event: PotAwarded) -> str:
         label = f"side pot {event.pot_index}" if event.pot_index else (
             "the main pot" if self.side_pots else "the pot")
-        if event.run or self.twice:           # run twice: each board wins its half of every pot
-            label = f"board {event.run + 1}'s half of {label}"
         winners = [(self._name(seat), amount) for seat, amount in event.shares]
+        if event.run or self.twice:           # run twice: each board wins its half of every pot
+            half = f"board {event.run + 1}'s half of {label}"
+            if len(winners) == 1:              # the amount is the half, not the pot ("wins 410,")
+                return f"{winners[0][0]} wins {chips(event.amount)}, {half}"
+            label = half
         if event.by_fold:
             return f"{winners[0][0]} wins {label} of {chips(event.amount)}; everyone else folded"
         if len(winners) == 1:
