@@ -25,6 +25,7 @@ from bot.engine.log import Action, Deal
 from bot.engine.narration.narrator import Narrator
 
 NL = TableStakes.no_limit(ante=5, bring_in=1, min_bet=10).with_blinds(5, 10)
+NO_ANTE = TableStakes.no_limit(ante=0, bring_in=1, min_bet=10).with_blinds(5, 10)
 FL = TableStakes.fixed_limit(ante=5, bring_in=10, small_bet=20, big_bet=40).with_blinds(10, 20)
 
 
@@ -497,3 +498,33 @@ def test_posting_out_of_position() -> None:
         StudHand([1000] * 4, NL, game="texas-holdem", options=HandOptions(posts=(Post(2, live=10),)))
     with pytest.raises(ValueError, match="posts once"):
         HandOptions(posts=(Post(3, live=10), Post(3, dead=5)))
+
+
+def test_blinds_that_put_everyone_else_all_in_still_ask_the_one_player_with_chips() -> None:
+    """Three-handed no limit, blinds 5/10, the button (seat 2) has 500, the small blind (seat 0) 3
+    and the big blind (seat 1) 4: both blinds are all in from posting. The button owes the bet and
+    must be asked to call or fold before anything is dealt on (as pokerkit asks). Calling puts in the
+    big blind's 4 (what it can win), the other 6 of the 10 come back; 507 chips stay 507."""
+    hand = StudHand([3, 4, 500], NO_ANTE, game="texas-holdem", button=2)
+    assert not hand.is_over and hand.actor == 2
+    legal = hand.legal_actions()
+    assert legal.fold and legal.call == 10 and legal.wager is None
+    hand.apply(2, Command(Kind.CALL))
+    assert hand.is_over and [hand.contribution(s) for s in range(3)] == [3, 4, 4]
+    assert hand.result is not None and sum(hand.result.final_stacks) == 507
+    folded = StudHand([3, 4, 500], NO_ANTE, game="texas-holdem", button=2)
+    folded.apply(2, Command(Kind.FOLD))
+    assert folded.is_over and folded.result is not None and folded.result.final_stacks[2] == 500
+
+
+def test_heads_up_a_big_blind_all_in_for_more_than_the_small_blind_is_called_or_folded_to() -> None:
+    """Heads-up, the button posts the small blind 5 of 1,000; the big blind has 7 and is all in.
+    The small blind must choose: fold (losing 5) or call; the short big blind still makes the full
+    big blind the bet (the convention docs/rules.md names), so the call is 5 more and 3 come back."""
+    hand = StudHand([1000, 7], NO_ANTE, game="texas-holdem", button=0)
+    assert not hand.is_over and hand.actor == 0 and hand.legal_actions().call == 5
+    hand.apply(0, Command(Kind.FOLD))
+    assert hand.result is not None and hand.result.final_stacks == (995, 12)
+    called = StudHand([1000, 7], NO_ANTE, game="texas-holdem", button=0)
+    called.apply(0, Command(Kind.CALL))
+    assert called.is_over and [called.contribution(s) for s in range(2)] == [7, 7]

@@ -52,8 +52,11 @@ def showing(state: HandState, seat: int) -> ShowingValue:
 
 
 def start_round(state: HandState, street: Street) -> bool:
-    """Set up betting on ``street``; False if at most one player can bet (betting closes)."""
-    if len(state.able()) <= 1:
+    """Set up betting on ``street``; False if at most one player can bet (betting closes). One
+    player with chips who still owes chips (blinds that put the others all in for more than that
+    player has in) must still be asked to call or fold: the round opens for them alone."""
+    able = state.able()
+    if len(able) <= 1 and not (able and _owes(state, able[0])):
         close_betting(state, street.number)
         return False
     first = OPENERS[street.opener](state, street)
@@ -65,6 +68,12 @@ def start_round(state: HandState, street: Street) -> bool:
     state.actor = first
     state.phase = "betting"
     return True
+
+
+def _owes(state: HandState, seat: int) -> bool:
+    """Whether ``seat`` has put in less this street than some live seat (forced bets included)."""
+    top = max(s.street_bet for s in state.seats if not s.folded)
+    return state.seats[seat].street_bet < top
 
 
 def _round(state: HandState, street: Street, *, open_pair: bool = False, bring_in_seat: int | None = None,
