@@ -69,6 +69,7 @@ from bot.discord.ui.table import (
 )
 from bot.discord.ui.text import plain, split_text
 from bot.discord.ui.voiding import void_line, void_view
+from bot.engine.cards.card import Card
 from bot.render.scenes import hand_picture
 from bot.render.views import Phase, TableSnapshot
 from bot.render.wilds import wild_summary
@@ -240,15 +241,17 @@ class DiscordPresenter(PrivateMessages):
         self._dm_modes[(guild, member)] = mode
 
     async def hand_files(
-        self, key: TableKey, notice: PrivateNotice, snapshot: TableSnapshot
+        self, key: TableKey, notice: PrivateNotice, snapshot: TableSnapshot,
+        *, discards: tuple[Card, ...] = (), lines: tuple[str, ...] = (),
     ) -> list[discord.File]:
         """The hand picture of ``notice`` (a player's own cards: for that player only), or none
-        with the guild's look set to ``text``."""
+        with the guild's look set to ``text``. ``discards``/``lines``: the draw picker's marks
+        (``bot.render.scenes.hand_picture``)."""
         look = await self.look(key.guild)
         if not shows_pictures(look):
             return []
         picture = hand_picture(notice, snapshot.hand_no, snapshot.wild_events, snapshot.rulings.wild_in_flush,
-                               four_colour=four_colour(look))
+                               four_colour=four_colour(look), discards=discards, lines=lines)
         return [hand_file(picture)]
 
     # ------------------------------------------------------------------ the Presenter protocol

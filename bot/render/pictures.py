@@ -6,7 +6,9 @@ Three frozen snapshots go in, PNG bytes and alt text with the same facts come ou
   cards, down cards as card backs, folded seats dimmed, the player to act highlighted, the dealer
   button), the pot, the community card, and the wild ranks each with the card that made it wild.
 * ``HandPicture`` -> ``hand_png`` / ``hand_alt``: one player's own cards for the DM and "My
-  cards" (down cards marked *down*, the best five picked out, what each wild stands for).
+  cards" (down cards marked *down*, the best five picked out, what each wild stands for); in a
+  draw game the cards a player chose to throw away, before they confirm, are lowered, framed in
+  red and tagged *discard*.
 * ``ShowdownPicture`` -> ``showdown_png`` / ``showdown_alt``: every shown hand with its best five
   and what it won.
 
@@ -59,6 +61,7 @@ from bot.render.sprites import (
     _PLATE,
     _PLATE_ACT,
     _RAIL,
+    _SUIT_ON_DARK,
     _TEXT,
     _TEXT_DARK,
     _TEXT_DIM,
@@ -163,6 +166,10 @@ class HandPicture:
     ranking: str = "high"
     four_colour: bool = True
     """A four-colour deck (clubs green, diamonds blue: the default) or a two-colour one."""
+    discards: tuple[Card, ...] = ()
+    """A draw game's discard picker: the cards chosen to throw away (not yet confirmed)."""
+    lines: tuple[str, ...] = ()
+    """Lines under the title instead of the best hand and the wild ranks (the discard picker's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,8 +303,9 @@ def _draw_seat(
     cx = x + 2
     back = card_back(_CARD_W)
     n_up = len(seat.up)
-    # Backs overlap more than up cards: only the up cards carry information.
-    back_step = 22
+    # Backs overlap more than up cards: only the up cards carry information. A draw game's hand is
+    # all backs: spread out, so a phone still shows how many (five, or badugi's four).
+    back_step = 22 if n_up else min(_CARD_W + 4, (_SEAT_W - _CARD_W - 4) // max(1, seat.down - 1))
     room = _SEAT_W - _CARD_W - 4 - back_step * seat.down
     up_step = min(_CARD_W + 4, room // max(1, n_up - 1)) if n_up > 1 else 0
     for _ in range(seat.down):
@@ -526,6 +534,8 @@ def game_best_of(
 
 _HAND_CARD_W = 104
 _HAND_STEP = 120
+_DISCARD = _SUIT_ON_DARK[Suit.HEARTS]
+"""The frame and tag of a card chosen to throw away (a red every picture's palette holds)."""
 
 
 def _row_step(n: int, card_w: int, step: int, room: int) -> int:
@@ -547,10 +557,12 @@ def _hand_row(
     card_w: int,
     step: int,
     four: bool = True,
+    marked: frozenset[Card] = frozenset(),
 ) -> None:
     """A row of face-up cards; with ``value``, cards outside the best five are dimmed and those in
     it are lifted and framed, each wild labelled with what it stands for; ``labels`` adds a tag under
-    a card (``down``)."""
+    a card (``down``); ``marked`` cards (a draw's discards) are lowered, dimmed, framed in red and
+    tagged ``discard``."""
     best = set(value.best) if value is not None else set()
     wilds_as = value.wilds_as if value is not None else {}
     draw = ImageDraw.Draw(canvas)
@@ -559,14 +571,18 @@ def _hand_row(
     for i, c in enumerate(cards):
         cx = x + i * step
         in_best = c in best
-        cy = y if (in_best or value is None) else y + lift
-        if in_best:
+        thrown = c in marked
+        cy = y + lift if thrown or (value is not None and not in_best) else y
+        if in_best or thrown:
             frame = (cx - 5, cy - 5, cx + card_w + 5, cy + card_h + 5)
-            draw.rounded_rectangle(frame, 14, outline=_BEST, width=4)
+            draw.rounded_rectangle(frame, 14, outline=_DISCARD if thrown else _BEST, width=4)
         _paste(canvas, card_sprite(c, card_w, c.rank in wild, four), cx, cy)
-        if value is not None and not in_best:
+        if thrown or (value is not None and not in_best):
             _dim(canvas, (cx, cy, cx + card_w, cy + card_h), 0.6)
-        below = cy + card_h + 10 if in_best or value is None else y + lift + card_h + 10
+        below = cy + card_h + 10
+        if thrown:
+            _text(canvas, (cx + card_w / 2, below), "discard", 24, _DISCARD, bold=True, anchor="m")
+            below += 28
         tags: list[str] = []
         if c in labels:
             tags.append(labels[c])
@@ -609,18 +625,23 @@ def render_hand(pic: HandPicture) -> Image.Image:
     wild = wild_ranks_of(pic.wilds)
     pool = list(pic.cards) + ([pic.community] if pic.community is not None else [])
     described, value = game_best_of(pool, wild, pic.wild_in_flush, pic.ranking)
-    lines = [f"Best now: {described}" if described else "No cards yet", _wild_line(pic.wilds)]
+    lines = list(pic.lines) or [f"Best now: {described}" if described else "No cards yet",
+                                _wild_line(pic.wilds)]
+    marked = frozenset(pic.discards) & frozenset(pic.cards)
+    if marked:
+        value = None           # the choice is the news: no best five framed beside it
     n = len(pool)
     step = _row_step(n, _HAND_CARD_W, _HAND_STEP, PICTURE_WIDTH - 32)
     height = _HEAD_TOP + _HEAD_LINE * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
     canvas = Image.new("RGB", (PICTURE_WIDTH, height), _BG)
     y = _header(canvas, pic.title, lines, PICTURE_WIDTH, pic.four_colour) + 16
     up = set(pic.up)
-    labels = {c: "down" for c in pic.cards if c not in up}
+    # "down" tells a stud hand's down cards from its up cards; a draw hand is all down cards.
+    labels = {c: "down" for c in pic.cards if c not in up} if up else {}
     if pic.community is not None:
         labels[pic.community] = "community"
     x = (PICTURE_WIDTH - ((n - 1) * step + _HAND_CARD_W)) // 2 if n else 0
-    _hand_row(canvas, pool, x, y, wild, value, labels, _HAND_CARD_W, step, pic.four_colour)
+    _hand_row(canvas, pool, x, y, wild, value, labels, _HAND_CARD_W, step, pic.four_colour, marked)
     return canvas
 
 
@@ -645,8 +666,10 @@ def hand_alt(pic: HandPicture) -> str:
     up = set(pic.up)
     pool = list(pic.cards) + ([pic.community] if pic.community is not None else [])
     described, value = game_best_of(pool, wild, pic.wild_in_flush, pic.ranking)
-    cards = " ".join(f"{c} (down)" if c not in up else str(c) for c in pic.cards)
+    cards = " ".join(f"{c} (down)" if c not in up and up else str(c) for c in pic.cards)
     out = [f"{pic.title}. Your cards: {cards or 'none'}."]
+    if pic.discards:
+        out.append(f"Chosen to discard: {' '.join(str(c) for c in pic.discards)}.")
     if pic.community is not None:
         out.append(f"Community card {pic.community}.")
     if described:

@@ -553,7 +553,8 @@ class HandRunner:
                 if live.engine.phase == "showdown":
                     did = "mucked your beaten hand"
                 elif decision is not None:
-                    did = "declined the extra card for you" if decision.kind == "buy" else "folded for you"
+                    did = {"buy": "declined the extra card for you",
+                           "draw": "stood pat for you"}.get(decision.kind, "folded for you")
                 else:
                     did = "acted for you (check if possible, else fold)"
                 table.tell(Reply(

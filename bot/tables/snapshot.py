@@ -111,6 +111,7 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
             folded=folded, all_in=engine.is_all_in(i), up=up, hidden=hidden,
             in_pot=engine.contribution(i), street_bet=engine.street_contribution(i),
             to_act=actor == i and not over, button=i == len(live.seat_nos) - 1,
+            drawn=engine.drawn(i),
         ))
     return TableSnapshot(
         phase=Phase.OVER if over or engine.is_over else Phase.IN_HAND,

@@ -25,6 +25,7 @@ import discord
 from bot.discord.ui.amount import AmountButton
 from bot.discord.ui.base import TableButton
 from bot.discord.ui.common import Interaction, act, reply, table_key, wildstud
+from bot.discord.ui.drawing import PickButton, draw_limit, picker
 from bot.discord.ui.errors import answer_error
 from bot.discord.ui.text import WAGERS, button_label
 from bot.engine.command import Command
@@ -43,6 +44,7 @@ _STYLES = {
     "pay": discord.ButtonStyle.primary,
     "buy": discord.ButtonStyle.success,
     "decline": discord.ButtonStyle.secondary,
+    "stand": discord.ButtonStyle.secondary,
 }
 
 
@@ -152,6 +154,13 @@ class MyCardsButton(TableButton, template=r"ws:cards:(?P<table>\d+)"):
             key = self.current_table(interaction)
             bot = wildstud(interaction)
             notice = bot.service.my_cards(key, interaction.user.id)
+            prompt = bot.service.current_prompt(key)
+            most = draw_limit(prompt) if prompt is not None and prompt.member == interaction.user.id else None
+            if prompt is not None and most is not None:
+                # Their draw now: their cards come with the discard picker.
+                view, files = await picker(interaction, key, notice, prompt, most, ())
+                await interaction.response.send_message(view=view, files=files, ephemeral=True)
+                return
             files = await bot.presenter.hand_files(key, notice, bot.service.snapshot(key))
             await reply(interaction, notice.text, file=files[0] if files else None)
         except Exception as exc:
@@ -165,6 +174,9 @@ def action_items(table_id: int, prompt: Prompt) -> list[discord.ui.Item[Any]]:
     for option in prompt.options:
         if option.action == "fold" and free_check:
             items.append(FoldAskButton(table_id, prompt.hand_id, prompt.turn))
+            continue
+        if option.action == "draw":          # the cards are chosen privately (``drawing``)
+            items.append(PickButton(table_id, prompt.hand_id, prompt.turn))
             continue
         label = button_label(option)
         if option.action in WAGERS and option.needs_amount:

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.discord.ui.text import split_text
+from bot.engine.cards.card import Card
 from bot.engine.command import Command
 from bot.render.views import PrivateNotice, TableSnapshot
 from bot.store import Store
@@ -30,9 +31,11 @@ class Front(Protocol):
         ...
 
     async def hand_files(
-        self, key: TableKey, notice: PrivateNotice, snapshot: TableSnapshot
+        self, key: TableKey, notice: PrivateNotice, snapshot: TableSnapshot,
+        *, discards: tuple[Card, ...] = (), lines: tuple[str, ...] = (),
     ) -> list[discord.File]:
-        """The hand picture of a player's own cards (none with the guild's look set to text)."""
+        """The hand picture of a player's own cards (none with the guild's look set to text);
+        ``discards`` marked and ``lines`` under the title for the draw picker."""
         ...
 
     async def look(self, guild: int) -> str:

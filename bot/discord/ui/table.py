@@ -24,6 +24,7 @@ from typing import Any
 import discord
 
 from bot.discord.ui.betting import MyCardsButton, action_items
+from bot.discord.ui.drawing import PICK_LABEL
 from bot.discord.ui.lobby import DealButton, JoinButton
 from bot.discord.ui.text import code_block, plain
 from bot.render.cards import chips, street_name
@@ -140,7 +141,9 @@ def turn_line(prompt: Prompt, deadline: int | None) -> str:
     >>> turn_line(Prompt(7, "Bea", 1, 4, (), "", to_call=10, pot=25), 1767225600)
     "<@7> to act · 10 to call · time's up <t:1767225600:R>"
     """
-    parts = [f"<@{prompt.member}> to act"]
+    draw = prompt.option("draw")
+    parts = [f"<@{prompt.member}> to act" if draw is None else
+             f"<@{prompt.member}> to draw (up to {draw.amount}, chosen privately: {PICK_LABEL})"]
     if prompt.to_call:
         parts.append(f"{chips(prompt.to_call)} to call")
     if deadline is not None:
