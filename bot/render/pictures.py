@@ -170,6 +170,8 @@ class HandPicture:
     """A draw game's discard picker: the cards chosen to throw away (not yet confirmed)."""
     lines: tuple[str, ...] = ()
     """Lines under the title instead of the best hand and the wild ranks (the discard picker's)."""
+    new: tuple[Card, ...] = ()
+    """A draw game: the cards just drawn (tagged ``new``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -638,6 +640,7 @@ def render_hand(pic: HandPicture) -> Image.Image:
     up = set(pic.up)
     # "down" tells a stud hand's down cards from its up cards; a draw hand is all down cards.
     labels = {c: "down" for c in pic.cards if c not in up} if up else {}
+    labels.update((c, "new") for c in pic.new if c in pic.cards)
     if pic.community is not None:
         labels[pic.community] = "community"
     x = (PICTURE_WIDTH - ((n - 1) * step + _HAND_CARD_W)) // 2 if n else 0

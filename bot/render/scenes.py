@@ -76,14 +76,17 @@ def hand_picture(
     notice: PrivateNotice, hand_no: int, events: tuple[WildEvent, ...] = (),
     wild_in_flush: WildInFlush = "any-card",
     *, four_colour: bool = True, discards: tuple[Card, ...] = (), lines: tuple[str, ...] = (),
+    new: tuple[Card, ...] = (), title: str = "",
 ) -> HandPicture:
     """One player's own cards (``notice``) in the order dealt (two down cards, the up cards, then the
     seventh-street down card), down cards marked, with the wild ranks (their origins from
     ``events`` when known). For that player only. ``discards``: a draw game's picker marks the
-    cards chosen to throw away; ``lines`` replace the best-hand and wild lines under the title."""
+    cards chosen to throw away; ``lines`` replace the best-hand and wild lines under the title;
+    ``new``: the cards just drawn, tagged; ``title``: instead of the hand, street and name."""
     down = notice.down_cards
     cards = tuple(down[:2]) + tuple(notice.up_cards) + tuple(down[2:])
     wilds = picture_wilds(notice.wild_ranks, events)
-    title = f"Hand #{hand_no} · {street_name(notice.street)} · {notice.name}"
+    title = title or f"Hand #{hand_no} · {street_name(notice.street)} · {notice.name}"
     return HandPicture(title, cards, tuple(notice.up_cards), wilds, notice.community_card, wild_in_flush,
-                       ranking=notice.ranking, four_colour=four_colour, discards=discards, lines=lines)
+                       ranking=notice.ranking, four_colour=four_colour, discards=discards, lines=lines,
+                       new=new)

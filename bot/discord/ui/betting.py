@@ -25,7 +25,7 @@ import discord
 from bot.discord.ui.amount import AmountButton
 from bot.discord.ui.base import TableButton
 from bot.discord.ui.common import Interaction, act, reply, table_key, wildstud
-from bot.discord.ui.drawing import PickButton, draw_limit, picker
+from bot.discord.ui.drawing import PickButton, draw_limit, open_picker
 from bot.discord.ui.errors import answer_error
 from bot.discord.ui.text import WAGERS, button_label
 from bot.engine.command import Command
@@ -158,8 +158,7 @@ class MyCardsButton(TableButton, template=r"ws:cards:(?P<table>\d+)"):
             most = draw_limit(prompt) if prompt is not None and prompt.member == interaction.user.id else None
             if prompt is not None and most is not None:
                 # Their draw now: their cards come with the discard picker.
-                view, files = await picker(interaction, key, notice, prompt, most, ())
-                await interaction.response.send_message(view=view, files=files, ephemeral=True)
+                await open_picker(interaction, key, notice, prompt, most)
                 return
             files = await bot.presenter.hand_files(key, notice, bot.service.snapshot(key))
             await reply(interaction, notice.text, file=files[0] if files else None)

@@ -32,14 +32,20 @@ class Front(Protocol):
 
     async def hand_files(
         self, key: TableKey, notice: PrivateNotice, snapshot: TableSnapshot,
-        *, discards: tuple[Card, ...] = (), lines: tuple[str, ...] = (),
+        *, discards: tuple[Card, ...] = (), lines: tuple[str, ...] = (), new: tuple[Card, ...] = (),
+        title: str = "",
     ) -> list[discord.File]:
         """The hand picture of a player's own cards (none with the guild's look set to text);
-        ``discards`` marked and ``lines`` under the title for the draw picker."""
+        a draw's marks: ``discards`` chosen, ``lines`` under the ``title``, the ``new`` cards."""
         ...
 
     async def look(self, guild: int) -> str:
         """The guild's ``/table look``: ``pictures`` or ``text``."""
+        ...
+
+    def keep_table_click(self, key: TableKey, interaction: Interaction) -> None:
+        """A click on the table message, acknowledged without a change, that opened a private
+        message: the member's next action edits the table through its webhook."""
         ...
 
 

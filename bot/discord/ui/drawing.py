@@ -140,8 +140,7 @@ class PickButton(
     async def callback(self, interaction: Interaction) -> None:
         try:
             key, notice, prompt, most = _drawer(interaction, self.table_id, self.hand_id, self.turn)
-            layout, files = await picker(interaction, key, notice, prompt, most, ())
-            await interaction.response.send_message(view=layout, files=files, ephemeral=True)
+            await open_picker(interaction, key, notice, prompt, most)
         except Exception as exc:
             await answer_error(interaction, exc)
 
@@ -242,6 +241,18 @@ def _drawer(interaction: Interaction, table_id: int, hand_id: int, turn: int
     return key, service.my_cards(key, interaction.user.id), prompt, most
 
 
+async def open_picker(interaction: Interaction, key: TableKey, notice: PrivateNotice, prompt: Prompt,
+                      most: int) -> None:
+    """Answer a click on the table message with the private picker: the click is acknowledged
+    without changing the table (type 6) and kept (``Front.keep_table_click``), so the draw made in
+    the picker redraws the table through this click's webhook, as a click on the table itself
+    would (no channel request); the picker follows, ephemeral."""
+    layout, files = await picker(interaction, key, notice, prompt, most, ())
+    await interaction.response.defer()
+    wildstud(interaction).presenter.keep_table_click(key, interaction)
+    await interaction.followup.send(view=layout, files=files, ephemeral=True)
+
+
 async def picker(interaction: Interaction, key: TableKey, notice: PrivateNotice, prompt: Prompt, most: int,
                  chosen: Sequence[Card]) -> tuple[discord.ui.LayoutView, list[discord.File]]:
     """The private picker: the player's cards (with ``chosen`` marked in the picture), the select,
@@ -261,8 +272,9 @@ async def picker(interaction: Interaction, key: TableKey, notice: PrivateNotice,
         lines.append("Nothing chosen yet: Stand pat keeps every card.")
     picture_lines = (f"Discard {len(chosen)}: {card_text(chosen)}" if chosen
                      else f"Choose {limit} to discard",)
-    files = await bot.presenter.hand_files(key, notice, bot.service.snapshot(key), discards=tuple(chosen),
-                                           lines=picture_lines)
+    snapshot = bot.service.snapshot(key)
+    files = await bot.presenter.hand_files(key, notice, snapshot, discards=tuple(chosen), lines=picture_lines,
+                                           title=f"Hand #{snapshot.hand_no} · your draw · {notice.name}")
     children: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay("\n".join(lines))]
     if files:
         name = files[0].filename
@@ -303,7 +315,7 @@ async def send_new_hand(
         else:
             new = [c for c in notice.down_cards if c not in before.down_cards]
             text = f"You threw away {card_text(thrown)} and drew {card_text(new)}.\n{notice.text}"
-            files = await bot.presenter.hand_files(key, notice, bot.service.snapshot(key))
+            files = await bot.presenter.hand_files(key, notice, bot.service.snapshot(key), new=tuple(new))
     if interaction.type is discord.InteractionType.application_command:
         await interaction.followup.send(text, files=files, ephemeral=True)
         return

@@ -141,9 +141,10 @@ def turn_line(prompt: Prompt, deadline: int | None) -> str:
     >>> turn_line(Prompt(7, "Bea", 1, 4, (), "", to_call=10, pot=25), 1767225600)
     "<@7> to act · 10 to call · time's up <t:1767225600:R>"
     """
+    parts = [f"<@{prompt.member}> to act"]
     draw = prompt.option("draw")
-    parts = [f"<@{prompt.member}> to act" if draw is None else
-             f"<@{prompt.member}> to draw (up to {draw.amount}, chosen privately: {PICK_LABEL})"]
+    if draw is not None:
+        parts.append(f"draw up to {draw.amount} (cards chosen privately: {PICK_LABEL}) or stand pat")
     if prompt.to_call:
         parts.append(f"{chips(prompt.to_call)} to call")
     if deadline is not None:
