@@ -196,3 +196,44 @@ async def test_a_draw_round_through_discord(fake_discord: FakeDiscord, tmp_path:
     assert sum(c.channel for c in costs) / len(costs) <= 1.0
     assert max(c.channel for c in costs) <= 2
     await fake.stop_bot(bot)
+
+
+async def test_a_picker_from_an_earlier_turn_or_another_hand_changes_nothing(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob, carol = (guild.member(n) for n in ("alice", "bob", "carol"))
+    poker = guild.channel("poker")
+    await open_table(fake, alice, poker, [alice, bob, carol], game="five-card-draw")
+    await fake.slash(alice, "table deal", channel=poker)
+    live = bot.service.table(TableKey(guild.id, poker.id)).hand
+    assert live is not None
+    table = await _until_a_draw(fake, guild, poker, [])
+    drawer = prompted_member(guild, table)
+    # Two private pickers: "Choose discards" and My cards (during your draw, My cards is the picker).
+    (one,) = [m for m in (await fake.click(drawer, table, label=PICK)).followups if m.ephemeral]
+    (two,) = [m for m in (await fake.click(drawer, table, label="My cards")).followups if m.ephemeral]
+    assert one.find_component(label="Stand pat") and two.find_component(label="Stand pat")
+    hand = live.engine.cards(live.members.index(drawer.id))
+    select = next(c for c in one.all_components() if c.get("type") == 3)
+    await fake.select(drawer, one, [hand[0].code], custom_id=select["custom_id"])
+    drew = await fake.click(drawer, one, label="Draw 1")
+    assert not drew.rejected and "You threw away" in one.text, one.text
+    after = live.engine.cards(live.members.index(drawer.id))
+    # The second picker is from the turn just played: every control refuses with the reason.
+    select = next(c for c in two.all_components() if c.get("type") == 3)
+    late = await fake.select(drawer, two, [hand[1].code], custom_id=select["custom_id"])
+    assert late.ephemeral and "earlier turn" in late.text, late.text
+    late = await fake.click(drawer, two, label="Stand pat")
+    assert late.ephemeral and "earlier turn" in late.text, late.text
+    assert live.engine.cards(live.members.index(drawer.id)) == after
+    # Someone else's "Choose discards" press is refused: it is not their draw.
+    table = current_prompt(fake, poker)
+    if PICK in table.button_labels:
+        other = next(m for m in (alice, bob, carol) if m.id != prompted_member(guild, table).id)
+        refused = await fake.click(other, table, label=PICK)
+        assert refused.ephemeral and "not your turn" in refused.text.lower(), refused.text
+    await fake.stop_bot(bot)
