@@ -118,6 +118,38 @@ def action_text(action: Action, name: str) -> str:
     return text
 
 
+FIRST_DRAW_ROUND = 11
+"""The draw games number their betting rounds from 11 (11: before the draw, 12-14: after the first
+to third draw, 15: after a single draw; ``bot.engine.games.streets.draw_streets``)."""
+
+_COUNTS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
+_DRAWS = {12: "the first draw", 13: "the second draw", 14: "the third draw", 15: "the draw"}
+
+
+def _draw_deal_lines(street: int, receivers: Sequence[str]) -> list[Line]:
+    """A draw game's deal: the first cards (``Before the draw: five down cards each to Ann, Bea and
+    Cid``), then each draw's heading; the cards a draw brings are never named, nor whose they are
+    (the player's own line says how many: ``Ann draws 2``).
+
+    >>> [line.text for line in _draw_deal_lines(11, ["Ann", "Bea"] * 5)]
+    ['Before the draw: five down cards each to Ann and Bea']
+    >>> [line.text for line in _draw_deal_lines(12, [])], _draw_deal_lines(15, ["Ann", "Ann"])
+    (['The first draw: each player in turn throws away cards and is dealt as many, or stands pat'], [])
+    """
+    if street == FIRST_DRAW_ROUND:
+        names = list(dict.fromkeys(receivers))
+        if not names:
+            return []
+        each = _COUNTS.get(len(receivers) // len(names), str(len(receivers) // len(names)))
+        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        return [Line("street", f"{street_name(street).capitalize()}: {each} down cards each to {who}")]
+    if receivers:
+        return []
+    draw = _DRAWS.get(street, "the draw")
+    return [Line("street", f"{draw.capitalize()}: each player in turn throws away cards and is dealt as"
+                           " many, or stands pat")]
+
+
 class TableNarrator(EventNarrator[Line]):
     """The live table's voice of the one narrator (``bot.engine.narration.narrator.Narrator``).
 
@@ -156,6 +188,8 @@ class TableNarrator(EventNarrator[Line]):
 
     def deal_lines(self, street: int | None, cards: Sequence[Deal]) -> list[Line]:
         street = street or 3
+        if street >= FIRST_DRAW_ROUND:
+            return _draw_deal_lines(street, [self._name(d.seat) for d in cards if d.kind == "hole"])
         head = street_name(street).capitalize()
         parts: list[str] = []
         downs: list[int | None] = []
@@ -236,6 +270,13 @@ class TableNarrator(EventNarrator[Line]):
 
     def visit_betting_closed(self, event: BettingClosed) -> None:
         super().visit_betting_closed(event)
+        if event.street >= FIRST_DRAW_ROUND:
+            # A draw game: the draws still to come are the players' own choices, made blind, so the
+            # hands stay face down until the showdown (docs/rules.md, "Draw games at the table").
+            self.open_hands = False
+            self.say(Line("info", "No more betting is possible: the draws still to come are made, then"
+                                  " the showdown"))
+            return
         shown = " · ".join(
             f"{self._name(s)} {dealt_cards(self.held[s], self.up[s])}" for s in self.live_seats)
         self.say(Line("info", f"No more betting is possible: the hands are turned face up. {shown}"))

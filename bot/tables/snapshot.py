@@ -104,7 +104,7 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
         folded = engine.folded(i)
         up = () if folded else engine.up_cards(i)
         hidden = 0 if folded else len(engine.down_cards(i))
-        if (engine.betting_closed and not folded) or i in shown:
+        if (engine.betting_closed and not folded and not engine.game.is_draw) or i in shown:
             up, hidden = engine.cards(i), 0      # the live hands are turned face up, or were shown
         out.append(SeatSnapshot(
             s.seat_no, s.member, s.name, engine.stack(i), s.status, s.leaving, dealt_in=True,

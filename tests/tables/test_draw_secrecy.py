@@ -1,6 +1,6 @@
 """Secrets stay secret in the draw games (issue 22), the property of ``test_secrecy`` extended to the
-draw: over random hands of every draw game, with random discards, stands, folds and bets, nothing a
-member can see (the channel, their own private messages and replies, the history ``/hand history``
+draw: over random hands of every draw game, with random discards, stands, folds, bets and all-ins
+(so betting may close with draws still to come: the hands stay face down), nothing a member can see (the channel, their own private messages and replies, the history ``/hand history``
 gives them, the reveal ``/hand verify`` gives them) holds a card of another player's hand or of
 another player's discards, unless that hand was shown at the showdown. A member may see every card
 they held at any moment of the hand (their first cards, the ones they threw away, the ones they
@@ -17,18 +17,18 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.betting.stakes import PRESETS
 from bot.engine.cards.card import Card
 from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction
 from bot.engine.games.catalogue import GAMES
+from bot.engine.hand.events import BettingClosed
 from bot.engine.log import Action, Deal
 from bot.store import Store
 from bot.tables.notices import PrivateNotice, Reply
 from bot.tables.reveal import reveal_of, viewer_history
 from tests.engine.helpers import command
 from tests.tables.helpers import Harness
-from tests.tables.test_secrecy import card_tokens
+from tests.tables.test_secrecy import SHORT, card_tokens
 
 DRAW_GAMES = tuple(name for name, game in GAMES.items() if game.is_draw)
 
@@ -37,17 +37,21 @@ def test_every_draw_game_is_covered() -> None:
     assert {"five-card-draw", "kings-and-little-ones"} <= set(DRAW_GAMES)
 
 
-async def play_one(seed: int, game: str, players: int, choices: list[int]) -> set[str]:
+async def play_one(seed: int, game: str, players: int, choices: list[int],
+                   buy_ins: list[int] | None = None) -> set[str]:
     """One random hand of ``game``; ``choices`` pick each prompt's option and, at a draw, how many
-    cards to throw away (which ones: the seeded generator). Returns what the hand met: ``draw``
-    (someone drew), ``pat`` (someone stood pat), ``showdown``."""
+    cards to throw away (which ones: the seeded generator); ``buy_ins``: the stacks (short ones go
+    all-in, and betting closes with draws still to come). Returns what the hand met: ``draw``
+    (someone drew), ``pat`` (someone stood pat), ``showdown``, ``closed`` (betting closed before a
+    draw: the hands stay face down)."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "ws.sqlite3"
         async with await Store.open(path) as store:
             h = Harness(store, path, rng=random.Random(seed))
             names = ["Ann", "Bea", "Cid", "Dee"][:players]
-            await h.table(*((n, 500) for n in names), stakes=PRESETS["small"])
+            stacks = (buy_ins or [500] * 4)[:players]
+            await h.table(*zip(names, stacks, strict=True), stakes=SHORT)
             await h.service.set_game(h.key, h.members["Ann"], game)
             hand_id = await h.service.deal(h.key, h.members["Ann"])
             live = h.service.table(h.key).hand
@@ -99,9 +103,12 @@ async def play_one(seed: int, game: str, players: int, choices: list[int]) -> se
             spectator |= {o.card for o in reveal_of(record).openings}
             assert spectator <= shown, (game, spectator - shown)
             met: set[str] = set()
+            closed_at = next((e.street for e in engine.events if isinstance(e, BettingClosed)), None)
             for entry in engine.log:
                 if isinstance(entry, Action) and entry.action == "draw":
                     met.add("draw" if entry.to else "pat")
+                    if closed_at is not None and entry.street > closed_at:
+                        met.add("closed")
             if result.showdown:
                 met.add("showdown")
             return met
@@ -109,11 +116,12 @@ async def play_one(seed: int, game: str, players: int, choices: list[int]) -> se
 
 @settings(max_examples=16, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from(DRAW_GAMES), st.integers(2, 4),
-       st.lists(st.integers(0, 7), min_size=1, max_size=12))
+       st.lists(st.integers(0, 7), min_size=1, max_size=12),
+       st.lists(st.integers(15, 400), min_size=4, max_size=4))
 def test_no_member_ever_sees_another_players_cards_or_discards(
-    seed: int, game: str, players: int, choices: list[int]
+    seed: int, game: str, players: int, choices: list[int], buy_ins: list[int]
 ) -> None:
-    asyncio.run(play_one(seed, game, players, choices))
+    asyncio.run(play_one(seed, game, players, choices, buy_ins))
 
 
 def test_the_property_meets_draws_stands_and_showdowns() -> None:
@@ -123,7 +131,9 @@ def test_the_property_meets_draws_stands_and_showdowns() -> None:
     for seed in range(60):
         rng = random.Random(seed)
         game = DRAW_GAMES[seed % len(DRAW_GAMES)]
-        met |= asyncio.run(play_one(seed, game, rng.randint(2, 4), [rng.randint(0, 7) for _ in range(8)]))
-        if met >= {"draw", "pat", "showdown"}:
+        buy_ins = [rng.randint(15, 400) for _ in range(4)]
+        met |= asyncio.run(play_one(seed, game, rng.randint(2, 4), [rng.randint(0, 7) for _ in range(8)],
+                                    buy_ins))
+        if met >= {"draw", "pat", "showdown", "closed"}:
             break
-    assert met >= {"draw", "pat", "showdown"}, met
+    assert met >= {"draw", "pat", "showdown", "closed"}, met
