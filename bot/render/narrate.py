@@ -272,7 +272,7 @@ class TableNarrator(EventNarrator[Line]):
         super().visit_betting_closed(event)
         if event.street >= FIRST_DRAW_ROUND:
             # A draw game: the draws still to come are the players' own choices, made blind, so the
-            # hands stay face down until the showdown (docs/rules.md, "Draw games at the table").
+            # hands stay face down until the showdown (docs/playing.md, "Draw games").
             self.open_hands = False
             self.say(Line("info", "No more betting is possible: the draws still to come are made, then"
                                   " the showdown"))
