@@ -24,6 +24,7 @@ from bot.engine.log import Deal
 from bot.render.pictures import PICTURE_WIDTH, TABLE_SIZE
 from bot.tables.clock import FakeClock
 from bot.tables.notices import TableKey
+from tests.discord import test_log_secrets
 from tests.discord.budget import ActionCost, _cost
 from tests.discord.helpers import (
     current_prompt,
@@ -37,6 +38,9 @@ from tests.discord.helpers import (
 )
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeMessage, start_bot
 from tests.tables.test_secrecy import card_tokens
+
+draw_debug_log = test_log_secrets.debug_log
+"""The root logger at DEBUG as ``wildstud run`` sets it up, written to a string (issue 18's fixture)."""
 
 PICK = "Choose discards"
 
@@ -236,4 +240,45 @@ async def test_a_picker_from_an_earlier_turn_or_another_hand_changes_nothing(
         other = next(m for m in (alice, bob, carol) if m.id != prompted_member(guild, table).id)
         refused = await fake.click(other, table, label=PICK)
         assert refused.ephemeral and "not your turn" in refused.text.lower(), refused.text
+    await fake.stop_bot(bot)
+
+
+async def test_a_draw_at_debug_level_logs_no_card(
+    fake_discord: FakeDiscord, tmp_path: Path, draw_debug_log: io.StringIO
+) -> None:
+    # The log at DEBUG (as ``wildstud run`` configures it) names no card of anyone's hand, first
+    # cards, discards or draws: the picker's select values and the Draw button's custom_id carry
+    # cards, and discord.py logs interaction payloads at DEBUG.
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob = guild.member("alice"), guild.member("bob")
+    poker = guild.channel("poker")
+    await open_table(fake, alice, poker, [alice, bob], game="five-card-draw")
+    await fake.slash(alice, "table deal", channel=poker)
+    live = bot.service.table(TableKey(guild.id, poker.id)).hand
+    assert live is not None
+    engine = live.engine
+    while not hand_over(fake, poker, 1):
+        table = current_prompt(fake, poker)
+        member = prompted_member(guild, table)
+        if PICK in table.button_labels:
+            (picker,) = [m for m in (await fake.click(member, table, label=PICK)).followups if m.ephemeral]
+            select = next(c for c in picker.all_components() if c.get("type") == 3)
+            await fake.select(member, picker, [o["value"] for o in select["options"][:2]],
+                              custom_id=select["custom_id"])
+            await fake.click(member, picker, label="Draw 2")
+        else:
+            await fake.click(member, table, label=label_starting(table, "Check", "Call", "Show") or "")
+    held = {entry.card for entry in engine.log if isinstance(entry, Deal) and entry.seat is not None}
+    assert len(held) == 2 * 5 + 2 * 2
+    text = draw_debug_log.getvalue()
+    assert "discord" in text or "bot." in text           # DEBUG is really on
+    # Each card alone, as a code or as shown, and runs of codes (``Kh9h`` in a custom_id).
+    assert not card_tokens(text) & held, card_tokens(text) & held
+    for card in held:
+        for token in (card.code, str(card)):
+            found = re.search(rf"(?<![\w]){re.escape(token)}(?![\w])", text)
+            assert not found, f"a card in the log: {token}"
     await fake.stop_bot(bot)
