@@ -12,6 +12,7 @@ from PIL import Image
 from bot.engine.betting.stakes import PRESETS
 from bot.engine.cards.card import Card, parse_cards
 from bot.engine.games.rulings import Rulings
+from bot.engine.games.streets import AFTER_DRAW
 from bot.render import pictures as P
 from bot.render import sprites as S
 from bot.render.pictures import HandPicture, SeatPicture, TablePicture
@@ -85,7 +86,7 @@ def _snapshot(drawn: dict[str, tuple[int, ...]]) -> TableSnapshot:
                      folded=name == "Dee")
         for i, name in enumerate(("Ana", "Ben", "Cid", "Dee"))
     )
-    return TableSnapshot(1, 100, Phase.IN_HAND, 3, PRESETS["small"], Rulings(), seats, hand_id=9, street=15,
+    return TableSnapshot(1, 100, Phase.IN_HAND, 3, PRESETS["small"], Rulings(), seats, hand_id=9, street=AFTER_DRAW,
                          pot=80)
 
 

@@ -19,6 +19,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.engine.cards.card import Card, Rank
+from bot.engine.games.streets import AFTER_DRAW, BEFORE_DRAW
 from bot.engine.hand.events import (
     ActionTaken,
     BettingClosed,
@@ -118,12 +119,10 @@ def action_text(action: Action, name: str) -> str:
     return text
 
 
-FIRST_DRAW_ROUND = 11
-"""The draw games number their betting rounds from 11 (11: before the draw, 12-14: after the first
-to third draw, 15: after a single draw; ``bot.engine.games.streets.draw_streets``)."""
-
 _COUNTS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
-_DRAWS = {12: "the first draw", 13: "the second draw", 14: "the third draw", 15: "the draw"}
+_DRAWS = {BEFORE_DRAW + 1: "the first draw", BEFORE_DRAW + 2: "the second draw",
+          BEFORE_DRAW + 3: "the third draw", AFTER_DRAW: "the draw"}
+"""The heading of each draw, by the betting round it opens (``bot.engine.games.streets.draw_streets``)."""
 
 
 def _draw_deal_lines(street: int, receivers: Sequence[str]) -> list[Line]:
@@ -131,12 +130,12 @@ def _draw_deal_lines(street: int, receivers: Sequence[str]) -> list[Line]:
     Cid``), then each draw's heading; the cards a draw brings are never named, nor whose they are
     (the player's own line says how many: ``Ann draws 2``).
 
-    >>> [line.text for line in _draw_deal_lines(11, ["Ann", "Bea"] * 5)]
+    >>> [line.text for line in _draw_deal_lines(BEFORE_DRAW, ["Ann", "Bea"] * 5)]
     ['Before the draw: five down cards each to Ann and Bea']
-    >>> [line.text for line in _draw_deal_lines(12, [])], _draw_deal_lines(15, ["Ann", "Ann"])
+    >>> [line.text for line in _draw_deal_lines(BEFORE_DRAW + 1, [])], _draw_deal_lines(AFTER_DRAW, ["Ann"])
     (['The first draw: each player in turn throws away cards and is dealt as many, or stands pat'], [])
     """
-    if street == FIRST_DRAW_ROUND:
+    if street == BEFORE_DRAW:
         names = list(dict.fromkeys(receivers))
         if not names:
             return []
@@ -188,7 +187,7 @@ class TableNarrator(EventNarrator[Line]):
 
     def deal_lines(self, street: int | None, cards: Sequence[Deal]) -> list[Line]:
         street = street or 3
-        if street >= FIRST_DRAW_ROUND:
+        if street >= BEFORE_DRAW:
             return _draw_deal_lines(street, [self._name(d.seat) for d in cards if d.kind == "hole"])
         head = street_name(street).capitalize()
         parts: list[str] = []
@@ -270,7 +269,7 @@ class TableNarrator(EventNarrator[Line]):
 
     def visit_betting_closed(self, event: BettingClosed) -> None:
         super().visit_betting_closed(event)
-        if event.street >= FIRST_DRAW_ROUND:
+        if event.street >= BEFORE_DRAW:
             # A draw game: the draws still to come are the players' own choices, made blind, so the
             # hands stay face down until the showdown (docs/playing.md, "Draw games").
             self.open_hands = False
