@@ -121,3 +121,29 @@ def test_the_private_picture_marks_the_cards_chosen_to_throw_away() -> None:
     assert "(down)" not in P.hand_alt(plain)
     alt = P.hand_alt(marked)
     assert "Chosen to discard: K♥ 2♠ 9♥." in alt and "Your cards: K♥ 7♣ 7♦ 2♠ 9♥." in alt
+
+
+def test_a_low_draw_hand_is_named_as_players_say_it_privately() -> None:
+    from bot.render.pictures import game_best_of
+    from bot.render.private import game_best_now
+
+    def named(text: str, ranking: str) -> tuple[str, str]:
+        cards = list(cs(text))
+        return game_best_now(cards, (), "any-card", (), ranking).lower(), \
+            game_best_of(cards, frozenset(), "any-card", ranking)[0].lower()
+
+    # Deuce-to-seven: 7-5-4-3-2 unsuited is the best hand; an ace is high (A-5-4-3-2 is no wheel),
+    # and a straight counts against you.
+    for text in named("7h 5c 4d 3s 2s", "deuce-to-seven"):
+        assert "number one" in text, text
+    for text in named("Ah 5c 4d 3s 2s", "deuce-to-seven"):
+        assert "ace" in text and "number one" not in text, text
+    for text in named("8h 7c 6d 5s 4s", "deuce-to-seven"):
+        assert "straight" in text, text
+    # Badugi: four suits and ranks; a pair or a suited card drops a card.
+    for text in named("Kh 7c 4d 2s", "badugi"):
+        assert "four-card badugi" in text and "k-7-4-2" in text, text
+    for text in named("Kh 7h 4d 2s", "badugi"):
+        assert "three-card badugi" in text and "7-4-2" in text, text
+    # Five-card draw is a high game: its hand is named as in stud.
+    assert "pair, sevens" in named("Kh 7c 7d 2s 9h", "high")[0]

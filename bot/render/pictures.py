@@ -45,13 +45,14 @@ from PIL import Image, ImageDraw
 from bot.engine.cards.card import FULL_DECK, Card, Rank, Suit
 from bot.engine.games.baseball import MOST_CARDS
 from bot.engine.games.follow import WildEvent
-from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
+from bot.engine.values.ace_to_five import eight_or_better
 from bot.engine.values.evaluator import HandValue
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.low import spell
 from bot.engine.values.showing import showing_value
 from bot.engine.values.valuation import best_value
 from bot.render.cards import rank_list
+from bot.render.private import LOW_VALUES
 from bot.render.sprites import (
     _BEST,
     _BG,
@@ -522,10 +523,12 @@ def best_of(
 def game_best_of(
     cards: Sequence[Card], wild: frozenset[Rank], wild_in_flush: WildInFlush, ranking: str = "high"
 ) -> tuple[str, HandValue | None]:
-    """``best_of`` in the hand's game: razz (``"low"``) names the ace-to-five low (no high hand
-    is framed); stud hi-lo (``"high-low"``) adds the eight-or-better low (``"; no low"``)."""
-    if ranking == "low":
-        return (ace_to_five(cards).describe() if cards else ""), None
+    """``best_of`` in the hand's game: razz (``"low"``), deuce-to-seven and badugi name their low
+    (``bot.render.private.LOW_VALUES``; no high hand is framed); stud hi-lo (``"high-low"``) adds
+    the eight-or-better low (``"; no low"``)."""
+    low = LOW_VALUES.get(ranking)
+    if low is not None:
+        return (low(cards).describe() if cards else ""), None
     described, value = best_of(cards, wild, wild_in_flush)
     if ranking == "high-low" and len(cards) >= 5 and value is not None:
         low = eight_or_better(cards)      # the high without kickers, so the low fits the line
