@@ -86,8 +86,8 @@ def _snapshot(drawn: dict[str, tuple[int, ...]]) -> TableSnapshot:
                      folded=name == "Dee")
         for i, name in enumerate(("Ana", "Ben", "Cid", "Dee"))
     )
-    return TableSnapshot(1, 100, Phase.IN_HAND, 3, PRESETS["small"], Rulings(), seats, hand_id=9, street=AFTER_DRAW,
-                         pot=80)
+    return TableSnapshot(1, 100, Phase.IN_HAND, 3, PRESETS["small"], Rulings(), seats, hand_id=9,
+                         street=AFTER_DRAW, pot=80)
 
 
 def test_the_snapshot_says_how_many_were_drawn_in_the_picture_and_the_text_table() -> None:
