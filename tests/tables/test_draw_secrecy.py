@@ -22,8 +22,8 @@ from bot.engine.cards.card import Card
 from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction
 from bot.engine.games.catalogue import GAMES
-from bot.engine.hand.events import BettingClosed
-from bot.engine.log import Action, Deal
+from bot.engine.hand.events import ActionTaken, BettingClosed
+from bot.engine.log import Deal
 from bot.store import Store
 from bot.tables.notices import PrivateNotice, Reply
 from bot.tables.reveal import reveal_of, viewer_history
@@ -104,11 +104,12 @@ async def play_one(seed: int, game: str, players: int, choices: list[int],
             spectator |= {o.card for o in reveal_of(record).openings}
             assert spectator <= shown, (game, spectator - shown)
             met: set[str] = set()
-            closed_at = next((e.street for e in engine.events if isinstance(e, BettingClosed)), None)
-            for entry in engine.log:
-                if isinstance(entry, Action) and entry.action == "draw":
-                    met.add("draw" if entry.to else "pat")
-                    if closed_at is not None and entry.street > closed_at:
+            closed = False
+            for event in engine.events:
+                closed = closed or isinstance(event, BettingClosed)
+                if isinstance(event, ActionTaken) and event.action.action == "draw":
+                    met.add("draw" if event.action.to else "pat")
+                    if closed:
                         met.add("closed")
             if result.showdown:
                 met.add("showdown")
