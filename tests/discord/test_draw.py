@@ -158,6 +158,8 @@ async def test_a_draw_round_through_discord(fake_discord: FakeDiscord, tmp_path:
     assert engine.cards(live.members.index(third.id)) == before
     assert re.search(rf"{name[third.id]} stands pat \(out of time\)", live_table(fake, poker).text), \
         live_table(fake, poker).text
+    told = [m.text for m in fake.dms_for(third)]
+    assert any("the dealer stood pat for you" in t for t in told), told
     table = live_table(fake, poker)
     (picture,) = [a for a in table.attachments if a.filename == "table.png"]
     alt = picture.description or ""
