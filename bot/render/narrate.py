@@ -279,7 +279,8 @@ class TableNarrator(EventNarrator[Line]):
         self.say(Line("result", f"{self._name(event.seat)} shows openers: {cards}"))
 
     def visit_nobody_opened(self, event: NobodyOpened) -> None:
-        self.say(Line("result", "Nobody opens (jacks or better): the antes go back"))
+        self.say(Line("info", "Nobody opens (jacks or better): everyone antes again and the cards are "
+                              "dealt again"))
 
     def visit_hand_mucked(self, event: HandMucked) -> None:
         self.say(Line("result", f"{self._name(event.seat)} mucks"))

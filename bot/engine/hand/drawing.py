@@ -33,16 +33,10 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
     from bot.engine.games.streets import Street
     from bot.engine.hand.state import HandState
 
-def button_seat(state: HandState) -> int:
-    """The button: the last seat in deal order (seat 0 is the first seat left of the dealer)."""
-    return state.n - 1
-
-
 def draw_order(state: HandState) -> list[int]:
     """The live seats in turn from the first left of the button."""
-    n = state.n
-    first = (button_seat(state) + 1) % n
-    return [s for s in ((first + k) % n for k in range(n)) if not state.seats[s].folded]
+    first = state.left_of(state.button)
+    return [s for s in (state.left_of(first, k) for k in range(state.n)) if not state.seats[s].folded]
 
 
 def most_cards(state: HandState, street: Street, seat: int) -> int:

@@ -238,8 +238,8 @@ class OpenersShown(NamedTuple):
 
 
 class NobodyOpened(NamedTuple):
-    """Jacks or better: nobody could or would open, so the hand is over and every ante goes back
-    (docs/rules.md, "Draw games")."""
+    """Jacks or better: nobody could or would open, so everyone antes again into the same pot and
+    the cards are dealt again (without an ante the hand just ends; docs/rules.md, "Draw games")."""
 
     @property
     def kind(self) -> str:

@@ -119,6 +119,7 @@ class StudHand:
         *,
         manual_showdown: bool = False,
         game: Game | str | None = None,
+        button: int = 0,
     ) -> None:
         n = len(stacks)
         if not MIN_SEATS <= n <= MAX_SEATS:
@@ -129,7 +130,7 @@ class StudHand:
         chosen = game_of(game)
         chosen.check_rulings(rulings)
         self.state = HandState(chosen, stakes, rulings, _as_source(source), list(stacks),
-                               manual_showdown=manual_showdown)
+                               manual_showdown=manual_showdown, button=button)
         sync_wilds(self.state)
         post_antes(self.state)
         streets.proceed(self.state, 0)
@@ -149,6 +150,11 @@ class StudHand:
     def rulings(self) -> Rulings:
         """The rulings."""
         return self.state.rulings
+
+    @property
+    def button(self) -> int:
+        """The seat with the dealer button (draw games act and draw from the first seat left of it)."""
+        return self.state.button
 
     @property
     def manual_showdown(self) -> bool:

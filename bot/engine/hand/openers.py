@@ -4,10 +4,10 @@
 Under ``openers = jacks-or-better`` the first betting round may be opened (the first bet) only by a
 hand of a pair of jacks or better, wild cards counted (``may_open``); once it is open everyone may
 call or raise. The opener's openers are kept (``record_opener``) and shown when its hand is shown or
-wins without a showdown, so a player who split openers to draw proves them (the card rooms' split
-openers rule: the opener keeps the card it threw and shows it). When the first round ends and nobody
-opened, the hand is over and every ante goes back to its owner (``pass_out``): the next hand is a
-new deal with new antes.
+wins without a showdown, so a player who split openers to draw proves them (the rule of the rooms
+and the books: the opener keeps the card it threw and shows it). When the first round ends and
+nobody opened, everyone antes again into the same pot and the cards are dealt again, within the
+same hand (``pass_out``); without an ante there is nothing to carry and the hand just ends.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from bot.engine.cards.card import Card, Rank
+from bot.engine.hand.dealing import post_antes
 from bot.engine.hand.events import HandEnded, NobodyOpened
 from bot.engine.hand.records import HandResult
 from bot.engine.hand.showdown import seat_wilds
@@ -67,19 +68,36 @@ def record_opener(state: HandState, seat: int) -> None:
     state.openers = openers_proof(_value(state, seat)) if jacks_or_better(state) else ()
 
 
-def pass_out(state: HandState) -> None:
-    """Nobody opened: the hand is over, every ante goes back, nobody wins anything."""
-    state.phase = "over"
-    state.actor = None
-    state.round = None
-    state.dealer = None
+def pass_out(state: HandState) -> bool:
+    """Nobody opened: everyone antes again into the same pot and the cards are dealt again (the
+    jackpots rule; docs/rules.md, "Draw games"). Returns True when the street loop must deal again;
+    False when there is no ante (nothing to carry: the hand simply ends, nobody wins anything)."""
     state.events.append(NobodyOpened())
+    state.round = None
+    state.actor = None
+    if state.stakes.ante <= 0:
+        _end_without_winner(state)
+        return False
+    returned: list[Card] = []
     for record in state.seats:
-        record.stack += record.contributed + record.dead
-        record.returned += record.contributed + record.dead
-        record.contributed = 0
-        record.dead = 0
+        returned.extend(record.cards)
+        record.cards.clear()
+        record.up.clear()
+        record.down.clear()
         record.street_bet = 0
+        if record.folded:
+            record.folded = False
+    state.live = state.n
+    state.legal = None
+    state.source.reshuffle(tuple(returned))
+    state.seen.difference_update(returned)
+    post_antes(state)
+    return True
+
+
+def _end_without_winner(state: HandState) -> None:
+    state.phase = "over"
+    state.dealer = None
     final = tuple(record.stack for record in state.seats)
     state.result = HandResult(
         pots=(), returned=tuple(record.returned for record in state.seats),

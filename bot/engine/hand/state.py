@@ -85,7 +85,7 @@ class HandState:
     ``StudHand`` is its public face."""
 
     __slots__ = (
-        "accepted", "actor", "betting_closed", "bring_in_seat", "burns", "community", "deal_seq",
+        "accepted", "actor", "betting_closed", "bring_in_seat", "burns", "button", "community", "deal_seq",
         "dealer", "decision", "discard_pile", "events", "first_actors", "follow", "game", "high_hands",
         "indicators", "last_aggressor", "legal", "live", "log", "lows", "manual_showdown", "mucked", "n",
         "opener", "openers", "phase", "reshuffles", "result", "round", "rulings", "seats", "seen",
@@ -94,7 +94,7 @@ class HandState:
     )
 
     def __init__(self, game: Game, stakes: TableStakes, rulings: Rulings, source: CardSource,
-                 stacks: list[int], *, manual_showdown: bool) -> None:
+                 stacks: list[int], *, manual_showdown: bool, button: int = 0) -> None:
         self.game = game
         self.stakes = stakes
         self.rulings = rulings
@@ -104,6 +104,7 @@ class HandState:
         self.starting = tuple(stacks)
         self.seats = [SeatState(chips) for chips in stacks]
         self.live = self.n                          # seats not folded
+        self.button = button                        # the dealer button (positions in draw games)
         # The centre of the table: the shortage's community card, follow indicator cards, burns.
         self.community: Card | None = None
         self.indicators: list[Card] = []
@@ -192,6 +193,10 @@ class HandState:
         entry = self.log[index]
         assert type(entry) is Action
         return entry
+
+    def left_of(self, seat: int, step: int = 1) -> int:
+        """The seat ``step`` places clockwise from ``seat``."""
+        return (seat + step) % self.n
 
     def hand_cards(self, seat: int) -> list[Card]:
         """``seat``'s cards with the community card, if one was dealt."""

@@ -8,7 +8,7 @@ card the game's card rules may ask its holder a question (``decisions.after_up_c
 waits for the answer; on a draw street each live seat draws in turn (``drawing.draw_round``). Then
 the street's betting opens (``opening.start_round``); when at most one player can bet, the streets
 are dealt on without betting. After the last street: the showdown. Under jacks or better a first
-round nobody opened ends the hand (``openers.pass_out``).
+round nobody opened is dealt again, after new antes (``openers.pass_out``).
 
 The loop is a generator: it yields each ``Decision`` and resumes when ``answer`` has applied it.
 ``proceed`` starts it from a street, ``advance`` runs it to its next pause, and ``end_round``
@@ -97,8 +97,9 @@ def end_round(state: HandState) -> None:
     """A betting round closed: return what nobody called, then deal on (or go to the showdown)."""
     state.actor = None
     state.round = None
-    if opening_round(state):
-        pass_out(state)                   # jacks or better and nobody opened
+    if opening_round(state):              # jacks or better and nobody opened: deal again
+        if pass_out(state):
+            proceed(state, 0)
         return
     return_uncalled(state)
     streets = state.game.streets

@@ -81,6 +81,16 @@ def export_phh(
 
     actions: list[str] = []
     run: list[Deal] = []
+    # PHH lists the players from the first left of the button (p1) to the button (the last), as
+    # pokerkit does; stud's seats are in that order already (its button is the last seat).
+    first = hand.state.left_of(hand.button) if hand.game.is_draw else 0
+    order = [(first + k) % n for k in range(n)]             # engine seat of p1, p2, ...
+
+    def label(seat: int) -> str:
+        return player_label((seat - first) % n)
+
+    def ordered(values: Sequence[Any]) -> list[Any]:
+        return [values[seat] for seat in order]
 
     by_street: dict[int, dict[int, list[str]]] = {}
     reshuffled = set(hand.reshuffled_at)
@@ -88,9 +98,9 @@ def export_phh(
 
     def write_holes() -> None:
         for street in sorted(by_street):
-            for seat in sorted(by_street[street]) if hand.game.is_draw else by_street[street]:
+            for seat in sorted(by_street[street], key=lambda s: (s - first) % n):
                 note = notes.pop(seat, "")
-                actions.append(f"d dh {player_label(seat)} {''.join(by_street[street][seat])}{note}")
+                actions.append(f"d dh {label(seat)} {''.join(by_street[street][seat])}{note}")
         by_street.clear()
 
     def flush() -> None:
@@ -116,8 +126,9 @@ def export_phh(
             continue
         assert isinstance(entry, Action)
         if entry.action == "ante":
+            flush()                     # jacks or better dealt again: the new deal's own lines
             continue
-        who = player_label(entry.seat)
+        who = label(entry.seat)
         if entry.action == "draw":
             # Every discard of a draw comes before its deal lines, as PHH (and pokerkit) write it.
             discards = hand.discards(entry.seat)[drawn[entry.seat]]
@@ -163,17 +174,17 @@ def export_phh(
         data["big_bet"] = stakes.big_bet
     else:
         data["min_bet"] = stakes.min_bet
-    data["starting_stacks"] = list(hand.starting_stacks)
+    data["starting_stacks"] = ordered(hand.starting_stacks)
     data["actions"] = actions
     if players is not None:
-        data["players"] = list(players)
+        data["players"] = ordered(players)
     if seats is not None:
-        data["seats"] = list(seats)
+        data["seats"] = ordered(seats)
     if result is not None:
-        data["finishing_stacks"] = list(result.final_stacks)
-        data["winnings"] = list(result.winnings)
+        data["finishing_stacks"] = ordered(result.final_stacks)
+        data["winnings"] = ordered(result.winnings)
     else:
-        data["finishing_stacks"] = [hand.stack(s) for s in range(n)]
+        data["finishing_stacks"] = [hand.stack(s) for s in order]
         data["winnings"] = [0] * n
     if fields:
         for key, value in fields.items():
@@ -189,7 +200,7 @@ def export_phh(
     if game.wilds.per_player:
         # Only hands shown at showdown: anything else would tell a down card (research §1.6).
         data["_player_wild_ranks"] = [
-            "".join(r.char for r in hand.seat_wilds(s)) if s in shown else "" for s in range(n)
+            "".join(r.char for r in hand.seat_wilds(s)) if s in shown else "" for s in order
         ]
     if deck_commitment is not None:
         commitment = deck_commitment

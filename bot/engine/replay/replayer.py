@@ -58,8 +58,8 @@ from typing import Any
 from bot.engine.cards.card import FULL_DECK, Card
 from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction
-from bot.engine.games.follow import WildEvent
 from bot.engine.games.catalogue import game_of
+from bot.engine.games.follow import WildEvent
 from bot.engine.hand.hand import StudHand
 from bot.engine.log import Deal
 from bot.engine.phh.history import (
@@ -226,8 +226,9 @@ def replay(history: HandHistory, *, check_results: bool = True) -> ReplayReport:
     source = HistorySource(history)
     manual = any(a.kind == "sm" for a in history.actions)
     try:
+        # PHH's last player has the button (stud ignores it; p1 is first left of it).
         hand = StudHand(list(history.starting_stacks), stakes, rulings, source, manual_showdown=manual,
-                        game=history.game)
+                        game=history.game, button=history.player_count - 1)
     except LookupError:
         report.error = _missing_card_error(source, None, history)
         return report

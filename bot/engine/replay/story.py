@@ -218,7 +218,7 @@ class _Narrator(Narrator[str]):
         self.say(f"  {self.who(ev.seat)} shows openers {' '.join(str(c) for c in ev.cards)}")
 
     def visit_nobody_opened(self, ev: NobodyOpened) -> None:
-        self.say("  nobody opens: the antes go back")
+        self.say("  nobody opens: everyone antes again and the cards are dealt again")
 
     def visit_hand_mucked(self, ev: HandMucked) -> None:
         self.say(f"  {self.who(ev.seat)} mucks")
