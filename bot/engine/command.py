@@ -23,10 +23,11 @@ and ``wager`` only.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.engine import vocab
+from bot.engine.cards.card import Card, parse_cards
 
 
 class Kind(StrEnum):
@@ -55,6 +56,10 @@ class Kind(StrEnum):
     """A decision: buy the extra card (Baseball's face-up four) for ``amount`` chips."""
     DECLINE = "decline"
     """A decision: no extra card, no chips."""
+    DRAW = "draw"
+    """A draw decision: discard ``cards`` (the discards; empty = stand pat) and be dealt as many."""
+    STAND = "stand"
+    """A draw decision: stand pat (draw no card; the same as a ``draw`` of no cards)."""
 
 
 AMOUNT_KINDS = frozenset({Kind.COMPLETE, Kind.BET, Kind.RAISE, Kind.WAGER})
@@ -63,8 +68,11 @@ AMOUNT_KINDS = frozenset({Kind.COMPLETE, Kind.BET, Kind.RAISE, Kind.WAGER})
 PRICE_KINDS = frozenset({Kind.PAY, Kind.BUY})
 """Decisions that carry a price (chips paid, not a street total); the hand fills it in."""
 
-DECISION_KINDS = frozenset({Kind.PAY, Kind.BUY, Kind.DECLINE})
+DECISION_KINDS = frozenset({Kind.PAY, Kind.BUY, Kind.DECLINE, Kind.DRAW, Kind.STAND})
 """The answers to a decision (fold answers a pay-or-fold too)."""
+
+DRAW_KINDS = frozenset({Kind.DRAW, Kind.STAND})
+"""The answers to a draw decision (``stand`` is a draw of no cards)."""
 
 PLAYER_KINDS = frozenset(Kind) - {Kind.TIMEOUT, Kind.WAGER}
 """What a player may ask for by name (``wager`` is PHH's, ``timeout`` the timer's)."""
@@ -74,7 +82,7 @@ TIMED_OUT = "timed out"
 
 _PHH_RE = re.compile(
     r"^p([1-9][0-9]*) (f|cc|pb|cbr [1-9][0-9]*|sm|sm -|sm [2-9TJQKA][cdhs](?:[2-9TJQKA][cdhs])*"
-    r"|_pay [1-9][0-9]*|_buy [1-9][0-9]*|_decline)$"
+    r"|_pay [1-9][0-9]*|_buy [1-9][0-9]*|_decline|sd|sd [2-9TJQKA][cdhs](?:[2-9TJQKA][cdhs])*)$"
 )
 _LEGACY_RE = re.compile(r"^p([1-9][0-9]*) ([a-z_]+)(?: ([0-9]+))?$")
 
@@ -82,17 +90,27 @@ _LEGACY_RE = re.compile(r"^p([1-9][0-9]*) ([a-z_]+)(?: ([0-9]+))?$")
 @dataclass(frozen=True, slots=True)
 class Command:
     """``kind`` and, for a wager, ``amount`` (chips, the street total "to"); ``timed_out`` marks a
-    resolved command the timer took. Raises ``ValueError`` for an amount on a kind without one or
-    an amount that is not an ``int``. Whether the amount is legal (and a ``bet`` without one) is
-    the hand's to say: ``StudHand.verify`` raises ``IllegalAction`` with the reason."""
+    resolved command the timer took; ``cards``: a ``draw``'s discards (secret: only the drawing
+    player and the history file ever see them; empty = stand pat). Raises ``ValueError`` for an
+    amount on a kind without one, an amount that is not an ``int``, cards on a kind other than
+    ``draw`` or a card discarded twice. Whether the amount (or the discard) is legal is the hand's
+    to say: ``StudHand.verify`` raises ``IllegalAction`` with the reason."""
 
     kind: Kind
     amount: int | None = None
     timed_out: bool = False
+    cards: tuple[Card, ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, Kind):
             raise ValueError(f"not a command kind: {self.kind!r}")
+        if self.cards:
+            if self.kind is not Kind.DRAW:
+                raise ValueError(f"{vocab.verb(self.kind)} takes no cards")
+            if not isinstance(self.cards, tuple) or not all(isinstance(c, Card) for c in self.cards):
+                raise ValueError("the discards must be a tuple of cards")
+            if len(set(self.cards)) != len(self.cards):
+                raise ValueError("a card can be discarded only once")
         amount = self.amount
         if amount is not None:
             if self.kind not in AMOUNT_KINDS and self.kind not in PRICE_KINDS:
@@ -117,6 +135,15 @@ class Command:
         """What a player types, or one old stored codec entry without its seat: ``raise 40``,
         ``raise to 40``, ``All-in``, ``bring in``, ``timeout``. ``ValueError`` if it is not one."""
         words = text.strip().lower().replace(",", "").split()
+        if words and words[0] in ("draw", "discard", "sd"):
+            if words[0] == "discard" and len(words) < 2:
+                raise ValueError("say which cards to discard: discard Kh 5c")
+            try:
+                cards = tuple(parse_cards(words[1:]))
+            except ValueError as exc:
+                raise ValueError(f"not a draw: {text.strip()!r} ({exc}); say the cards, e.g. "
+                                 "draw Kh 5c") from None
+            return cls(Kind.DRAW, cards=cards)
         words = [w for w in words if w != "to"]
         amount: int | None = None
         if words and words[-1].isdigit() and words[-1].isascii():
@@ -158,6 +185,8 @@ class Command:
         seat = int(match.group(1)) - 1
         verb, _, arg = match.group(2).partition(" ")
         timed_out = bool(sep) and comment.strip() == TIMED_OUT
+        if verb == "sd":
+            return seat, cls(Kind.DRAW, None, timed_out, tuple(parse_cards(arg)) if arg else ())
         kind = {"f": Kind.FOLD, "cc": Kind.CHECK_OR_CALL, "pb": Kind.BRING_IN,
                 "cbr": Kind.WAGER, "_pay": Kind.PAY, "_buy": Kind.BUY, "_decline": Kind.DECLINE}.get(verb)
         if kind is None:
@@ -202,6 +231,8 @@ class Command:
             verb = "sm"
         elif kind is Kind.DECLINE:
             verb = "_decline"
+        elif kind in DRAW_KINDS:
+            verb = "sd " + "".join(c.code for c in self.cards) if self.cards else "sd"
         elif kind in PRICE_KINDS:
             verb = f"_{kind.value} {self.amount}"
         else:
@@ -211,12 +242,18 @@ class Command:
 
     @property
     def text(self) -> str:
-        """The command as a player would type it, read back by ``parse``: ``raise 40``, ``all_in``."""
+        """The command as a player would type it, read back by ``parse``: ``raise 40``, ``all_in``,
+        ``draw Kh 5c`` (a draw's text names its discards: it is for its player only)."""
+        if self.kind is Kind.DRAW:
+            return " ".join(("draw", *(c.code for c in self.cards)))
         return self.kind.value if self.amount is None else f"{self.kind.value} {self.amount}"
 
     @property
     def label(self) -> str:
-        """The player-facing wording: ``raise to 1,000``, ``bring in``, ``go all-in``, ``fold``."""
+        """The player-facing wording: ``raise to 1,000``, ``bring in``, ``go all-in``, ``fold``;
+        a draw says how many cards, never which (``draw 2``, ``stand pat``)."""
+        if self.kind is Kind.DRAW:
+            return f"draw {len(self.cards)}" if self.cards else "stand pat"
         if self.kind is Kind.WAGER:
             return "bet or raise" if self.amount is None else f"bet or raise to {self.amount:,}"
         if self.amount is None:
@@ -230,6 +267,8 @@ class Command:
             raise ValueError(f"{self.label!r} must be resolved by the hand first")
         if self.kind in (Kind.CHECK, Kind.CALL):
             return Command(Kind.CHECK_OR_CALL, None, self.timed_out)
+        if self.kind is Kind.STAND:
+            return Command(Kind.DRAW, None, self.timed_out)
         if self.kind in AMOUNT_KINDS:
             return Command(Kind.WAGER, self.amount, self.timed_out)
         return self

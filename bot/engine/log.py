@@ -18,8 +18,10 @@ shortage; ``burn``: a burned card (never seen); ``indicator``: a card turned fac
 set a follow's rank (``follow_target = indicator-card``)."""
 
 ACTIONS = ("ante", "bring_in", "complete", "bet", "raise", "call", "check", "fold", "show", "muck",
-           "pay", "buy", "decline")
-"""Action names in the log (each but ``ante`` is a ``Command`` kind the hand applies)."""
+           "pay", "buy", "decline", "draw")
+"""Action names in the log (each but ``ante`` is a ``Command`` kind the hand applies). A ``draw``
+row (a draw game's discard, ``stand`` included) has ``to`` = the number of cards drawn (0 = stood
+pat) and never names the cards: they are the seat's own (``StudHand.discards``)."""
 
 
 class Deal(NamedTuple):

@@ -31,6 +31,7 @@ from typing import Any
 
 from bot.engine.betting.stakes import TableStakes
 from bot.engine.cards.deck import Deck
+from bot.engine.command import Command, Kind
 from bot.engine.games.catalogue import Game, game_of
 from bot.engine.games.rulings import DEFAULT_RULINGS, Rulings
 from bot.engine.hand.hand import StudHand
@@ -75,6 +76,16 @@ class RandomPlayer:
         assert seat is not None, "nobody is to act"
         rng = self.rng
         decision = hand.decision
+        if decision is not None and decision.kind == "draw":
+            cards = hand.cards(seat)
+            count = rng.randint(0, decision.amount)
+            discards = tuple(rng.sample(cards, count))
+            if not hand.can(seat, Command(Kind.DRAW, cards=discards)):
+                discards = discards[:min(count, 3)]     # four only keeping an ace: draw three
+                if not hand.can(seat, Command(Kind.DRAW, cards=discards)):
+                    discards = ()
+            hand.apply(seat, Command(Kind.DRAW, cards=discards))
+            return
         if decision is not None:                 # Baseball: buy / pay, or not
             yes, no = decision.choices
             hand.apply(seat, yes if rng.random() < 0.7 else no)
@@ -335,7 +346,9 @@ def _count(stats: SimulationStats, hand: StudHand) -> None:
     if result.showdown and result.pots:
         stats.showdowns += 1
         main = result.pots[0]
-        stats.winning_categories[result.shown[main.winners[0]].category.value] += 1
+        value = result.shown.get(main.winners[0])
+        if value is not None:             # badugi's four cards have no high category
+            stats.winning_categories[value.category.value] += 1
 
 
 def _hands(count: int) -> str:

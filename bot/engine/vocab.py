@@ -19,8 +19,12 @@ from collections.abc import Callable
 
 STREET_NAMES: dict[int, str] = {
     3: "third street", 4: "fourth street", 5: "fifth street", 6: "sixth street", 7: "seventh street",
+    20: "before the draw", 21: "after the first draw", 22: "after the second draw",
+    23: "after the third draw", 24: "after the draw",
 }
-"""Street number (3..7) -> its name."""
+"""Street number -> its name: stud's 3..7; the draw games' betting rounds 20..24 (20 before any
+draw, 21-23 after the first to third draw of a triple draw game, 24 after a single draw game's one
+draw; ``bot.engine.games.streets``)."""
 
 STREET_ORDINALS: dict[int, str] = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 """Street number -> the short form used in the wild list."""
@@ -39,6 +43,7 @@ ALIASES: dict[str, str] = {
     "a": "all_in", "allin": "all_in", "all_in": "all_in", "shove": "all_in", "jam": "all_in",
     "show": "show", "muck": "muck",
     "pay": "pay", "buy": "buy", "decline": "decline",
+    "draw": "draw", "stand": "stand", "stand_pat": "stand", "pat": "stand",
 }
 """What a player may type for each action (the terminal's short forms included) -> its name."""
 
@@ -56,6 +61,7 @@ _THIRD_PERSON: dict[str, Callable[[str, str], str]] = {
     "pay": lambda paid, to: f"pays {paid} to match the pot",
     "buy": lambda paid, to: f"buys the extra card for {paid}",
     "decline": lambda paid, to: "declines the extra card",
+    "draw": lambda paid, to: "stands pat" if to == "0" else f"draws {to}",
 }
 
 _IMPERATIVE = {
@@ -63,18 +69,20 @@ _IMPERATIVE = {
     "bring_in": "bring in", "complete": "complete to", "bet": "bet", "raise": "raise to",
     "all_in": "go all-in for", "show": "show", "muck": "muck", "timeout": "time out",
     "pay": "pay", "buy": "buy the card for", "decline": "decline the card",
+    "draw": "draw", "stand": "stand pat",
 }
 
 _BARE = {"check_or_call": "check or call", "bring_in": "bring in", "all_in": "go all-in",
-         "timeout": "time out"}
+         "timeout": "time out", "stand": "stand pat"}
 
 _BUTTON_HEADS = {
     "fold": "Fold", "check": "Check", "call": "Call", "bring_in": "Bring-in", "complete": "Complete to",
     "bet": "Bet", "raise": "Raise to", "all_in": "All-in", "show": "Show", "muck": "Muck",
     "pay": "Pay", "buy": "Buy card", "decline": "Decline",
+    "draw": "Draw", "stand": "Stand pat",
 }
 
-_NO_AMOUNT = ("fold", "check", "show", "muck", "decline")
+_NO_AMOUNT = ("fold", "check", "show", "muck", "decline", "stand")
 
 
 def normalise(name: str) -> str:

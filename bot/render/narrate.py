@@ -26,10 +26,14 @@ from bot.engine.hand.events import (
     BringInSeat,
     BurnsScrambled,
     CommunityCardNeeded,
+    DiscardsReshuffled,
+    DrawAceShown,
     FirstToAct,
     FollowNoted,
     HandMucked,
     HandShown,
+    NobodyOpened,
+    OpenersShown,
     PotAwarded,
     ShowdownStarted,
     UncalledReturned,
@@ -295,11 +299,28 @@ class TableNarrator(EventNarrator[Line]):
         self._shown.update(event.cards)
         if event.ranking == "low" and event.low is not None:
             value = low_value_text(event.low)
+        elif event.value is None:
+            value = event.describe()
         else:
             value = hand_value_text(event.value, seen)
             if event.ranking == "high-low":
                 value += f"; {low_value_text(event.low)}" if event.low else "; no low"
         self.say(Line("result", f"{self._name(event.seat)} shows {cards} — {value}"))
+
+    def visit_discards_reshuffled(self, event: DiscardsReshuffled) -> None:
+        self.say(Line("info", f"The deck ran out: {event.size} discards are shuffled into a new stub "
+                              f"for {self._name(event.seat)}'s draw"))
+
+    def visit_draw_ace_shown(self, event: DrawAceShown) -> None:
+        self.say(Line("info", f"{self._name(event.seat)} shows the {event.card} kept to draw four"))
+
+    def visit_openers_shown(self, event: OpenersShown) -> None:
+        cards = " ".join(str(c) for c in event.cards)
+        self.say(Line("result", f"{self._name(event.seat)} shows openers: {cards}"))
+
+    def visit_nobody_opened(self, event: NobodyOpened) -> None:
+        self.say(Line("info", "Nobody opens (jacks or better): everyone antes again and the cards are "
+                              "dealt again"))
 
     def visit_hand_mucked(self, event: HandMucked) -> None:
         self.say(Line("result", f"{self._name(event.seat)} mucks"))

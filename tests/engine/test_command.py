@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine.betting.stakes import TableStakes
+from bot.engine.cards.card import FULL_DECK
 from bot.engine.cards.deck import Deck
 from bot.engine.command import AMOUNT_KINDS, PRICE_KINDS, Command, Kind
 from bot.engine.errors import IllegalAction
@@ -30,7 +31,9 @@ AMOUNTS = st.integers(min_value=1, max_value=10**9)
 def resolved_commands(draw: st.DrawFn) -> Command:
     kind = draw(st.sampled_from([k for k in Kind if k not in (Kind.ALL_IN, Kind.TIMEOUT)]))
     amount = draw(AMOUNTS) if kind in AMOUNT_KINDS or kind in PRICE_KINDS else None
-    return Command(kind, amount, draw(st.booleans()))
+    cards = tuple(draw(st.lists(st.sampled_from(FULL_DECK), max_size=5, unique=True))) \
+        if kind is Kind.DRAW else ()
+    return Command(kind, amount, draw(st.booleans()), cards)
 
 
 def _phh_reference(text: str) -> tuple[str, int | None, int | None, bool, str | None]:
@@ -52,6 +55,7 @@ def test_phh_strings_are_phh_and_read_back(command: Command, seat: int) -> None:
     expected = {
         Kind.FOLD: "f", Kind.CHECK: "cc", Kind.CALL: "cc", Kind.CHECK_OR_CALL: "cc", Kind.BRING_IN: "pb",
         Kind.SHOW: "sm", Kind.MUCK: "sm", Kind.PAY: "_pay", Kind.BUY: "_buy", Kind.DECLINE: "_decline",
+        Kind.DRAW: "sd", Kind.STAND: "sd",
     }.get(command.kind, "cbr")
     assert kind == expected
     assert amount == (command.amount if expected in ("cbr", "_pay", "_buy") else None)

@@ -31,6 +31,11 @@ SPEC_RULINGS = {
     "four_card_face": ["down", "up"],
     "low_hole_ace": ["high", "low"],
     "low_chicago_ace": ["ace-high", "ace-low"],
+    # Issue 22's draw games: "openers" as the issue names it; the rest as docs/rules.md's "Draw
+    # games" section lists them.
+    "openers": ["anything", "jacks-or-better"],
+    "draw_limit": ["three-or-four-with-ace", "three", "five"],
+    "reshuffle": ["discards", "discards-and-folds"],
 }
 
 

@@ -26,14 +26,15 @@ from typing import Literal, get_args
 from bot.engine.cards.card import Rank
 from bot.engine.errors import RulingError
 from bot.engine.games.rulings import RULINGS, Rulings
-from bot.engine.games.streets import RAZZ_STREETS, STREETS, Street
+from bot.engine.games.streets import FIVE_CARD_DRAW_STREETS, RAZZ_STREETS, STREETS, Street
 from bot.engine.vocab import normalise
 
 WildKind = Literal["fixed", "follow", "low-hole"]
 FollowMode = Literal["accumulate", "replace"]
-Split = Literal["high", "high-spade", "low-spade", "low", "high-low"]
+Split = Literal["high", "high-spade", "low-spade", "low", "high-low", "deuce-to-seven", "badugi"]
 """How each pot is split: to the best hand; halved with the best spade dealt face down; to the best
-ace-to-five low (razz); halved between the best high and the best eight-or-better low (stud hi-lo)."""
+ace-to-five low (razz); halved between the best high and the best eight-or-better low (stud hi-lo);
+to the best deuce-to-seven low (triple draw); to the best badugi."""
 WILD_KINDS: tuple[WildKind, ...] = get_args(WildKind)
 FOLLOW_MODES: tuple[FollowMode, ...] = get_args(FollowMode)
 SPLITS: tuple[Split, ...] = get_args(Split)
@@ -46,7 +47,8 @@ class WildModel:
     ``kind``: ``"fixed"`` (``ranks`` only, the same for everyone), ``"follow"`` (``ranks`` always,
     plus the rank of the card after a face-up ``trigger``; ``mode`` ``"accumulate"`` keeps every
     follower, ``"replace"`` keeps only the latest) or ``"low-hole"`` (per player: the rank of the
-    player's lowest down card, in that player's hand only). ``ranks`` is empty for no wild cards.
+    player's lowest down card, in that player's hand only, beside ``ranks`` for everyone: Kings and
+    Little Ones' kings). ``ranks`` is empty for no wild cards.
     """
 
     kind: WildKind
@@ -67,8 +69,9 @@ class WildModel:
 
     @property
     def shared(self) -> bool:
-        """Some rank is wild for everyone (fixed with ranks, or a follow game)."""
-        return self.kind == "follow" or (self.kind == "fixed" and bool(self.ranks))
+        """Some rank is wild for everyone (fixed with ranks, a follow game, or Kings and Little
+        Ones' kings beside each player's own low card)."""
+        return self.kind == "follow" or bool(self.ranks)
 
 
 BETTING_RULINGS = ("high_hand_tiebreak", "open_pair_double", "raise_cap", "heads_up_uncapped",
@@ -153,9 +156,20 @@ class Game:
                                   f"choose one of {', '.join(offered)}")
 
     @property
+    def is_draw(self) -> bool:
+        """A draw game: some street has a draw (all cards down, discards secret)."""
+        return any(street.draw for street in self.streets)
+
+    @property
     def has_low(self) -> bool:
-        """Some pot (or half of it) goes to an ace-to-five low: razz and stud hi-lo."""
-        return self.split in ("low", "high-low")
+        """Some pot (or half of it) goes to a low: razz and stud hi-lo (ace-to-five), deuce-to-seven
+        triple draw, badugi."""
+        return self.split in ("low", "high-low", "deuce-to-seven", "badugi")
+
+    @property
+    def low_only(self) -> bool:
+        """Every pot goes to the best low (razz, deuce-to-seven, badugi): no high hand plays."""
+        return self.split in ("low", "deuce-to-seven", "badugi")
 
     def describe(self) -> str:
         """``"Title: rules"`` in one line, for announcements."""
@@ -163,6 +177,9 @@ class Game:
 
 
 _NO_WILD_PAIRS = (("open_pair_double", ("natural-pair", "off")),)
+DRAW_BETTING_RULINGS = ("raise_cap", "heads_up_uncapped", "odd_chip")
+"""The betting rulings of the draw games (no bring-in, no showing hand, no open pair, no burns)."""
+_FIVE_CARD_DRAW_RULINGS = ("openers", "draw_limit", "reshuffle")
 _LOW_RULINGS = tuple(r for r in BETTING_RULINGS if r != "open_pair_double")
 """Razz and hi-lo: an open pair on fourth street changes no limit there, so that ruling does not apply."""
 
@@ -234,6 +251,21 @@ _GAME_LIST = (
         "seven-card stud, no wild cards; half the pot to the best high hand, half to the best low "
         "of five different ranks from ace to eight (no such low: the high takes all)",
         WildModel("fixed"), _LOW_RULINGS, split="high-low",
+    ),
+    Game(
+        "five-card-draw", "Five-Card Draw",
+        "five cards down after an ante, a bet, one draw of up to three cards (four when you show an "
+        "ace), a bet; the best high hand wins",
+        WildModel("fixed"), (*_FIVE_CARD_DRAW_RULINGS, *DRAW_BETTING_RULINGS),
+        streets=FIVE_CARD_DRAW_STREETS,
+    ),
+    Game(
+        "kings-and-little-ones", "Kings and Little Ones",
+        "five-card draw; kings are wild, and your lowest card (every card of its rank in your hand) "
+        "is wild for you only",
+        WildModel("low-hole", frozenset({Rank.KING})),
+        ("low_hole_ace", *_FIVE_CARD_DRAW_RULINGS, *_WILD_VALUE_RULINGS, *DRAW_BETTING_RULINGS),
+        streets=FIVE_CARD_DRAW_STREETS,
     ),
 )
 

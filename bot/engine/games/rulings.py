@@ -42,6 +42,9 @@ FourCard = Literal["free", "bought"]
 FourCardFace = Literal["down", "up"]
 LowHoleAce = Literal["high", "low"]
 LowChicagoAce = Literal["ace-high", "ace-low"]
+Openers = Literal["anything", "jacks-or-better"]
+DrawLimit = Literal["three-or-four-with-ace", "three", "five"]
+Reshuffle = Literal["discards", "discards-and-folds"]
 
 RULING_HELP: dict[str, str] = {
     "follow_target": "which card after a face-up five sets the new wild rank",
@@ -61,8 +64,11 @@ RULING_HELP: dict[str, str] = {
     "three_up": "baseball: a face-up three is wild, or its player must match the pot or fold",
     "four_card": "baseball: the extra card for a face-up four is free or bought",
     "four_card_face": "baseball: the extra card is dealt down or up",
-    "low_hole_ace": "low-hole-wild: an ace is the highest or the lowest down card",
+    "low_hole_ace": "low-hole-wild, kings-and-little-ones: an ace is the highest or the lowest card",
     "low_chicago_ace": "low-chicago: the ace of spades is high or the lowest spade",
+    "openers": "five-card draw: any hand may open the betting, or only jacks or better",
+    "draw_limit": "five-card draw: the most cards one player may draw",
+    "reshuffle": "draw games: what is shuffled into a new stub when the deck runs out",
 }
 """One line per ruling, for help text."""
 
@@ -95,6 +101,9 @@ class Rulings:
     four_card_face: FourCardFace = "down"
     low_hole_ace: LowHoleAce = "high"
     low_chicago_ace: LowChicagoAce = "ace-high"
+    openers: Openers = "anything"
+    draw_limit: DrawLimit = "three-or-four-with-ace"
+    reshuffle: Reshuffle = "discards"
 
     def __post_init__(self) -> None:
         for f in fields(self):

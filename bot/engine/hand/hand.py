@@ -43,9 +43,10 @@ from bot.engine.errors import IllegalAction
 from bot.engine.games.catalogue import Game, game_of
 from bot.engine.games.follow import WildEvent
 from bot.engine.games.rulings import DEFAULT_RULINGS, Rulings
-from bot.engine.hand import decisions, planning, showdown, streets
+from bot.engine.hand import decisions, drawing, planning, showdown, streets
 from bot.engine.hand.dealing import post_antes, sync_wilds
 from bot.engine.hand.events import ActionTaken, CardDealt, Event
+from bot.engine.hand.openers import record_opener
 from bot.engine.hand.opening import showing
 from bot.engine.hand.records import Decision, HandResult
 from bot.engine.hand.state import HandState, Phase
@@ -72,6 +73,7 @@ _TIMEOUT = Command(Kind.TIMEOUT)
 _PAY = Command(Kind.PAY)
 _BUY = Command(Kind.BUY)
 _DECLINE = Command(Kind.DECLINE)
+_STAND = Command(Kind.STAND)
 
 
 def _wrap_event(entry: Event | Deal | Action) -> Event:
@@ -117,6 +119,7 @@ class StudHand:
         *,
         manual_showdown: bool = False,
         game: Game | str | None = None,
+        button: int = 0,
     ) -> None:
         n = len(stacks)
         if not MIN_SEATS <= n <= MAX_SEATS:
@@ -127,7 +130,7 @@ class StudHand:
         chosen = game_of(game)
         chosen.check_rulings(rulings)
         self.state = HandState(chosen, stakes, rulings, _as_source(source), list(stacks),
-                               manual_showdown=manual_showdown)
+                               manual_showdown=manual_showdown, button=button)
         sync_wilds(self.state)
         post_antes(self.state)
         streets.proceed(self.state, 0)
@@ -147,6 +150,11 @@ class StudHand:
     def rulings(self) -> Rulings:
         """The rulings."""
         return self.state.rulings
+
+    @property
+    def button(self) -> int:
+        """The seat with the dealer button (draw games act and draw from the first seat left of it)."""
+        return self.state.button
 
     @property
     def manual_showdown(self) -> bool:
@@ -305,6 +313,26 @@ class StudHand:
         """The decision the hand waits for (``actor`` decides; ``choices`` are its commands), or None."""
         return self.state.decision
 
+    def drawn(self, seat: int) -> tuple[int, ...]:
+        """How many cards each draw of ``seat`` took, in order (0 = stood pat); public."""
+        return tuple(len(cards) for cards in self.state.seats[seat].discards)
+
+    def discards(self, seat: int) -> tuple[tuple[Card, ...], ...]:
+        """The cards ``seat`` threw away at each of its draws: SECRET for ever -- for that seat's
+        own player and the history file only, never the table."""
+        return tuple(self.state.seats[seat].discards)
+
+    @property
+    def opener(self) -> int | None:
+        """The seat that opened the first betting round (its first bet), if anyone did."""
+        return self.state.opener
+
+    @property
+    def reshuffled_at(self) -> tuple[int, ...]:
+        """Draw games: the deal position (``Deal.seq``) of the first card dealt after each time the
+        discards were reshuffled into a new stub."""
+        return tuple(self.state.reshuffles)
+
     @property
     def dead_money(self) -> tuple[int, ...]:
         """Chips each seat paid into the pot outside the betting (Baseball's payments)."""
@@ -344,6 +372,8 @@ class StudHand:
         state = self.state
         if state.decision is not None:
             self._check_decider(seat)
+            if state.decision.kind == "draw":
+                return drawing.check_draw(state, state.decision, command)
             return decisions.resolve(state.decision, command)
         kind, to, timed_out = planning.plan(state, seat, command)
         if kind == "wager":
@@ -365,6 +395,10 @@ class StudHand:
         state = self.state
         if state.decision is not None:
             self._check_decider(seat)
+            if state.decision.kind == "draw":
+                action = drawing.answer_draw(state, seat, command)
+                streets.advance(state)
+                return action
             action = decisions.answer(state, seat, command)
             if state.live == 1:
                 showdown.win_by_fold(state)
@@ -444,6 +478,18 @@ class StudHand:
         """A buy-or-decline decision: no extra card, no chips."""
         self.apply(seat, _DECLINE)
 
+    def draw(self, seat: int, cards: Sequence[Card] = ()) -> None:
+        """A draw decision: throw ``cards`` away and be dealt as many (none: stand pat)."""
+        try:
+            command = Command(Kind.DRAW, cards=tuple(cards))
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+        self.apply(seat, command)
+
+    def stand_pat(self, seat: int) -> None:
+        """A draw decision: keep every card."""
+        self.apply(seat, _STAND)
+
     # ------------------------------------------------------------------ execution
     def _perform(self, seat: int, plan: planning.Plan) -> Action:
         """Carry out a planned action; returns its record (the first log entry it adds)."""
@@ -474,6 +520,8 @@ class StudHand:
                                 timed_out))
         else:
             name = rnd.wager_name()
+            if state.opener is None and street == state.game.streets[0].number:
+                record_opener(state, seat)
             chips, _full = rnd.wager(seat, to)
             state.last_aggressor[street] = seat
             state.record(Action(street, seat, name, chips, to, record.stack == 0, timed_out))

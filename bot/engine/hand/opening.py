@@ -5,7 +5,8 @@ real low card all-in for the ante passes the obligation on, TDA RP-10E); ``high-
 door card brings in (razz, aces low: ``low.high_door_index``). ``high-hand``: the best
 showing hand acts first (ties by position or by the highest card by suit, ruling
 ``high_hand_tiebreak``; in a seventh-street shortage the sixth-street order stands); ``low-hand``:
-the lowest showing hand (razz: ``low.low_hand_index``). A game's ``Street.opener`` picks one
+the lowest showing hand (razz: ``low.low_hand_index``); ``button``: the first live seat left of the
+button (draw games). A game's ``Street.opener`` picks one
 of ``OPENERS``; a new way to open (a flop game's blinds) is one more entry there.
 """
 
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 from bot.engine.betting.pots import uncalled
 from bot.engine.betting.round import BettingRound
 from bot.engine.games.low import high_door_index, low_hand_index
+from bot.engine.hand.drawing import draw_order
 from bot.engine.hand.events import BettingClosed, BringInSeat, FirstToAct, UncalledReturned
 from bot.engine.values.showing import door_card_key
 from bot.engine.values.valuation import best_showing
@@ -106,11 +108,18 @@ def _showing_leader(state: HandState, street: Street) -> int | None:
     return first
 
 
+def _left_of_button(state: HandState, street: Street) -> int | None:
+    """Draw games: the first live seat with chips left of the button acts first."""
+    rnd = _round(state, street)
+    return rnd.first_actor(draw_order(state)[0])
+
+
 OPENERS: dict[Opener, Callable[[HandState, Street], int | None]] = {
     "low-card": _bring_in,
     "high-card": _bring_in,
     "high-hand": _showing_leader,
     "low-hand": _showing_leader,
+    "button": _left_of_button,
 }
 """How each kind of street opens: sets up the round and returns the first seat to act."""
 

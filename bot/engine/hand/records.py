@@ -16,15 +16,18 @@ from bot.engine.command import Command, Kind
 from bot.engine.values.evaluator import HandValue
 from bot.engine.values.low import LowValue
 
-DecisionKind = Literal["buy", "pay"]
-"""``buy``: buy an extra card or decline it; ``pay``: match the pot or fold."""
+DecisionKind = Literal["buy", "pay", "draw"]
+"""``buy``: buy an extra card or decline it; ``pay``: match the pot or fold; ``draw``: a draw
+game's discard (``draw`` up to ``amount`` cards, or stand pat)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
     """The hand waits for ``seat``: ``kind`` ``"buy"`` (buy the extra card for ``amount`` chips, or
-    decline) or ``"pay"`` (match the pot, ``amount`` chips, at most the stack, or fold).
-    ``card``: the face-up card that asks for it."""
+    decline), ``"pay"`` (match the pot, ``amount`` chips, at most the stack, or fold) or
+    ``"draw"`` (discard up to ``amount`` cards and be dealt as many, or stand pat: answered with
+    ``Command(Kind.DRAW, cards=...)`` or ``Command(Kind.STAND)``; the timer stands pat).
+    ``card``: the face-up card that asks for it (``""`` for a draw)."""
 
     seat: int
     kind: DecisionKind
@@ -36,6 +39,8 @@ class Decision:
         """The yes and the no, as commands: buy or decline, pay or fold."""
         if self.kind == "buy":
             return Command(Kind.BUY, self.amount), Command(Kind.DECLINE)
+        if self.kind == "draw":
+            return Command(Kind.DRAW), Command(Kind.STAND)
         return Command(Kind.PAY, self.amount), Command(Kind.FOLD)
 
 

@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING
 
 from bot.engine.betting.pots import chicago_shares, share_pot, split_pots
 from bot.engine.cards.card import Card, Rank, Suit
-from bot.engine.games.low import hi_lo_shares, low_card_order, low_winners
+from bot.engine.games.low import hi_lo_shares, low_card_order, low_value, low_winners
 from bot.engine.games.wilds import low_hole_rank
+from bot.engine.hand.drawing import draw_order
 from bot.engine.hand.events import (
     HandEnded,
     HandMucked,
     HandShown,
+    OpenersShown,
     PotAwarded,
     ShowdownStarted,
     UncalledReturned,
@@ -30,7 +32,6 @@ from bot.engine.hand.events import (
 from bot.engine.hand.opening import leader_seat
 from bot.engine.hand.records import HandResult, PotResult
 from bot.engine.log import Action
-from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
 from bot.engine.values.evaluator import HandValue
 from bot.engine.values.low import LowValue
 from bot.engine.values.valuation import best_value, hole_spade
@@ -47,6 +48,8 @@ def begin_showdown(state: HandState) -> None:
     start = state.last_aggressor.get(last)
     if start is None or state.betting_closed:
         start = state.high_hands.get(last)
+    if start is None and state.game.streets[-1].opener == "button":
+        start = draw_order(state)[0]       # draw games: no bet on the last round, left of the button
     if start is None:
         before = last - 1
         start = state.high_hands[before] if state.community is not None and before in state.high_hands \
@@ -69,12 +72,14 @@ def begin_showdown(state: HandState) -> None:
 
 def seat_wilds(state: HandState, seat: int) -> frozenset[Rank]:
     """The ranks wild for ``seat`` now: the shared wild set, or in low-hole-wild the rank of its
-    lowest down card (secret: only its owner may be told before the showdown). The one wild set of
-    both the showdown and the player's own "Best now" hint (issue 17)."""
+    lowest down card (secret: only its owner may be told before the showdown); in Kings and Little
+    Ones both, the kings and the rank of the seat's lowest card. The one wild set of both the
+    showdown and the player's own "Best now" hint (issue 17)."""
+    shared = frozenset(state.follow.wild_set)
     if state.game.wilds.per_player:
         rank = low_hole_rank(state.seats[seat].down, ace_low=state.rulings.low_hole_ace == "low")
-        return frozenset() if rank is None else frozenset({rank})
-    return frozenset(state.follow.wild_set)
+        return shared if rank is None else shared | {rank}
+    return shared
 
 
 def value_of(state: HandState, seat: int) -> HandValue:
@@ -88,25 +93,28 @@ def _key(state: HandState, value: HandValue) -> tuple[int, int]:
 
 
 def low_of(state: HandState, seat: int) -> LowValue | None:
-    """``seat``'s low in razz (ace-to-five) or stud hi-lo (eight-or-better, or ``None``)."""
-    cards = state.hand_cards(seat)
-    return ace_to_five(cards) if state.game.split == "low" else eight_or_better(cards)
+    """``seat``'s low in razz (ace-to-five), stud hi-lo (eight-or-better, or ``None``),
+    deuce-to-seven or badugi."""
+    return low_value(state.game.split, state.hand_cards(seat))
 
 
 def show(state: HandState, seat: int, timed_out: bool) -> None:
-    """``seat`` shows its hand."""
-    value = value_of(state, seat)
-    state.shown[seat] = value
+    """``seat`` shows its hand (a hand of fewer than five cards, badugi's, has no high value)."""
+    record = state.seats[seat]
+    value = value_of(state, seat) if len(record.cards) + (state.community is not None) >= 5 else None
+    if value is not None:
+        state.shown[seat] = value
     game = state.game
     low: LowValue | None = None
     if game.has_low:
         low = low_of(state, seat)
         if low is not None:
             state.lows[seat] = low
-    record = state.seats[seat]
     state.log.append(Action(state.street, seat, "show", 0, 0, record.stack == 0, timed_out))
-    ranking = game.split if game.has_low else "high"
+    ranking = ("low" if game.low_only else game.split) if game.has_low else "high"
     state.events.append(HandShown(seat, tuple(record.cards), value, low, ranking))
+    if seat == state.opener and state.openers:
+        state.events.append(OpenersShown(seat, state.openers))
 
 
 def may_muck(state: HandState, seat: int) -> bool:
@@ -118,7 +126,7 @@ def may_muck(state: HandState, seat: int) -> bool:
     game = state.game
     if game.split in ("high-spade", "low-spade") and any(c.suit is Suit.SPADES for c in record.down):
         return False                      # a spade down may win half of a Chicago pot
-    mine = _key(state, value_of(state, seat))
+    mine = None if game.low_only else _key(state, value_of(state, seat))
     my_low = low_of(state, seat) if game.has_low else None
     shown, lows = state.shown, state.lows
     for pot in split_pots(state.contributions(), state.live_flags()).pots:
@@ -126,7 +134,7 @@ def may_muck(state: HandState, seat: int) -> bool:
             continue
         low_beaten = my_low is None or any(
             (low := lows.get(s)) is not None and low.beats(my_low) for s in pot.eligible)
-        if game.split == "low":
+        if game.low_only or mine is None:
             if not low_beaten:
                 return False
             continue
@@ -163,10 +171,14 @@ def _odd_chip_order(state: HandState, winners: list[int], low: bool = False) -> 
 
 
 def win_by_fold(state: HandState) -> None:
-    """Everyone else folded: the last live seat takes every pot without a showdown."""
+    """Everyone else folded: the last live seat takes every pot without a showdown (an opener under
+    jacks or better shows its openers first)."""
     state.actor = None
     state.round = None
     state.dealer = None
+    seat = state.opener
+    if seat is not None and state.openers and not state.seats[seat].folded:
+        state.events.append(OpenersShown(seat, state.openers))
     award(state, showdown=False)
 
 
@@ -197,20 +209,21 @@ def award(state: HandState, *, showdown: bool) -> None:
     results: list[PotResult | None] = [None] * len(pots)
     keys = {s: _key(state, v) for s, v in state.shown.items()}
     by_suit = state.rulings.odd_chip != "left-of-dealer"
-    how = state.game.split
-    lowest = showdown and how == "low"          # razz: the low takes the pot, odd chips by the lowest card
+    low_only = state.game.low_only
+    lowest = showdown and low_only   # razz, 2-7, badugi: the low takes the pot, odd chips by the lowest card
     for index in range(len(pots) - 1, -1, -1):                 # side pots first (SPEC §6)
         pot = pots[index]
         spade: int | None = None
         lows: list[int] = []
-        if showdown:
+        if showdown and low_only:
+            contenders = [s for s in pot.eligible if s in state.lows]
+            winners = low_winners(state.lows, contenders)
+        elif showdown:
             contenders = [s for s in pot.eligible if s in keys]
             best = max(keys[s] for s in contenders)
             winners = [s for s in contenders if keys[s] == best]
             if state.game.has_low:
                 lows = low_winners(state.lows, contenders)
-                if how == "low":
-                    winners, lows = lows, []
             else:
                 spade = _spade_seat(state, contenders)
         else:

@@ -65,6 +65,9 @@ class SeatState:
     dead: int = 0
     returned: int = 0
     folded: bool = False
+    discards: list[tuple[Card, ...]] = field(default_factory=list)
+    """Draw games: the cards this seat threw away at each of its draws (empty = stood pat). Secret
+    forever: the owner's own, and the history file's (``StudHand.discards``)."""
 
     @property
     def all_in(self) -> bool:
@@ -82,15 +85,16 @@ class HandState:
     ``StudHand`` is its public face."""
 
     __slots__ = (
-        "accepted", "actor", "betting_closed", "bring_in_seat", "burns", "community", "deal_seq",
-        "dealer", "decision", "events", "first_actors", "follow", "game", "high_hands", "indicators",
-        "last_aggressor", "legal", "live", "log", "lows", "manual_showdown", "mucked", "n", "phase",
-        "result", "round", "rulings", "seats", "seen", "show_index", "show_order", "shown", "source",
-        "stakes", "starting", "street", "wild_mask", "wild_tuple",
+        "accepted", "actor", "betting_closed", "bring_in_seat", "burns", "button", "community", "deal_seq",
+        "dealer", "decision", "discard_pile", "events", "first_actors", "follow", "game", "high_hands",
+        "indicators", "last_aggressor", "legal", "live", "log", "lows", "manual_showdown", "mucked", "n",
+        "opener", "openers", "phase", "reshuffles", "result", "round", "rulings", "seats", "seen",
+        "show_index", "show_order", "shown", "source", "stakes", "starting", "street", "wild_mask",
+        "wild_tuple",
     )
 
     def __init__(self, game: Game, stakes: TableStakes, rulings: Rulings, source: CardSource,
-                 stacks: list[int], *, manual_showdown: bool) -> None:
+                 stacks: list[int], *, manual_showdown: bool, button: int = 0) -> None:
         self.game = game
         self.stakes = stakes
         self.rulings = rulings
@@ -100,12 +104,19 @@ class HandState:
         self.starting = tuple(stacks)
         self.seats = [SeatState(chips) for chips in stacks]
         self.live = self.n                          # seats not folded
+        self.button = button                        # the dealer button (positions in draw games)
         # The centre of the table: the shortage's community card, follow indicator cards, burns.
         self.community: Card | None = None
         self.indicators: list[Card] = []
         self.burns: list[Card] = []
         self.seen: set[Card] = set()
         self.deal_seq = 0
+        # Draw games: discards not yet reshuffled into the stub, as (seat, card); the ``deal_seq``
+        # of the first card dealt after each reshuffle; the seat that opened (``openers``).
+        self.discard_pile: list[tuple[int, Card]] = []
+        self.reshuffles: list[int] = []
+        self.opener: int | None = None
+        self.openers: tuple[Card, ...] = ()
         self.log: list[LogEntry] = []
         # Narration events; Deal and Action records are stored bare and wrapped in CardDealt /
         # ActionTaken when read, which keeps the dealing and betting paths cheap.
@@ -131,7 +142,7 @@ class HandState:
         # The showdown.
         self.show_order: tuple[int, ...] = ()
         self.show_index = 0
-        self.shown: dict[int, HandValue] = {}
+        self.shown: dict[int, HandValue] = {}      # high values (hands of five or more cards)
         self.lows: dict[int, LowValue] = {}         # razz and hi-lo: the shown hands' lows
         self.mucked: list[int] = []
         self.result: HandResult | None = None
@@ -182,6 +193,10 @@ class HandState:
         entry = self.log[index]
         assert type(entry) is Action
         return entry
+
+    def left_of(self, seat: int, step: int = 1) -> int:
+        """The seat ``step`` places clockwise from ``seat``."""
+        return (seat + step) % self.n
 
     def hand_cards(self, seat: int) -> list[Card]:
         """``seat``'s cards with the community card, if one was dealt."""

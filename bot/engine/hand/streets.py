@@ -5,8 +5,10 @@ For each street: every seat's street total goes back to 0; a card is burned (``S
 ruling ``burn_cards``); each pass deals one card to every live seat in seat order (face up or
 down), or, on a ``shortage`` street the stub cannot cover, one community card; after each face-up
 card the game's card rules may ask its holder a question (``decisions.after_up_card``), and the loop
-waits for the answer. Then the street's betting opens (``opening.start_round``); when at most one
-player can bet, the streets are dealt on without betting. After the last street: the showdown.
+waits for the answer; on a draw street each live seat draws in turn (``drawing.draw_round``). Then
+the street's betting opens (``opening.start_round``); when at most one player can bet, the streets
+are dealt on without betting. After the last street: the showdown. Under jacks or better a first
+round nobody opened is dealt again, after new antes (``openers.pass_out``).
 
 The loop is a generator: it yields each ``Decision`` and resumes when ``answer`` has applied it.
 ``proceed`` starts it from a street, ``advance`` runs it to its next pause, and ``end_round``
@@ -20,7 +22,9 @@ from typing import TYPE_CHECKING
 
 from bot.engine.hand.dealing import deal_last_down, deal_pass, draw, finish_cards
 from bot.engine.hand.decisions import after_up_card
+from bot.engine.hand.drawing import draw_round
 from bot.engine.hand.events import StreetStarted
+from bot.engine.hand.openers import opening_round, pass_out
 from bot.engine.hand.opening import close_betting, return_uncalled, start_round
 from bot.engine.hand.records import Decision
 from bot.engine.hand.showdown import begin_showdown
@@ -56,6 +60,8 @@ def deal_streets(state: HandState, index: int) -> Iterator[Decision]:
                     if not record.folded:
                         card = draw(state, number, position, True, "hole")
                         yield from after_up_card(state, number, position, card)
+        if street.draw:
+            yield from draw_round(state, street)
         state.actor = None
         if not state.betting_closed and start_round(state, street):
             return
@@ -91,6 +97,10 @@ def end_round(state: HandState) -> None:
     """A betting round closed: return what nobody called, then deal on (or go to the showdown)."""
     state.actor = None
     state.round = None
+    if opening_round(state):              # jacks or better and nobody opened: deal again
+        if pass_out(state):
+            proceed(state, 0)
+        return
     return_uncalled(state)
     streets = state.game.streets
     index = next(i for i, street in enumerate(streets) if street.number == state.street)

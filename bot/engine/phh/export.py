@@ -12,7 +12,7 @@ import tomli_w
 from bot.engine.cards.card import Card
 from bot.engine.games.catalogue import DEFAULT_GAME
 from bot.engine.games.follow import WildEvent
-from bot.engine.phh.history import player_label, variant_code
+from bot.engine.phh.history import draw_variant_code, player_label, variant_code
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only (hand.py does not import this module)
     from bot.engine.hand.hand import StudHand
@@ -66,32 +66,51 @@ def export_phh(
     if seats is not None and len(seats) != n:
         raise ValueError(f"seats must list {n} seat numbers, got {len(seats)}")
     result = hand.result
-    shown = set(result.shown) if result is not None else set()
+    shown = set(result.shown) | set(result.lows) if result is not None else set()
     hidden: set[Card] = set()
+    hidden_deals: set[int] = set()      # draw games: the deals (by seq) of cards now discarded
     if hide_unshown:
         for seat in range(n):
             if seat not in shown and seat != viewer:
                 hidden.update(hand.down_cards(seat))
+        if hand.game.is_draw:
+            hidden_deals = _discarded_deals(hand, viewer, shown)
 
     def code(card: Card) -> str:
         return "??" if card in hidden else card.code
 
     actions: list[str] = []
     run: list[Deal] = []
+    # PHH lists the players from the first left of the button (p1) to the button (the last), as
+    # pokerkit does; stud's seats are in that order already (its button is the last seat).
+    first = hand.state.left_of(hand.button) if hand.game.is_draw else 0
+    order = [(first + k) % n for k in range(n)]             # engine seat of p1, p2, ...
 
-    by_street: dict[int, dict[int, list[Card]]] = {}
+    def label(seat: int) -> str:
+        return player_label((seat - first) % n)
+
+    def ordered(values: Sequence[Any]) -> list[Any]:
+        return [values[seat] for seat in order]
+
+    by_street: dict[int, dict[int, list[str]]] = {}
+    reshuffled = set(hand.reshuffled_at)
+    notes: dict[int, str] = {}
 
     def write_holes() -> None:
         for street in sorted(by_street):
-            for seat, cards in by_street[street].items():
-                actions.append(f"d dh {player_label(seat)} {''.join(code(c) for c in cards)}")
+            for seat in sorted(by_street[street], key=lambda s: (s - first) % n):
+                note = notes.pop(seat, "")
+                actions.append(f"d dh {label(seat)} {''.join(by_street[street][seat])}{note}")
         by_street.clear()
 
     def flush() -> None:
         for deal in run:
             if deal.kind == "hole":
                 assert deal.seat is not None
-                by_street.setdefault(deal.street, {}).setdefault(deal.seat, []).append(deal.card)
+                text = "??" if deal.seq in hidden_deals else code(deal.card)
+                by_street.setdefault(deal.street, {}).setdefault(deal.seat, []).append(text)
+                if deal.seq in reshuffled:
+                    notes[deal.seat] = "  # the discards were reshuffled into a new stub"
             elif deal.kind in ("community", "indicator"):
                 write_holes()
                 note = "  # indicator card" if deal.kind == "indicator" else ""
@@ -99,6 +118,7 @@ def export_phh(
         write_holes()
         run.clear()
 
+    drawn = [0] * n                     # draws written so far, per seat
     for entry in hand.log:
         if isinstance(entry, Deal):
             if entry.kind != "burn":
@@ -106,9 +126,19 @@ def export_phh(
             continue
         assert isinstance(entry, Action)
         if entry.action == "ante":
+            flush()                     # jacks or better dealt again: the new deal's own lines
+            continue
+        who = label(entry.seat)
+        if entry.action == "draw":
+            # Every discard of a draw comes before its deal lines, as PHH (and pokerkit) write it.
+            discards = hand.discards(entry.seat)[drawn[entry.seat]]
+            drawn[entry.seat] += 1
+            secret = hide_unshown and entry.seat != viewer
+            cards = "??" * len(discards) if secret else "".join(c.code for c in discards)
+            text = f"{who} sd {cards}" if cards else f"{who} sd"
+            actions.append(text + ("  # timed out" if entry.timed_out else ""))
             continue
         flush()
-        who = player_label(entry.seat)
         if entry.action == "bring_in":
             text = f"{who} pb"
         elif entry.action in ("complete", "bet", "raise"):
@@ -133,25 +163,28 @@ def export_phh(
     flush()
 
     stakes = hand.stakes
-    data: dict[str, Any] = {"variant": variant_code(stakes.structure, hand.game.split)}
+    draw_game = hand.game.is_draw
+    data: dict[str, Any] = {"variant": draw_variant_code(stakes.structure, hand.game.name) if draw_game
+                            else variant_code(stakes.structure, hand.game.split)}
     data["antes"] = [stakes.ante] * n
-    data["bring_in"] = stakes.bring_in
+    if not draw_game:
+        data["bring_in"] = stakes.bring_in
     if stakes.structure == "fixed-limit":
         data["small_bet"] = stakes.small_bet
         data["big_bet"] = stakes.big_bet
     else:
         data["min_bet"] = stakes.min_bet
-    data["starting_stacks"] = list(hand.starting_stacks)
+    data["starting_stacks"] = ordered(hand.starting_stacks)
     data["actions"] = actions
     if players is not None:
-        data["players"] = list(players)
+        data["players"] = ordered(players)
     if seats is not None:
-        data["seats"] = list(seats)
+        data["seats"] = ordered(seats)
     if result is not None:
-        data["finishing_stacks"] = list(result.final_stacks)
-        data["winnings"] = list(result.winnings)
+        data["finishing_stacks"] = ordered(result.final_stacks)
+        data["winnings"] = ordered(result.winnings)
     else:
-        data["finishing_stacks"] = [hand.stack(s) for s in range(n)]
+        data["finishing_stacks"] = [hand.stack(s) for s in order]
         data["winnings"] = [0] * n
     if fields:
         for key, value in fields.items():
@@ -167,7 +200,7 @@ def export_phh(
     if game.wilds.per_player:
         # Only hands shown at showdown: anything else would tell a down card (research §1.6).
         data["_player_wild_ranks"] = [
-            "".join(r.char for r in hand.seat_wilds(s)) if s in shown else "" for s in range(n)
+            "".join(r.char for r in hand.seat_wilds(s)) if s in shown else "" for s in order
         ]
     if deck_commitment is not None:
         commitment = deck_commitment
@@ -177,6 +210,21 @@ def export_phh(
     if not header:
         return text
     return _header(hand, hidden) + text
+
+
+def _discarded_deals(hand: StudHand, viewer: int | None, shown: set[int]) -> set[int]:
+    """Draw games, for players' eyes: the deals (``Deal.seq``) of every card a seat other than
+    ``viewer`` received and no longer holds at the end (its discards), and every deal of a seat
+    whose hand was not shown: nobody else ever learns them."""
+    from bot.engine.log import Deal
+
+    out: set[int] = set()
+    for entry in hand.log:
+        if not isinstance(entry, Deal) or entry.seat is None or entry.seat == viewer:
+            continue
+        if entry.seat not in shown or entry.card not in hand.cards(entry.seat):
+            out.add(entry.seq)
+    return out
 
 
 def _wild_event_entry(e: WildEvent, code: Callable[[Card], str]) -> dict[str, Any]:

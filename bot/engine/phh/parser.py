@@ -17,6 +17,8 @@ from bot.engine.games.catalogue import DEFAULT_GAME, game_of
 from bot.engine.phh.history import (
     _AMOUNT_RE,
     _PLAYER_RE,
+    DRAW_FAMILIES,
+    DRAW_VARIANTS,
     FAMILY_OF_SPLIT,
     GAME_OF_FAMILY,
     STRUCTURE_OF_VARIANT,
@@ -55,11 +57,14 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
         raise PhhError(f"variant must be a string such as F7S, FR or F7S/8, not {reprlib.repr(variant)}")
     if variant not in STRUCTURE_OF_VARIANT:
         raise UnknownVariant(f"variant {reprlib.repr(variant)} is not a game Wildstud deals: it reads "
-                             "seven-card stud (F7S, P7S, N7S), razz (FR, PR, NR) and stud hi-lo "
-                             "(F7S/8, P7S/8, N7S/8)")
+                             "seven-card stud (F7S, P7S, N7S), razz (FR, PR, NR), stud hi-lo "
+                             "(F7S/8, P7S/8, N7S/8), deuce-to-seven triple draw (F2L3D), badugi (FB) "
+                             "and its own five-card draw (_F5CD, _P5CD, _N5CD)")
     structure = STRUCTURE_OF_VARIANT[variant]
-    if "blinds_or_straddles" in data:
-        raise PhhError("blinds_or_straddles has no place in stud: use antes and bring_in")
+    draw_family = DRAW_VARIANTS[variant][1] if variant in DRAW_VARIANTS else None
+    if "blinds_or_straddles" in data and draw_family in (None, "5CD"):
+        raise PhhError("blinds_or_straddles has no place in stud or five-card draw: use antes"
+                       + (" and bring_in" if draw_family is None else ""))
     stacks = _chips_list(data, "starting_stacks", positive=True)
     n = len(stacks)
     if not 2 <= n <= 8:
@@ -67,7 +72,12 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
     antes = _chips_list(data, "antes", length=n)
     if len(set(antes)) > 1:
         raise PhhError(f"antes must be the same for every player, got {list(antes)}")
-    bring_in = _chips(data, "bring_in", positive=True)
+    if draw_family is None:
+        bring_in = _chips(data, "bring_in", positive=True)
+    elif "bring_in" in data:
+        raise PhhError("bring_in is for stud: a draw game has no bring-in")
+    else:
+        bring_in = 0
     small_bet = big_bet = min_bet = None
     if structure == "fixed-limit":
         small_bet = _chips(data, "small_bet", positive=True)
@@ -123,6 +133,9 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
     if "_wild_events" in data:
         wild_events = _parse_wild_events(data["_wild_events"], n)
 
+    if draw_family is not None:
+        return _draw_history(data, text, variant, draw_family, antes, stacks, actions, small_bet, big_bet,
+                             min_bet, players, seats, finishing, winnings, rulings, wild_ranks, wild_events)
     family = variant[1:]
     game = GAME_OF_FAMILY[family] or DEFAULT_GAME.name
     if "_game" in data:
@@ -160,6 +173,44 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
         extra=extra,
         game=game,
     )
+
+
+def _draw_history(data: Mapping[str, Any], text: str | None, variant: str, family: str,
+                  antes: tuple[int, ...], stacks: tuple[int, ...], actions: tuple[PhhAction, ...],
+                  small_bet: int | None, big_bet: int | None, min_bet: int | None,
+                  players: tuple[str, ...] | None, seats: tuple[int, ...] | None,
+                  finishing: tuple[int, ...] | None, winnings: tuple[int, ...] | None,
+                  rulings: dict[str, str], wild_ranks: tuple[Rank, ...] | None,
+                  wild_events: tuple[RecordedWildEvent, ...] | None) -> HandHistory:
+    """A draw game's history: the game from ``_game`` (one of the variant family's) or the family's
+    first; blinds (``blinds_or_straddles``) for triple draw and badugi."""
+    games = DRAW_FAMILIES[family]
+    game = games[0]
+    if "_game" in data:
+        try:
+            named = game_of(str(data["_game"]))
+        except ValueError as exc:
+            raise PhhError(f"_game: {exc}") from None
+        if named.name not in games:
+            raise PhhError(f"_game {named.name} is not a game of variant {variant} "
+                           f"(its games: {', '.join(games)})")
+        game = named.name
+    blinds: tuple[int, ...] | None = None
+    if "blinds_or_straddles" in data:
+        blinds = _chips_list(data, "blinds_or_straddles", length=len(stacks))
+    known = {
+        "_game", "variant", "antes", "small_bet", "big_bet", "min_bet", "starting_stacks", "actions",
+        "players", "seats", "finishing_stacks", "winnings", "_rulings", "_wild_ranks", "_wild_events",
+        "_deck_commitment", "blinds_or_straddles",
+    }
+    extra = {k: v for k, v in data.items() if k not in known}
+    if blinds is not None:
+        extra["blinds_or_straddles"] = list(blinds)
+    return HandHistory(variant=variant, antes=antes, bring_in=0, starting_stacks=stacks, actions=actions,
+                       small_bet=small_bet, big_bet=big_bet, min_bet=min_bet, players=players, seats=seats,
+                       finishing_stacks=finishing, winnings=winnings, rulings=rulings,
+                       wild_ranks=wild_ranks, wild_events=wild_events,
+                       deck_commitment=data.get("_deck_commitment"), extra=extra, game=game)
 
 
 def _is_int(x: object) -> bool:
@@ -285,8 +336,11 @@ def _parse_action(index: int, text: str, n: int, line: int | None) -> PhhAction:
             raise bad("'_decline' takes no argument")
         return PhhAction(index, text, "_decline", seat, commentary=commentary, line=line)
     if verb == "sd":
-        raise bad("'sd' (stand pat/discard) is for draw games, not stud")
-    raise bad(f"unknown action {verb!r}: use pb, cbr, cc, f or sm")
+        if len(args) > 1:
+            raise bad("expected 'pN sd' (stand pat) or 'pN sd CARDS' (the discards)")
+        cards = _parse_cards(args[0], index, line) if args else ()
+        return PhhAction(index, text, "sd", seat, cards, commentary=commentary, line=line)
+    raise bad(f"unknown action {verb!r}: use pb, cbr, cc, f, sm or sd")
 
 
 def _parse_wild_events(value: object, n: int) -> tuple[RecordedWildEvent, ...]:

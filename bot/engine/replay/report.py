@@ -106,14 +106,16 @@ class ReplayReport:
 
 
 def stakes_of(history: HandHistory) -> TableStakes:
-    """The history's stakes as ``TableStakes`` (raises ``StakesError``, a ``ValueError``)."""
+    """The history's stakes as ``TableStakes`` (raises ``StakesError``, a ``ValueError``). A draw
+    game has no bring-in: the stakes get a nominal one (1) that no street uses."""
+    bring_in = history.bring_in or 1
     if history.structure == "fixed-limit":
         assert history.small_bet is not None and history.big_bet is not None
-        return TableStakes.fixed_limit(ante=history.ante, bring_in=history.bring_in,
+        return TableStakes.fixed_limit(ante=history.ante, bring_in=bring_in,
                                        small_bet=history.small_bet, big_bet=history.big_bet)
     assert history.min_bet is not None
     make = TableStakes.pot_limit if history.structure == "pot-limit" else TableStakes.no_limit
-    return make(ante=history.ante, bring_in=history.bring_in, min_bet=history.min_bet)
+    return make(ante=history.ante, bring_in=bring_in, min_bet=history.min_bet)
 
 
 def rulings_of(history: HandHistory) -> Rulings:
