@@ -51,8 +51,6 @@ __all__ = [
 def dealable(name: str) -> bool:
     """Whether the engine deals game ``name`` yet (a game still being built raises
     ``NotImplementedError`` in ``StudHand``; this asks once per process)."""
-    if game_of(name).is_draw:
-        return False        # a table asks for the discard only once issue 22's table side is in
     try:
         StudHand([100, 100], PRESETS["small"], Rulings(), Deck.seeded(0), game=name)
     except NotImplementedError:
