@@ -526,9 +526,9 @@ def game_best_of(
     """``best_of`` in the hand's game: razz (``"low"``), deuce-to-seven and badugi name their low
     (``bot.render.private.LOW_VALUES``; no high hand is framed); stud hi-lo (``"high-low"``) adds
     the eight-or-better low (``"; no low"``)."""
-    low = LOW_VALUES.get(ranking)
-    if low is not None:
-        return (low(cards).describe() if cards else ""), None
+    named_low = LOW_VALUES.get(ranking)
+    if named_low is not None:
+        return (named_low(cards).describe() if cards else ""), None
     described, value = best_of(cards, wild, wild_in_flush)
     if ranking == "high-low" and len(cards) >= 5 and value is not None:
         low = eight_or_better(cards)      # the high without kickers, so the low fits the line

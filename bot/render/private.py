@@ -76,9 +76,9 @@ def game_best_now(
     (``eight-six low: 8♥ 6♣ 4♦ 3♠ A♠``), in deuce-to-seven and badugi their lows (``LOW_VALUES``);
     in stud hi-lo the high hand, then the eight-or-better low
     once there are five cards (``...; no low``)."""
-    low = LOW_VALUES.get(ranking)
-    if low is not None:
-        return low_value_text(low(cards)) if cards else ""
+    named_low = LOW_VALUES.get(ranking)
+    if named_low is not None:
+        return low_value_text(named_low(cards)) if cards else ""
     high = best_now(cards, wild_ranks, wild_in_flush, board)
     if ranking == "high-low" and len(cards) >= 5:
         low = eight_or_better(cards)
