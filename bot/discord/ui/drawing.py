@@ -2,13 +2,15 @@
 they see them.
 
 The table message carries, for the player to draw only, "Choose discards" (``PickButton``) and
-"Stand pat" (an ``ActionButton``). "Choose discards" (or "My cards" during their draw) answers with
-an ephemeral message: the player's cards as a picture, a string select of their cards (min 0, max
-the most they may draw), "Draw N" and "Stand pat". Each change of the select redraws that private
-message (callback type 7 on it) with the chosen cards marked *discard* in the picture, and "Draw N"
-carries them in its ``custom_id``; "Draw N" draws them, and the private message then shows the new
-hand. The channel only ever learns how many cards a player drew (the table message and its
-picture), never which.
+"Stand pat" (an ``ActionButton``). "Choose discards" (or "My cards" during their draw) is
+acknowledged without changing the table (type 6) and followed by an ephemeral message: the
+player's cards as a picture, a string select of their cards (min 0, max the most they may draw),
+"Draw N" and "Stand pat". Each change of the select redraws that private message (callback type 7
+on it) with the chosen cards marked *discard* in the picture, and "Draw N" carries them in its
+``custom_id``; "Draw N" draws them, the table is redrawn through the webhook of the click that
+opened the picker (no channel request), and the private message then shows the new hand. The
+channel only ever learns how many cards a player drew (the table message and its picture), never
+which.
 
 Every item is a ``discord.ui.DynamicItem`` carrying the table, hand and turn
 (``ws:pick:T:H:TURN``, ``ws:discard:T:H:TURN``, ``ws:draw:T:H:TURN:CARDS``, with ``pat`` for
@@ -184,7 +186,8 @@ class DrawButton(
     template=r"ws:draw:(?P<table>\d+):(?P<hand>\d+):(?P<turn>\d+):(?P<cards>[0-9A-Za-z]{1,10})",
 ):
     """"Draw N" (the chosen cards ride in the ``custom_id``) or, with ``pat``, "Stand pat", on the
-    private picker. The table moves through the channel; the picker then shows the new hand."""
+    private picker. The table is redrawn through the webhook of the click that opened the picker
+    (``Front.keep_table_click``; else one channel edit); the picker then shows the new hand."""
 
     def __init__(self, table_id: int, hand_id: int, turn: int, cards: str, *, label: str = "",
                  disabled: bool = False) -> None:
