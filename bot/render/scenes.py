@@ -25,7 +25,9 @@ def _note(seat: SeatSnapshot, phase: Phase) -> str:
     if phase is Phase.IN_HAND or phase is Phase.OVER:
         if not seat.dealt_in:
             return "not dealt in"
-        drew = "" if seat.folded else drew_note(seat.drawn)
+        # The latest draw only: it fits beside a bet on a phone (the text table and the log keep
+        # every draw: "draws 2, 1, pat").
+        drew = "" if seat.folded else drew_note(seat.drawn[-1:])
         if seat.all_in and not seat.folded:
             return f"all-in, {drew}" if drew else "all-in"
         if drew:
