@@ -372,3 +372,19 @@ def test_random_draw_hands_keep_their_secrets_and_replay(seed: int, players: int
     assert report.hand is not None and report.hand.result is not None
     order = [(hand.button + 1 + k) % players for k in range(players)]   # p1 is left of the button
     assert report.hand.result.final_stacks == tuple(hand.result.final_stacks[s] for s in order)
+
+
+def test_a_player_may_fold_instead_of_drawing() -> None:
+    hand = new_hand(["As Ks 7d 4c 2h", "Qh Qd 9c 5s 3d", "Jc Jd 8h 6s 2c"], "Ad Kd 3s")
+    for seat in range(3):
+        hand.check(seat)
+    assert hand.legal_actions(0).fold
+    hand.fold(0)                                # p1 gives up instead of drawing
+    assert hand.folded(0) and hand.drawn(0) == () and hand.cards(0) == cards("As Ks 7d 4c 2h")
+    assert hand.decision is not None and hand.decision.seat == 1
+    draw(hand, 1, "9c 5s 3d")
+    assert hand.cards(1) == cards("Qh Qd Ad Kd 3s")        # the stub goes on where it was
+    hand.fold(2)                                # the last one folds: p2 wins at once
+    assert hand.result is not None and hand.result.pots[0].winners == (1,)
+    report = replay_text(export_phh(hand))
+    assert report.ok, report.error

@@ -397,7 +397,10 @@ class StudHand:
             self._check_decider(seat)
             if state.decision.kind == "draw":
                 action = drawing.answer_draw(state, seat, command)
-                streets.advance(state)
+                if state.live == 1:
+                    showdown.win_by_fold(state)
+                else:
+                    streets.advance(state)
                 return action
             action = decisions.answer(state, seat, command)
             if state.live == 1:

@@ -45,7 +45,8 @@ def legal_actions(state: HandState, seat: int | None) -> LegalActions:
                 legal = _no_opening(legal)
         elif state.phase == "showdown":
             legal = LegalActions(seat, show=True, muck=may_muck(state, seat))
-        elif state.phase == "decision" and state.decision is not None and state.decision.kind == "pay":
+        elif (state.phase == "decision" and state.decision is not None
+              and state.decision.kind in ("pay", "draw")):
             legal = LegalActions(seat, fold=True)
         else:
             legal = NO_ACTIONS

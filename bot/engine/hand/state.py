@@ -89,8 +89,8 @@ class HandState:
         "dealer", "decision", "discard_pile", "events", "first_actors", "follow", "game", "high_hands",
         "indicators", "last_aggressor", "legal", "live", "log", "lows", "manual_showdown", "mucked", "n",
         "opener", "openers", "phase", "reshuffles", "result", "round", "rulings", "seats", "seen",
-        "show_index", "show_order", "shown", "source", "stakes", "starting", "street", "wild_mask",
-        "wild_tuple",
+        "show_index", "show_order", "shown", "source", "stakes", "starting", "street", "to_draw",
+        "wild_mask", "wild_tuple",
     )
 
     def __init__(self, game: Game, stakes: TableStakes, rulings: Rulings, source: CardSource,
@@ -116,6 +116,7 @@ class HandState:
         self.discard_pile: list[tuple[int, Card]] = []
         self.reshuffles: list[int] = []
         self.opener: int | None = None
+        self.to_draw = 0                                # cards the seat that just drew is owed
         self.openers: tuple[Card, ...] = ()
         self.log: list[LogEntry] = []
         # Narration events; Deal and Action records are stored bare and wrapped in CardDealt /
