@@ -388,3 +388,15 @@ def test_a_player_may_fold_instead_of_drawing() -> None:
     assert hand.result is not None and hand.result.pots[0].winners == (1,)
     report = replay_text(export_phh(hand))
     assert report.ok, report.error
+
+
+def test_kings_and_little_ones_ace_either_way_is_the_better_for_the_player() -> None:
+    # p1 3s 3h Kd 9c Ad: ace high, the threes are wild with the king -> four aces; ace low, Ad Kd
+    # are wild with 3s 3h 9c -> four threes. Four aces are better: the ace stays high.
+    # p2 Ac 4h 5h 6h Kh: ace high, 4h Kh are wild with 5h 6h Ac -> three aces (the club blocks the
+    # flush, and 5 6 A cannot make a straight with two wild cards); ace low, Ac Kh are wild with
+    # 4h 5h 6h -> a straight flush, 4-5-6-7-8 of hearts. The ace counts low for p2.
+    hand = new_hand(["3s 3h Kd 9c Ad", "Ac 4h 5h 6h Kh"], game="kings-and-little-ones",
+                    rulings=Rulings(low_hole_ace="either"))
+    assert hand.seat_wilds(0) == {Rank.KING, Rank.THREE}
+    assert hand.seat_wilds(1) == {Rank.KING, Rank.ACE}

@@ -73,13 +73,25 @@ def begin_showdown(state: HandState) -> None:
 def seat_wilds(state: HandState, seat: int) -> frozenset[Rank]:
     """The ranks wild for ``seat`` now: the shared wild set, or in low-hole-wild the rank of its
     lowest down card (secret: only its owner may be told before the showdown); in Kings and Little
-    Ones both, the kings and the rank of the seat's lowest card. The one wild set of both the
-    showdown and the player's own "Best now" hint (issue 17)."""
+    Ones both, the kings and the rank of the seat's lowest card. Under ``low_hole_ace = either`` the
+    ace counts low when that makes the hand better (the player's choice, made for them). The one
+    wild set of both the showdown and the player's own "Best now" hint (issue 17)."""
     shared = frozenset(state.follow.wild_set)
-    if state.game.wilds.per_player:
-        rank = low_hole_rank(state.seats[seat].down, ace_low=state.rulings.low_hole_ace == "low")
-        return shared if rank is None else shared | {rank}
-    return shared
+    if not state.game.wilds.per_player:
+        return shared
+    down = state.seats[seat].down
+    how = state.rulings.low_hole_ace
+    rank = low_hole_rank(down, ace_low=how == "low")
+    wild = shared if rank is None else shared | {rank}
+    if how == "either":
+        low = low_hole_rank(down, ace_low=True)
+        other = shared if low is None else shared | {low}
+        cards = state.hand_cards(seat)
+        if other != wild and len(cards) >= 5:     # the ace low, when that makes the hand better
+            ruling = state.rulings.wild_in_flush
+            if best_value(cards, other, wild_in_flush=ruling) > best_value(cards, wild, wild_in_flush=ruling):
+                return other
+    return wild
 
 
 def value_of(state: HandState, seat: int) -> HandValue:
