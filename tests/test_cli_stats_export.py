@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import os
 import random
+import stat
 from pathlib import Path
 
 import pytest
@@ -145,3 +147,31 @@ def test_export_writes_what_spectators_saw_and_the_results(
         == 2
     )
     assert "not a date" in capsys.readouterr().err and not (tmp_path / "x").exists()
+
+
+def test_full_export_is_private_to_the_operator_whatever_the_umask(
+    played, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, _ = played
+    full, public = tmp_path / "full", tmp_path / "public"
+    old = os.umask(0o022)
+    try:
+        assert main(["export", "--guild", str(GUILD), "--out", str(full), "--db", str(path), "--full"]) == 0
+        assert main(["export", "--guild", str(GUILD), "--out", str(public), "--db", str(path)]) == 0
+    finally:
+        os.umask(old)
+    capsys.readouterr()
+    assert stat.S_IMODE(full.stat().st_mode) == 0o700
+    assert {stat.S_IMODE(f.stat().st_mode) for f in full.iterdir()} == {0o600}
+    assert {stat.S_IMODE(f.stat().st_mode) for f in public.iterdir()} == {0o644}
+
+
+def test_a_folder_that_cannot_be_written_is_a_one_line_refusal(
+    played, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, _ = played
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    assert main(["export", "--guild", str(GUILD), "--out", str(blocker / "out"), "--db", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("export: cannot write ") and err.count("\n") == 1 and "Traceback" not in err

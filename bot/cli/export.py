@@ -8,14 +8,16 @@ down card included, folded and mucked hands too (replayable with ``wildstud repl
 whoever runs the bot, never for players, and the command says so. ``results.csv`` holds one row per
 player of each hand (the columns of :data:`COLUMNS`). ``--since DATE`` (``YYYY-MM-DD``, UTC, or an
 ISO time) keeps the hands that ended then or later. ``DIR`` is created; an existing folder must be
-empty (nothing is overwritten). The database is opened read-only. Exit status 0, or 2 with a
-one-line reason.
+empty (nothing is overwritten). ``--full`` files are the operator's alone: the folder is created
+``0700`` and each file ``0600`` whatever the umask. The database is opened read-only. Exit status 0,
+or 2 with a one-line reason (a folder that cannot be written included).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -117,15 +119,35 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.full:
         print(FULL_WARNING, file=sys.stderr)
-    out.mkdir(parents=True, exist_ok=True)
-    for name, text in files.items():
-        (out / name).write_text(text, encoding="utf-8")
-    with (out / "results.csv").open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(COLUMNS)
-        writer.writerows(rows)
+    try:
+        _write(out, files, rows, private=args.full)
+    except OSError as error:
+        print(f"export: cannot write {out}: {error.strerror or error}", file=sys.stderr)
+        return 2
     for reason in skipped:
         print(f"export: skipped {reason}", file=sys.stderr)
     view = "complete histories (--full)" if args.full else "as spectators saw them"
     print(f"wrote {len(files):,} hand(s) {view} and results.csv to {out}")
     return 0
+
+
+def _write(out: Path, files: dict[str, str], rows: list[list[str]], *, private: bool) -> None:
+    """Write the hand files and ``results.csv`` into ``out``; ``private``: ``0700``/``0600`` modes."""
+    out.mkdir(parents=True, exist_ok=True, mode=0o700 if private else 0o777)
+    if private:
+        out.chmod(0o700)  # mkdir's mode is masked by the umask, and an existing empty folder keeps its own
+    file_mode = 0o600 if private else 0o666
+
+    def create(name: str) -> int:
+        fd = os.open(out / name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, file_mode)
+        if private:
+            os.fchmod(fd, 0o600)
+        return fd
+
+    for name, text in files.items():
+        with open(create(name), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    with open(create("results.csv"), "w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(COLUMNS)
+        writer.writerows(rows)

@@ -34,9 +34,8 @@ Raises ``RuntimeError`` on first use if Pillow was built without FreeType (no sc
 from __future__ import annotations
 
 import functools
-import io
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
@@ -50,6 +49,7 @@ from bot.engine.values.low import spell
 from bot.engine.values.showing import showing_value
 from bot.engine.values.valuation import best_value
 from bot.render.cards import rank_list
+from bot.render.layers import Layer, compose, paint, png, to_palette
 from bot.render.sprites import (
     _BEST,
     _BG,
@@ -377,23 +377,41 @@ def _wild_rows(
     return y
 
 
-def render_table(pic: TablePicture) -> Image.Image:
-    """The table picture as a Pillow image (RGB, ``TABLE_SIZE``).
+# The layers of the table picture (``bot.render.layers``): boxes that hold every pixel their
+# drawing may reach (the tests check it) and never overlap.
+_TITLE_BOX = (0, 0, TABLE_SIZE[0], 50)
+_SEAT_MARGIN = (6, 6, 8, 4)     # around a seat's panel: the to-act frame, the status line's descenders
+_POT_BOX = (280, 230, 682, 270)
+_MIDDLE_BOX = (280, 270, 682, 414)
 
-    Raises ``ValueError`` for no seats or more than 8.
-    """
-    if not 1 <= len(pic.seats) <= 8:
-        raise ValueError(f"a table picture has 1 to 8 seats, got {len(pic.seats)}")
-    canvas = _felt(TABLE_SIZE).copy()
+
+def seat_layer_box(slot: str) -> tuple[int, int, int, int]:
+    """The box of a seat's layer at ``slot`` (``_SLOTS``): its panel and margins."""
+    x, y = _SLOTS[slot]
+    left, top, right, bottom = _SEAT_MARGIN
+    return (x - left, y - top, x + _SEAT_W + right, y + _SEAT_H + bottom)
+
+
+def _title_layer(title: str, canvas: Image.Image, ox: int, oy: int) -> None:
+    _text(canvas, (14 - ox, 6 - oy), _fit(title, 30, TABLE_SIZE[0] - 28, bold=True), 30, _TEXT, bold=True)
+
+
+def _seat_layer(
+    seat: SeatPicture, slot: str, wild: frozenset[Rank], four: bool, canvas: Image.Image, ox: int, oy: int
+) -> None:
+    sx, sy = _SLOTS[slot]
+    _draw_seat(canvas, seat, sx - ox, sy - oy, wild, four)
+
+
+def _pot_layer(pot: int, canvas: Image.Image, ox: int, oy: int) -> None:
+    _text(canvas, (282 + 396 / 2 - ox, 220 - oy), f"Pot {pot:,}", 40, _TEXT, bold=True, anchor="m")
+
+
+def _middle_layer(pic: TablePicture, canvas: Image.Image, ox: int, oy: int) -> None:
+    """The middle of the felt under the pot, between the left and right seats: the community card
+    and the wild list."""
     wild = wild_ranks_of(pic.wilds)
-    _text(canvas, (14, 6), _fit(pic.title, 30, TABLE_SIZE[0] - 28, bold=True), 30, _TEXT, bold=True)
-    for seat, slot in zip(pic.seats, _LAYOUTS[len(pic.seats)], strict=True):
-        sx, sy = _SLOTS[slot]
-        _draw_seat(canvas, seat, sx, sy, wild, pic.four_colour)
-    # The middle of the felt, between the left and right seats.
-    mx, mw, my = 282, 396, 220
-    _text(canvas, (mx + mw / 2, my), f"Pot {pic.pot:,}", 40, _TEXT, bold=True, anchor="m")
-    my += 50
+    mx, mw, my = 282 - ox, 396, 270 - oy
     rows = 2
     if pic.community is not None:
         label_w = _text_width("Community", _WILD_TYPE)
@@ -402,10 +420,44 @@ def render_table(pic: TablePicture) -> Image.Image:
         _text(canvas, (px, my + 12), "Community", _WILD_TYPE, _TEXT)
         community = card_sprite(pic.community, _MINI_W, pic.community.rank in wild, pic.four_colour)
         _paste(canvas, community, px + label_w + 8, my)
-        my += int(_MINI_W * 1.4) + 6
-        rows = 1
+        my += int(_MINI_W * 1.4) + 2
+        rows = 0   # a row of cards would reach the bottom seats: the wild ranks as words
     _wild_rows(canvas, pic.wilds, mx, my, mw, rows, pic.four_colour)
-    return canvas
+
+
+def table_layers(pic: TablePicture) -> list[Layer]:
+    """The layers of the table picture (``bot.render.layers``): the title, each seat, the pot and
+    the middle (community card and wild list). A seat's key is the seat itself with the wild ranks
+    among its up cards; the middle's is the whole picture less its title, seats and pot (so a
+    field added to ``TablePicture`` is in it). Raises ``ValueError`` for no seats or more than 8."""
+    if not 1 <= len(pic.seats) <= 8:
+        raise ValueError(f"a table picture has 1 to 8 seats, got {len(pic.seats)}")
+    wild = wild_ranks_of(pic.wilds)
+    four = pic.four_colour
+    layers = [Layer("title", _TITLE_BOX, pic.title, functools.partial(_title_layer, pic.title))]
+    for seat, slot in zip(pic.seats, _LAYOUTS[len(pic.seats)], strict=True):
+        seen = frozenset(c.rank for c in seat.up) & wild
+        layers.append(Layer("seat", seat_layer_box(slot), (seat, seen, four),
+                            functools.partial(_seat_layer, seat, slot, seen, four)))
+    layers.append(Layer("pot", _POT_BOX, pic.pot, functools.partial(_pot_layer, pic.pot)))
+    middle = replace(pic, title="", seats=(), pot=0)
+    layers.append(Layer("middle", _MIDDLE_BOX, middle, functools.partial(_middle_layer, middle)))
+    return layers
+
+
+def render_table(pic: TablePicture) -> Image.Image:
+    """The table picture as a Pillow image (RGB, ``TABLE_SIZE``), every layer drawn afresh (the
+    reference for ``table_png``, which keeps layers).
+
+    Raises ``ValueError`` for no seats or more than 8.
+    """
+    return paint(_felt(TABLE_SIZE).copy(), table_layers(pic))
+
+
+def table_image(pic: TablePicture) -> Image.Image:
+    """The table picture in the shared palette, put together from cached layers: the same pixels
+    as ``render_table`` mapped to the palette."""
+    return compose(("felt", TABLE_SIZE), _felt(TABLE_SIZE), table_layers(pic), _palette())
 
 
 @functools.lru_cache(maxsize=1)
@@ -438,16 +490,14 @@ def _png(img: Image.Image) -> bytes:
 
     The pictures are flat colours plus anti-aliased edges: in a 255-colour palette they look the
     same as RGB, the PNG is a third of the size, and mapping to a fixed palette (rather than
-    quantizing each picture) plus zlib level 1 keeps the 8-seat table within its 10 ms.
+    quantizing each picture) keeps it fast.
     """
-    buf = io.BytesIO()
-    img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buf, "PNG", compress_level=1)
-    return buf.getvalue()
+    return png(to_palette(img, _palette()))
 
 
 def table_png(pic: TablePicture) -> bytes:
-    """The table picture as PNG bytes (``TABLE_SIZE``); see ``render_table``."""
-    return _png(render_table(pic))
+    """The table picture as PNG bytes (``TABLE_SIZE``): ``table_image`` (see ``render_table``)."""
+    return png(table_image(pic))
 
 
 def _wild_alt(wilds: Sequence[WildRank]) -> str:

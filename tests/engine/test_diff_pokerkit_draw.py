@@ -28,6 +28,10 @@ differences are conventions, each named and avoided or tolerated as said:
   that player to act -> the harness checks for them, once nothing is owed.
 * NO-RAISE no raise that nobody can call (TDA): Wildstud offers call or fold only; pokerkit still
   offers the raise -> that extra ``cbr`` is allowed and never chosen.
+* CAP-BLIND the raise cap before the first draw: Wildstud counts the big blind as the bet of "a bet
+  and three raises" (card rooms' limit rule, as in the flop games); pokerkit allows four raises
+  after the blind -> once Wildstud's cap is reached before the first draw, pokerkit's extra ``cbr``
+  is allowed and never chosen.
 * SHORT-BLIND a blind that is the player's whole stack or more (stacks are kept above two big
   blinds, so blinds are always posted in full in both engines).
 
@@ -93,13 +97,11 @@ def feed_deals(ws: StudHand, pk: Any, fed: int) -> int:
                 pk.deal_hole(entry.card.code)
             else:
                 pending.setdefault(entry.seat, []).append(entry.card)
-    if pending or (pk.can_burn_card() and not ws.decision):
+    if not any(pk.standing_pat_or_discarding_statuses):     # every player has drawn
         while pk.can_burn_card():
             pk.burn_card("??")                                          # D10
         while pk.hole_dealee_index is not None:
-            seat = pk.hole_dealee_index
-            cards = pending.pop(seat)
-            pk.deal_hole("".join(c.code for c in cards))
+            pk.deal_hole("".join(c.code for c in pending.pop(pk.hole_dealee_index)))
     assert not pending
     return len(log)
 
@@ -131,9 +133,10 @@ def play_both(seed: int, game: str) -> tuple[StudHand, Any, bool]:
             assert pk.stand_patter_or_discarder_index == decision.seat, f"seed {seed}: who draws"
             cards = ws.cards(decision.seat)
             discards = tuple(rng.sample(cards, rng.randint(0, decision.amount)))
+            street = ws.street
             ws.apply(decision.seat, Command(Kind.DRAW, cards=discards))
             pk.stand_pat_or_discard("".join(c.code for c in discards))
-            if ws.decision is None:                     # the last draw of the round
+            if ws.decision is None or ws.street != street:      # the last draw of the round
                 fed = feed_deals(ws, pk, fed)
             continue
         assert ws.actor == pk.actor_index, f"seed {seed}: whose turn"
@@ -145,6 +148,10 @@ def play_both(seed: int, game: str) -> tuple[StudHand, Any, bool]:
         callers = [x for x in range(n) if x != ws.actor and not ws.folded(x) and ws.stack(x) > 0]
         if not any(ws.street_contribution(x) + ws.stack(x) > level for x in callers):   # NO-RAISE
             legal_p = {m for m in legal_p if m[0] != "cbr" or m in legal_w}
+        rnd = ws.state.round
+        if ws.street == ws.game.streets[0].number and rnd is not None and rnd.cap is not None \
+                and rnd.aggressions >= rnd.cap:                                       # CAP-BLIND
+            legal_p = {m for m in legal_p if m[0] != "cbr"}
         if ws.street == short_all_in_street:                                      # D3
             keep = {m for m in legal_w | legal_p if m[0] != "cbr"}
             assert {m for m in legal_w if m in keep} == {m for m in legal_p if m in keep}, seed

@@ -1,0 +1,111 @@
+"""The table picture put together from cached layers (bot.render.layers) is the picture drawn afresh:
+every layer stays inside its box, boxes never overlap, and the PNG of ``table_png`` (layers from the
+cache, whatever was drawn before) decodes to exactly the pixels of ``render_table`` (every layer
+drawn now) in the palette."""
+
+from __future__ import annotations
+
+import io
+import itertools
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from PIL import Image, ImageChops
+
+from bot.engine.cards.card import FULL_DECK, Card, Rank, Suit
+from bot.render import pictures as P
+from bot.render.layers import TILES, png, to_palette
+from bot.render.pictures import SeatPicture, TablePicture, WildRank
+
+NAMES = ("Ann", "Eve the Magnificent and Terrible", "Þórunn Gjpqy", "王小明", "Zoë 🃏", "W" * 32, "j")
+NOTES = ("", "all-in", "sitting out", "not dealt in", "leaving", "away")
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> TablePicture:
+    deck = list(draw(st.permutations(FULL_DECK)))
+    n = draw(st.integers(1, 8))
+    to_act = draw(st.integers(-1, n - 1))
+    seats = []
+    for i in range(n):
+        n_up = draw(st.integers(0, 4))
+        seats.append(SeatPicture(
+            name=draw(st.sampled_from(NAMES)), stack=draw(st.integers(0, 10**9)),
+            up=tuple(deck.pop() for _ in range(n_up)), down=draw(st.integers(0, 3)),
+            folded=draw(st.booleans()), to_act=i == to_act, dealer=draw(st.booleans()),
+            bet=draw(st.sampled_from((0, 20, 99_999_999))), note=draw(st.sampled_from(NOTES)),
+        ))
+    ranks = draw(st.lists(st.sampled_from([r for r in Rank if r is not Rank.FIVE]), max_size=5, unique=True))
+    fixed = draw(st.sampled_from(((), (WildRank(Rank.FIVE),), (WildRank(Rank.THREE), WildRank(Rank.NINE)))))
+    wilds = fixed + tuple(WildRank(r, Card(Rank.FIVE, Suit.HEARTS), Card(r, Suit.SPADES)) for r in ranks)
+    community = deck.pop() if draw(st.booleans()) else None
+    title = draw(st.sampled_from(("Hand #3 · third street", "Hand #999 · seventh street · pot limit " * 3)))
+    return TablePicture(title, tuple(seats), draw(st.integers(0, 10**9)), wilds, community,
+                        four_colour=draw(st.booleans()))
+
+
+def painted(pic: TablePicture) -> bytes:
+    return to_palette(P.render_table(pic), P._palette()).tobytes()
+
+
+def decoded(data: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img
+
+
+_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@_SETTINGS
+@given(tables(), tables())
+def test_the_png_of_cached_layers_is_the_picture_drawn_afresh(
+    pic: TablePicture, before: TablePicture
+) -> None:
+    P.table_png(before)            # whatever was drawn before fills the cache
+    first = P.table_png(pic)
+    assert decoded(first).tobytes() == painted(pic)
+    assert P.table_png(pic) == first                 # all from the cache now: the same bytes
+    TILES.clear()
+    assert P.table_png(pic) == first                 # and from an empty cache
+
+
+@_SETTINGS
+@given(tables())
+def test_every_layer_stays_in_its_box_and_boxes_never_overlap(pic: TablePicture) -> None:
+    layers = P.table_layers(pic)
+    width, height = P.TABLE_SIZE
+    for a, b in itertools.combinations(layers, 2):
+        assert a.box[2] <= b.box[0] or b.box[2] <= a.box[0] or a.box[3] <= b.box[1] or b.box[3] <= a.box[1], \
+            (a.name, a.box, b.name, b.box)
+    blank = Image.new("RGB", P.TABLE_SIZE, (1, 2, 3))
+    for layer in layers:
+        left, top, right, bottom = layer.box
+        assert 0 <= left < right <= width and 0 <= top < bottom <= height
+        canvas = blank.copy()
+        layer.draw(canvas, 0, 0)
+        drawn = ImageChops.difference(blank, canvas).getbbox()
+        if drawn is not None:
+            assert left <= drawn[0] and top <= drawn[1] and drawn[2] <= right and drawn[3] <= bottom, \
+                (layer.name, layer.box, drawn)
+
+
+def test_the_community_card_and_a_follow_leave_the_bottom_seats_alone() -> None:
+    """Eight players, the deck run out (a community card) and a rank wild by a follow: the wild list
+    used to draw a row of cards over the name of the bottom-centre seat."""
+    seats = tuple(SeatPicture(f"P{i}", 100, (), 3) for i in range(8))
+    pic = TablePicture("Hand #1 · seventh street", seats, 10,
+                       (WildRank(Rank.FIVE), WildRank(Rank.JACK, Card.parse("5c"), Card.parse("Js"))),
+                       Card.parse("Kd"))
+    alone = P.render_table(replace(pic, wilds=(), community=None))
+    box = P.seat_layer_box("BC")
+    assert P.render_table(pic).crop(box).tobytes() == alone.crop(box).tobytes()
+
+
+def test_png_writes_a_palette_image_that_decodes_to_itself() -> None:
+    img = to_palette(P.render_table(TablePicture("t", (SeatPicture("Ann", 5),), 0)), P._palette())
+    back = decoded(png(img))
+    assert back.mode == "P" and back.size == img.size
+    assert back.tobytes() == img.tobytes()
+    assert back.convert("RGB").tobytes() == img.convert("RGB").tobytes()
