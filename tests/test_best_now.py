@@ -36,7 +36,9 @@ def test_plain_stud_has_no_wild_fives() -> None:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(game=st.sampled_from(sorted(g for g in GAMES if not GAMES[g].has_low)), seed=st.integers(0, 2**32 - 1),
+# The stud family's high games (the flop games' hint, with the board, is the table's part of issue 21).
+@given(game=st.sampled_from(sorted(g for g in GAMES if not GAMES[g].has_low and GAMES[g].family == "stud")),
+       seed=st.integers(0, 2**32 - 1),
        players=st.integers(2, 7))
 def test_the_hint_names_the_showdown_hand(game: str, seed: int, players: int) -> None:
     # The high games: the hint names the high hand the showdown values (razz and hi-lo name lows).

@@ -160,15 +160,17 @@ def test_wildstud_entry_point() -> None:
 ISSUE_12_GAMES = ["sex-in-the-middle-east", "seven-card-stud", "follow-the-queen", "baseball",
                   "deuces-wild", "low-hole-wild", "high-chicago", "low-chicago"]
 ISSUE_19_GAMES = ["razz", "seven-card-stud-hi-lo"]
-ISSUE_22_GAMES = ["five-card-draw", "kings-and-little-ones"]
+ISSUE_21_GAMES = ["texas-holdem"]
+ISSUE_22_GAMES = ["five-card-draw", "kings-and-little-ones", "deuce-to-seven-triple-draw", "badugi"]
 
 
 def test_simulate_list_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["simulate", "--list-games"]) == 0
-    assert capsys.readouterr().out.split("\n") == [*ISSUE_12_GAMES, *ISSUE_19_GAMES, *ISSUE_22_GAMES, ""]
+    assert capsys.readouterr().out.split("\n") == [*ISSUE_12_GAMES, *ISSUE_19_GAMES, *ISSUE_21_GAMES,
+                                                    *ISSUE_22_GAMES, ""]
 
 
-@pytest.mark.parametrize("game", ISSUE_12_GAMES + ISSUE_19_GAMES + ISSUE_22_GAMES)
+@pytest.mark.parametrize("game", ISSUE_12_GAMES + ISSUE_19_GAMES + ISSUE_21_GAMES + ISSUE_22_GAMES)
 def test_simulate_every_game_keeps_the_json_keys(game: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["simulate", "--players", "6", "--hands", "60", "--seed", "5", "--game", game, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -189,7 +191,7 @@ def test_simulate_every_game_keeps_the_json_keys(game: str, capsys: pytest.Captu
 
 
 def test_simulate_refuses_an_unknown_game_or_a_foreign_ruling(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(["simulate", "--game", "omaha"]) == 2
+    assert run(["simulate", "--game", "blackjack"]) == 2
     assert "seven-card-stud" in capsys.readouterr().err
     assert run(["simulate", "--game", "seven-card-stud", "--ruling", "five_follows_five=absorb"]) == 2
     assert "does not apply to seven-card-stud" in capsys.readouterr().err

@@ -11,25 +11,30 @@ from typing import Literal, NamedTuple, get_args
 
 from bot.engine.cards.card import Card
 
-DealKind = Literal["hole", "community", "burn", "indicator"]
+DealKind = Literal["hole", "community", "burn", "indicator", "board"]
 DEAL_KINDS: tuple[DealKind, ...] = get_args(DealKind)
 """``hole``: a card to a seat (up or down); ``community``: the shared seventh-street card in a
 shortage; ``burn``: a burned card (never seen); ``indicator``: a card turned face up in the centre to
-set a follow's rank (``follow_target = indicator-card``)."""
+set a follow's rank (``follow_target = indicator-card``); ``board``: a flop game's shared card, face
+up on the board (the flop, the turn, the river)."""
 
-ACTIONS = ("ante", "bring_in", "complete", "bet", "raise", "call", "check", "fold", "show", "muck",
-           "pay", "buy", "decline", "draw")
-"""Action names in the log (each but ``ante`` is a ``Command`` kind the hand applies). A ``draw``
-row (a draw game's discard, ``stand`` included) has ``to`` = the number of cards drawn (0 = stood
-pat) and never names the cards: they are the seat's own (``StudHand.discards``)."""
+FORCED = ("ante", "small_blind", "big_blind", "straddle")
+"""Forced bets: posted by the hand itself, never a ``Command``."""
+
+ACTIONS = ("ante", "small_blind", "big_blind", "straddle", "bring_in", "complete", "bet", "raise",
+           "call", "check", "fold", "show", "muck", "pay", "buy", "decline", "draw")
+"""Action names in the log (each but the ``FORCED`` bets is a ``Command`` kind the hand applies). A
+``draw`` row (a draw game's discard, ``stand`` included) has ``to`` = the number of cards drawn
+(0 = stood pat) and never names the cards: they are the seat's own (``StudHand.discards``)."""
 
 
 class Deal(NamedTuple):
     """One card leaving the stub.
 
     ``seq``: position in the deal order (0 = first card off the stub, burns included). ``street``:
-    3..7. ``seat``: the receiving seat, ``None`` for community, burn and indicator cards.
-    ``face_up``: dealt face up (the community and indicator cards are face up, burns face down).
+    its number (``bot.engine.games.streets``). ``seat``: the receiving seat, ``None`` for community,
+    burn, indicator and board cards. ``face_up``: dealt face up (the community, indicator and board
+    cards are face up, burns face down).
     """
 
     seq: int
@@ -45,7 +50,8 @@ class Action(NamedTuple):
 
     ``action``: one of ``ACTIONS``. ``amount``: chips the seat put in with this action (0 for check,
     fold, show, muck). ``to``: the seat's total for the street after the action (``ante`` rows: the
-    ante posted, ``to`` 0). ``all_in``: the action left the seat with no chips.
+    ante posted, ``to`` 0; a blind or straddle: the chips posted, ``to`` the seat's street total).
+    ``all_in``: the action left the seat with no chips.
     ``timed_out``: the action was taken by the timer (SPEC §7).
     """
 

@@ -150,10 +150,14 @@ def play_hand(
     """Deal one hand from a deck shuffled by ``rng`` and play it out with ``player``
     (default: a ``RandomPlayer`` on ``rng``). Returns the finished hand.
 
-    Raises ``RuntimeError`` if the hand does not end within ``max_actions`` actions (it always does:
-    the raise cap and the stacks bound every street).
+    A game with blinds dealt at stakes without them gets the standard blinds
+    (``TableStakes.with_standard_blinds``). Raises ``RuntimeError`` if the hand does not end within
+    ``max_actions`` actions (it always does: the raise cap and the stacks bound every street).
     """
-    hand = StudHand(stacks, stakes, rulings, Deck(rng), manual_showdown=manual_showdown, game=game)
+    chosen = game_of(game)
+    if chosen.has_blinds:
+        stakes = stakes.with_standard_blinds()
+    hand = StudHand(stacks, stakes, rulings, Deck(rng), manual_showdown=manual_showdown, game=chosen)
     bot = player if player is not None else RandomPlayer(rng)
     for _ in range(max_actions):
         if hand.is_over:
@@ -163,7 +167,8 @@ def play_hand(
 
 
 def random_stakes(rng: random.Random) -> TableStakes:
-    """Random valid stakes of any structure (for property tests and varied simulations)."""
+    """Random valid stakes of any structure (for property tests and varied simulations; a game with
+    blinds gets the standard ones in ``play_hand``)."""
     structure = rng.choice(("fixed-limit", "pot-limit", "no-limit"))
     ante = rng.choice((0, 1, 2, 5))
     bring_in = rng.choice((1, 2, 5))

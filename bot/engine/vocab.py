@@ -19,14 +19,16 @@ from collections.abc import Callable
 
 STREET_NAMES: dict[int, str] = {
     3: "third street", 4: "fourth street", 5: "fifth street", 6: "sixth street", 7: "seventh street",
+    10: "pre-flop", 11: "flop", 12: "turn", 13: "river",
     20: "before the draw", 21: "after the first draw", 22: "after the second draw",
     23: "after the third draw", 24: "after the draw",
 }
-"""Street number -> its name: stud's 3..7; the draw games' betting rounds 20..24 (20 before any
-draw, 21-23 after the first to third draw of a triple draw game, 24 after a single draw game's one
-draw; ``bot.engine.games.streets``)."""
+"""Street number -> its name: stud's 3..7, the flop games' 10..13, the draw games' betting rounds
+20..24 (20 before any draw, 21-23 after the first to third draw of a triple draw game, 24 after a
+single draw game's one draw; ``bot.engine.games.streets``)."""
 
-STREET_ORDINALS: dict[int, str] = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
+STREET_ORDINALS: dict[int, str] = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th",
+                                   10: "pre-flop", 11: "flop", 12: "turn", 13: "river"}
 """Street number -> the short form used in the wild list."""
 
 WAGERS = ("complete", "bet", "raise")
@@ -49,6 +51,9 @@ ALIASES: dict[str, str] = {
 
 _THIRD_PERSON: dict[str, Callable[[str, str], str]] = {
     "ante": lambda paid, to: f"antes {paid}",
+    "small_blind": lambda paid, to: f"posts the small blind of {paid}",
+    "big_blind": lambda paid, to: f"posts the big blind of {paid}",
+    "straddle": lambda paid, to: f"straddles for {paid}",
     "bring_in": lambda paid, to: f"brings in for {paid}",
     "complete": lambda paid, to: f"completes to {to}",
     "bet": lambda paid, to: f"bets {to}",

@@ -372,3 +372,31 @@ def test_random_draw_hands_keep_their_secrets_and_replay(seed: int, players: int
     assert report.hand is not None and report.hand.result is not None
     order = [(hand.button + 1 + k) % players for k in range(players)]   # p1 is left of the button
     assert report.hand.result.final_stacks == tuple(hand.result.final_stacks[s] for s in order)
+
+
+def test_a_player_may_fold_instead_of_drawing() -> None:
+    hand = new_hand(["As Ks 7d 4c 2h", "Qh Qd 9c 5s 3d", "Jc Jd 8h 6s 2c"], "Ad Kd 3s")
+    for seat in range(3):
+        hand.check(seat)
+    assert hand.legal_actions(0).fold
+    hand.fold(0)                                # p1 gives up instead of drawing
+    assert hand.folded(0) and hand.drawn(0) == () and hand.cards(0) == cards("As Ks 7d 4c 2h")
+    assert hand.decision is not None and hand.decision.seat == 1
+    draw(hand, 1, "9c 5s 3d")
+    assert hand.cards(1) == cards("Qh Qd Ad Kd 3s")        # the stub goes on where it was
+    hand.fold(2)                                # the last one folds: p2 wins at once
+    assert hand.result is not None and hand.result.pots[0].winners == (1,)
+    report = replay_text(export_phh(hand))
+    assert report.ok, report.error
+
+
+def test_kings_and_little_ones_ace_either_way_is_the_better_for_the_player() -> None:
+    # p1 3s 3h Kd 9c Ad: ace high, the threes are wild with the king -> four aces; ace low, Ad Kd
+    # are wild with 3s 3h 9c -> four threes. Four aces are better: the ace stays high.
+    # p2 Ac 4h 5h 6h Kh: ace high, 4h Kh are wild with 5h 6h Ac -> three aces (the club blocks the
+    # flush, and 5 6 A cannot make a straight with two wild cards); ace low, Ac Kh are wild with
+    # 4h 5h 6h -> a straight flush, 4-5-6-7-8 of hearts. The ace counts low for p2.
+    hand = new_hand(["3s 3h Kd 9c Ad", "Ac 4h 5h 6h Kh"], game="kings-and-little-ones",
+                    rulings=Rulings(low_hole_ace="either"))
+    assert hand.seat_wilds(0) == {Rank.KING, Rank.THREE}
+    assert hand.seat_wilds(1) == {Rank.KING, Rank.ACE}

@@ -16,13 +16,13 @@ from bot.engine.log import Deal
 from bot.engine.simulate import play_hand
 
 # The issues' game names, in their order (a contract: commands, PHH _game, JSON): issue 12's
-# eight, then issue 19's razz and stud hi-lo.
+# eight, then issue 19's razz and stud hi-lo, then issue 21's flop games.
 ISSUE_GAMES = ["sex-in-the-middle-east", "seven-card-stud", "follow-the-queen", "baseball",
                "deuces-wild", "low-hole-wild", "high-chicago", "low-chicago", "razz",
-               "seven-card-stud-hi-lo"]
-# Issue 22's draw games (after the stud games in the menu).
-DRAW_GAMES = ["five-card-draw", "kings-and-little-ones"]
-DRAW_BETTING = {"raise_cap", "heads_up_uncapped", "odd_chip"}
+               "seven-card-stud-hi-lo", "texas-holdem"]
+# Issue 22's draw games (after the stud and flop games in the menu).
+DRAW_GAMES = ["five-card-draw", "kings-and-little-ones", "deuce-to-seven-triple-draw", "badugi"]
+DRAW_BETTING = {"raise_cap", "heads_up_uncapped"}
 
 BETTING = {"high_hand_tiebreak", "open_pair_double", "raise_cap", "heads_up_uncapped", "burn_cards",
            "odd_chip"}
@@ -42,10 +42,14 @@ APPLIES = {
     # An open pair on fourth street changes no limit in razz or hi-lo (docs/rules.md).
     "razz": BETTING - {"open_pair_double"},
     "seven-card-stud-hi-lo": BETTING - {"open_pair_double"},
+    # The flop games: fixed limit's cap; they always burn, and give odd chips by position.
+    "texas-holdem": {"raise_cap", "heads_up_uncapped"},
     # Draw games: no bring-in, showing hand, open pair or burns; docs/rules.md, "Draw games".
     "five-card-draw": DRAW_BETTING | {"openers", "draw_limit", "reshuffle"},
     "kings-and-little-ones": DRAW_BETTING | {"openers", "draw_limit", "reshuffle", "low_hole_ace",
                                              "wild_in_flush", "natural_wins_ties"},
+    "deuce-to-seven-triple-draw": DRAW_BETTING | {"reshuffle"},
+    "badugi": DRAW_BETTING | {"reshuffle"},
 }
 
 
@@ -58,7 +62,7 @@ def test_the_issue_names_in_order_default_first() -> None:
 
 def test_unknown_game_lists_the_names() -> None:
     with pytest.raises(ValueError) as err:
-        game_of("omaha")
+        game_of("blackjack")
     for name in ISSUE_GAMES:
         assert name in str(err.value)
 

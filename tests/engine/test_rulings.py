@@ -29,7 +29,7 @@ SPEC_RULINGS = {
     "three_up": ["wild", "pay-the-pot-or-fold"],
     "four_card": ["free", "bought"],
     "four_card_face": ["down", "up"],
-    "low_hole_ace": ["high", "low"],
+    "low_hole_ace": ["high", "low", "either"],      # either: issue 22's Kings and Little Ones
     "low_chicago_ace": ["ace-high", "ace-low"],
     # Issue 22's draw games: "openers" as the issue names it; the rest as docs/rules.md's "Draw
     # games" section lists them.

@@ -138,6 +138,7 @@ class BettingRound:
         bring_in_may_fold: bool = False,
         raise_cap: int | None = None,
         heads_up_uncapped: bool = False,
+        blinds: bool = False,
     ) -> None:
         self.street = street
         self.stakes = stakes
@@ -145,9 +146,14 @@ class BettingRound:
         self.n = len(seats)
         self.fixed = stakes.structure == "fixed-limit"
         self.pot_limit = stakes.structure == "pot-limit"
-        self.min_bet = stakes.min_bet
-        self.small = (stakes.big_bet if big_bet else stakes.small_bet) if self.fixed else stakes.min_bet
-        self.big = stakes.big_bet if self.fixed else stakes.min_bet
+        if blinds:      # a game with blinds bets in big blinds (TableStakes.blind_bet_unit)
+            self.min_bet = stakes.big_blind
+            self.small = stakes.blind_bet_unit(big_bet)
+            self.big = self.small
+        else:
+            self.min_bet = stakes.min_bet
+            self.small = (stakes.big_bet if big_bet else stakes.small_bet) if self.fixed else stakes.min_bet
+            self.big = stakes.big_bet if self.fixed else stakes.min_bet
         self.open_pair = open_pair and self.fixed and street == 4
         self.big_in_force = False
         self.current = 0            # the street total to call
@@ -341,6 +347,18 @@ class BettingRound:
         return low, high, ()
 
     # -- changes (the caller has checked legality) ----------------------------------------------
+    def open_on_forced_bets(self, level: int, increments: int, raise_by: int) -> None:
+        """The blinds (and a straddle) are already in the seats' street totals: the bet to call is
+        ``level`` (the largest forced bet as posted in full, even when its poster was short), it
+        counts as ``increments`` full bets and raises (fixed limit's cap: the big blind is the bet,
+        a straddle a raise), and a raise must add at least ``raise_by`` (pot and no limit: the big
+        blind, or the straddle). No seat has acted: the blinds keep their option."""
+        self.current = level
+        self.full_level = level
+        self.reopen_level = level
+        self.last_increment = raise_by
+        self.aggressions = increments
+
     def _put(self, seat: int, chips: int) -> None:
         record = self.seats[seat]
         record.stack -= chips

@@ -14,7 +14,7 @@ bot.engine.errors.StakesError: the bring-in (20) must be less than the small bet
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from bot.engine.errors import StakesError
@@ -42,11 +42,14 @@ class TableStakes:
     min_bet: int = 0
     min_buy_in: int = 400
     max_buy_in: int = 4000
+    small_blind: int = 0
+    big_blind: int = 0
 
     def __post_init__(self) -> None:
         if self.structure not in STRUCTURES:
             raise StakesError(f"unknown structure {self.structure!r}: choose one of {', '.join(STRUCTURES)}")
-        for name in ("ante", "bring_in", "small_bet", "big_bet", "min_bet", "min_buy_in", "max_buy_in"):
+        for name in ("ante", "bring_in", "small_bet", "big_bet", "min_bet", "min_buy_in", "max_buy_in",
+                     "small_blind", "big_blind"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
                 raise StakesError(f"{name} must be a whole number of chips, not {value!r}")
@@ -76,6 +79,10 @@ class TableStakes:
                 )
             if self.small_bet != 0 or self.big_bet != 0:
                 raise StakesError(f"{self.structure} uses min_bet, not small_bet/big_bet (leave them 0)")
+        if self.small_blind > self.big_blind:
+            raise StakesError(
+                f"the small blind ({self.small_blind}) cannot be more than the big blind ({self.big_blind})"
+            )
         if self.min_buy_in <= 0:
             raise StakesError("the minimum buy-in must be more than zero")
         if self.max_buy_in < self.min_buy_in:
@@ -118,6 +125,34 @@ class TableStakes:
             min_buy_in if min_buy_in is not None else 20 * min_bet,
             max_buy_in if max_buy_in is not None else 200 * min_bet,
         )
+
+    def with_blinds(self, small_blind: int, big_blind: int) -> TableStakes:
+        """A copy with the blinds of the flop games set (validated as the constructor does)."""
+        return replace(self, small_blind=small_blind, big_blind=big_blind)
+
+    def with_standard_blinds(self) -> TableStakes:
+        """These stakes with blinds for the flop games when none are set: the big blind is the
+        small bet (fixed limit) or the minimum bet (pot and no limit), the small blind half of it
+        (at least 1), so a table's flop games play for the same bets as its stud games.
+
+        >>> small, micro = PRESETS["small"].with_standard_blinds(), PRESETS["micro"].with_standard_blinds()
+        >>> small.small_blind, small.big_blind, micro.small_blind, micro.big_blind
+        (10, 20, 1, 2)
+        """
+        if self.big_blind:
+            return self
+        big = self.small_bet if self.structure == "fixed-limit" else self.min_bet
+        return self.with_blinds(max(1, big // 2), big)
+
+    def check_blinds(self) -> None:
+        """``StakesError`` unless these stakes can deal a game with blinds (a big blind above 0)."""
+        if self.big_blind <= 0:
+            raise StakesError("a game with blinds needs a big blind above zero (set big_blind)")
+
+    def blind_bet_unit(self, big_bet: bool) -> int:
+        """A game with blinds: fixed limit's small bet is the big blind and its big bet twice that;
+        pot and no limit's minimum bet is the big blind."""
+        return 2 * self.big_blind if big_bet and self.structure == "fixed-limit" else self.big_blind
 
     @property
     def is_fixed_limit(self) -> bool:
@@ -168,7 +203,10 @@ class TableStakes:
             head = f"fixed limit {self.small_bet}/{self.big_bet}"
         else:
             head = f"{self.structure.replace('-', ' ')}, minimum bet {self.min_bet}"
-        return f"{head}, ante {self.ante} and bring-in {self.bring_in}"
+        text = f"{head}, ante {self.ante} and bring-in {self.bring_in}"
+        if self.big_blind:
+            text += f"; blinds {self.small_blind}/{self.big_blind}"
+        return text
 
 
 PRESETS: dict[str, TableStakes] = {

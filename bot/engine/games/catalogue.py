@@ -26,7 +26,16 @@ from typing import Literal, get_args
 from bot.engine.cards.card import Rank
 from bot.engine.errors import RulingError
 from bot.engine.games.rulings import RULINGS, Rulings
-from bot.engine.games.streets import FIVE_CARD_DRAW_STREETS, RAZZ_STREETS, STREETS, Street
+from bot.engine.games.streets import (
+    BADUGI_STREETS,
+    FIVE_CARD_DRAW_STREETS,
+    HOLDEM_STREETS,
+    POSITIONAL,
+    RAZZ_STREETS,
+    STREETS,
+    TRIPLE_DRAW_STREETS,
+    Street,
+)
 from bot.engine.vocab import normalise
 
 WildKind = Literal["fixed", "follow", "low-hole"]
@@ -35,6 +44,9 @@ Split = Literal["high", "high-spade", "low-spade", "low", "high-low", "deuce-to-
 """How each pot is split: to the best hand; halved with the best spade dealt face down; to the best
 ace-to-five low (razz); halved between the best high and the best eight-or-better low (stud hi-lo);
 to the best deuce-to-seven low (triple draw); to the best badugi."""
+Family = Literal["stud", "flop", "draw"]
+"""The families of games: seven-card stud and its variants; the flop (board) games; the draw
+games."""
 WILD_KINDS: tuple[WildKind, ...] = get_args(WildKind)
 FOLLOW_MODES: tuple[FollowMode, ...] = get_args(FollowMode)
 SPLITS: tuple[Split, ...] = get_args(Split)
@@ -161,6 +173,28 @@ class Game:
         return any(street.draw for street in self.streets)
 
     @property
+    def positional(self) -> bool:
+        """A flop or draw game: a button, the action by position (its streets open so)."""
+        return self.streets[0].opener in POSITIONAL
+
+    @property
+    def has_blinds(self) -> bool:
+        """The game posts blinds (the flop games, triple draw and badugi; not five-card draw)."""
+        return any(street.opener == "blinds" for street in self.streets)
+
+    @property
+    def board_size(self) -> int:
+        """Cards a full board holds (0 for stud)."""
+        return sum(street.board for street in self.streets)
+
+    @property
+    def family(self) -> Family:
+        """``"stud"``, ``"flop"`` or ``"draw"`` (the menu's groups)."""
+        if self.is_draw:
+            return "draw"
+        return "flop" if self.positional else "stud"
+
+    @property
     def has_low(self) -> bool:
         """Some pot (or half of it) goes to a low: razz and stud hi-lo (ace-to-five), deuce-to-seven
         triple draw, badugi."""
@@ -177,8 +211,9 @@ class Game:
 
 
 _NO_WILD_PAIRS = (("open_pair_double", ("natural-pair", "off")),)
-DRAW_BETTING_RULINGS = ("raise_cap", "heads_up_uncapped", "odd_chip")
-"""The betting rulings of the draw games (no bring-in, no showing hand, no open pair, no burns)."""
+DRAW_BETTING_RULINGS = ("raise_cap", "heads_up_uncapped")
+"""The betting rulings of the draw games (no bring-in, no showing hand, no open pair, no burns; the
+odd chip goes to the first winner left of the button, as in the flop games)."""
 _FIVE_CARD_DRAW_RULINGS = ("openers", "draw_limit", "reshuffle")
 _LOW_RULINGS = tuple(r for r in BETTING_RULINGS if r != "open_pair_double")
 """Razz and hi-lo: an open pair on fourth street changes no limit there, so that ruling does not apply."""
@@ -252,6 +287,22 @@ _GAME_LIST = (
         "of five different ranks from ace to eight (no such low: the high takes all)",
         WildModel("fixed"), _LOW_RULINGS, split="high-low",
     ),
+)
+
+FLOP_RULINGS = ("raise_cap", "heads_up_uncapped")
+"""The rulings of every flop game (fixed limit's cap). The flop games always burn before the board,
+and give an odd chip to the first winner left of the button (docs/rules.md, "Flop games")."""
+
+_FLOP_LIST = (
+    Game(
+        "texas-holdem", "Texas Hold'em",
+        "two down cards each and a board of five (flop, turn, river); the best five of your seven "
+        "cards; blinds, and the action goes round from the button",
+        WildModel("fixed"), FLOP_RULINGS, streets=HOLDEM_STREETS,
+    ),
+)
+
+_DRAW_LIST = (
     Game(
         "five-card-draw", "Five-Card Draw",
         "five cards down after an ante, a bet, one draw of up to three cards (four when you show an "
@@ -267,9 +318,25 @@ _GAME_LIST = (
         ("low_hole_ace", *_FIVE_CARD_DRAW_RULINGS, *_WILD_VALUE_RULINGS, *DRAW_BETTING_RULINGS),
         streets=FIVE_CARD_DRAW_STREETS,
     ),
+    Game(
+        "deuce-to-seven-triple-draw", "Deuce-to-Seven Triple Draw",
+        "blinds, five cards down, three draws of as many cards as you like with a bet before each "
+        "and after the last; the lowest hand wins: aces are high, straights and flushes count "
+        "against you, and 7-5-4-3-2 is the best",
+        WildModel("fixed"), ("reshuffle", *DRAW_BETTING_RULINGS), streets=TRIPLE_DRAW_STREETS,
+        split="deuce-to-seven",
+    ),
+    Game(
+        "badugi", "Badugi",
+        "blinds, four cards down, three draws with a bet before each and after the last; the best "
+        "hand has four cards of four different suits and ranks, the lowest wins (aces low: "
+        "A-2-3-4 of four suits is the best)",
+        WildModel("fixed"), ("reshuffle", *DRAW_BETTING_RULINGS), streets=BADUGI_STREETS,
+        split="badugi",
+    ),
 )
 
-GAMES: Mapping[str, Game] = {game.name: game for game in _GAME_LIST}
+GAMES: Mapping[str, Game] = {game.name: game for game in (*_GAME_LIST, *_FLOP_LIST, *_DRAW_LIST)}
 """Every game by name, in menu order (the default first)."""
 
 DEFAULT_GAME = GAMES["sex-in-the-middle-east"]

@@ -40,7 +40,7 @@ QueenLast = Literal["only-queens", "no-wilds", "keep-follower"]
 ThreeUp = Literal["wild", "pay-the-pot-or-fold"]
 FourCard = Literal["free", "bought"]
 FourCardFace = Literal["down", "up"]
-LowHoleAce = Literal["high", "low"]
+LowHoleAce = Literal["high", "low", "either"]
 LowChicagoAce = Literal["ace-high", "ace-low"]
 Openers = Literal["anything", "jacks-or-better"]
 DrawLimit = Literal["three-or-four-with-ace", "three", "five"]
@@ -64,7 +64,8 @@ RULING_HELP: dict[str, str] = {
     "three_up": "baseball: a face-up three is wild, or its player must match the pot or fold",
     "four_card": "baseball: the extra card for a face-up four is free or bought",
     "four_card_face": "baseball: the extra card is dealt down or up",
-    "low_hole_ace": "low-hole-wild, kings-and-little-ones: an ace is the highest or the lowest card",
+    "low_hole_ace": "low-hole-wild, kings-and-little-ones: an ace is the highest or the lowest card "
+                    "(either: whichever makes the player's hand better)",
     "low_chicago_ace": "low-chicago: the ace of spades is high or the lowest spade",
     "openers": "five-card draw: any hand may open the betting, or only jacks or better",
     "draw_limit": "five-card draw: the most cards one player may draw",

@@ -20,9 +20,10 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
 
 
 def post_antes(state: HandState) -> None:
-    """Every seat posts the ante (all-in if short)."""
+    """Every seat posts the ante (all-in if short). Games with blinds (the flop games, triple draw,
+    badugi) post no ante."""
     ante = state.stakes.ante
-    if ante <= 0:
+    if ante <= 0 or state.game.has_blinds:
         return
     street = state.street
     for index, seat in enumerate(state.seats):
@@ -51,6 +52,8 @@ def draw(state: HandState, street: int, seat: int | None, face_up: bool, kind: D
         (record.up if face_up else record.down).append(card)
         if face_up:
             record.add_up_rank(card.rank)
+    elif kind == "board":
+        state.board.append(card)
     elif kind == "community":
         state.community = card
     else:
@@ -61,14 +64,18 @@ def draw(state: HandState, street: int, seat: int | None, face_up: bool, kind: D
     return card
 
 
-def deal_pass(state: HandState, street: int, face_up: bool) -> None:
-    """One card to each live seat in seat order (``draw`` inlined: this is the engine's hot path)."""
+def deal_pass(state: HandState, street: int, face_up: bool, first: int = 0) -> None:
+    """One card to each live seat in seat order from seat ``first`` (the flop games start left of
+    the button; stud's seats are already in deal order) (``draw`` inlined: the engine's hot path)."""
     source_draw = state.source.draw
     seen, log, events = state.seen, state.log, state.events
     follow = state.follow
     trigger = follow.trigger
     seq = state.deal_seq
-    for index, seat in enumerate(state.seats):
+    seats = state.seats
+    order = enumerate(seats) if first == 0 else ((i % state.n, seats[i % state.n])
+                                                 for i in range(first, first + state.n))
+    for index, seat in order:
         if seat.folded:
             continue
         card = source_draw(index, face_up)

@@ -2,7 +2,8 @@
 
 On a street with ``Street.draw`` the street loop asks each live seat in turn, from the first left of
 the button, for a ``draw`` decision: ``Command(Kind.DRAW, cards=...)`` names the discards (none =
-stand pat), ``Command(Kind.STAND)`` stands pat, and the timer stands pat. The seat's new cards are
+stand pat), ``Command(Kind.STAND)`` stands pat, and the timer stands pat; ``fold`` gives the hand
+up instead (a player leaving the table is folded). The seat's new cards are
 dealt to it at once, face down, as card rooms deal each player's draw in turn. When the stub runs
 out, the discards not yet reshuffled -- every seat's but the drawing seat's own (and, under ruling
 ``reshuffle = discards-and-folds``, the folded hands) -- are shuffled into a new stub.
@@ -60,9 +61,9 @@ def draw_round(state: HandState, street: Street) -> Iterator[Decision]:
         if state.seats[seat].folded:
             continue
         yield Decision(seat, "draw", most_cards(state, street, seat), "")
-        discards = state.seats[seat].discards
-        for _ in range(len(discards[-1]) if discards else 0):
+        for _ in range(state.to_draw):
             deal_draw_card(state, street.number, seat)
+        state.to_draw = 0
 
 
 def deal_draw_card(state: HandState, street: int, seat: int) -> Card:
@@ -99,8 +100,10 @@ def check_draw(state: HandState, decision: Decision, command: Command) -> Comman
     no cards, the timer's marked). Raises ``IllegalAction`` with the reason; changes nothing."""
     if command.kind is Kind.TIMEOUT:
         return Command(Kind.DRAW, None, True)
+    if command.kind is Kind.FOLD:
+        return Command(Kind.FOLD, None, command.timed_out)
     if command.kind not in DRAW_KINDS:
-        raise IllegalAction("it is your draw: choose the cards to throw away, or stand pat")
+        raise IllegalAction("it is your draw: choose the cards to throw away, or stand pat (or fold)")
     if command.kind is Kind.STAND:
         return Command(Kind.DRAW, None, command.timed_out)
     cards = command.cards
@@ -143,6 +146,12 @@ def answer_draw(state: HandState, seat: int, command: Command) -> Action:
     mark = len(state.log)
     state.decision = None
     state.legal = None
+    if resolved.kind is Kind.FOLD:          # a player may give up the hand instead of drawing
+        record.folded = True
+        state.live -= 1
+        state.record(Action(state.street, seat, "fold", 0, record.street_bet, False, resolved.timed_out))
+        return state.action_at(mark)
+    state.to_draw = len(cards)
     for card in cards:
         record.cards.remove(card)
         record.down.remove(card)

@@ -98,14 +98,17 @@ def _as_source(source: CardSource | Deck | Sequence[Card] | None) -> CardSource:
 class StudHand:
     """One hand of a game of the stud family (SPEC §2-§7; issue 12's games).
 
-    ``stacks``: chips of each seat in DEAL ORDER (seat 0 = first seat left of the dealer = PHH p1),
-    2 to 8 seats, each above 0. ``stakes``/``rulings``: what the hand is dealt under. ``source``: a
-    ``CardSource`` (e.g. a replay's), a ``Deck`` (adapted; dealt from the top), a list of cards, or
-    ``None`` for a fresh deck shuffled by ``secrets.SystemRandom``. ``manual_showdown``: players show
-    or muck in show order with ``show``/``muck``; by default the showdown resolves itself (every
-    live hand shown, cards speak). ``game``: a ``Game`` or its name (``bot.engine.games.catalogue``;
+    ``stacks``: chips of each seat, 2 to 8 seats, each above 0; in stud in DEAL ORDER (seat 0 =
+    first seat left of the dealer = PHH p1). ``button``: the dealer button's seat (default 0); the
+    flop games post the blinds, deal and act from it (PHH p1 is the seat left of it).
+    ``stakes``/``rulings``: what the hand is dealt under. ``source``: a ``CardSource`` (e.g. a
+    replay's), a ``Deck`` (adapted; dealt from the top), a list of cards, or ``None`` for a fresh
+    deck shuffled by ``secrets.SystemRandom``. ``manual_showdown``: players show or muck in show
+    order with ``show``/``muck``; by default the showdown resolves itself (every live hand shown,
+    cards speak). ``game``: a ``Game`` or its name (``bot.engine.games.catalogue``;
     default Sex in the Middle East). Raises ``ValueError`` for a bad seat count or stack, an unknown
-    game, or a ruling option the game does not offer (``RulingError``).
+    game, a ruling option the game does not offer (``RulingError``), a button outside the seats, or
+    a game with blinds dealt without a big blind (``StakesError``).
     """
 
     __slots__ = ("state",)
@@ -123,12 +126,16 @@ class StudHand:
     ) -> None:
         n = len(stacks)
         if not MIN_SEATS <= n <= MAX_SEATS:
-            raise ValueError(f"a stud hand needs {MIN_SEATS} to {MAX_SEATS} players, got {n}")
+            raise ValueError(f"a hand needs {MIN_SEATS} to {MAX_SEATS} players, got {n}")
         for seat, chips in enumerate(stacks):
             if not isinstance(chips, int) or isinstance(chips, bool) or chips <= 0:
                 raise ValueError(f"seat {seat + 1} needs a stack of at least 1 chip, got {chips!r}")
+        if not isinstance(button, int) or isinstance(button, bool) or not 0 <= button < n:
+            raise ValueError(f"the button must be one of the hand's seats (0 to {n - 1}), got {button!r}")
         chosen = game_of(game)
         chosen.check_rulings(rulings)
+        if chosen.has_blinds:
+            stakes.check_blinds()
         self.state = HandState(chosen, stakes, rulings, _as_source(source), list(stacks),
                                manual_showdown=manual_showdown, button=button)
         sync_wilds(self.state)
@@ -150,11 +157,6 @@ class StudHand:
     def rulings(self) -> Rulings:
         """The rulings."""
         return self.state.rulings
-
-    @property
-    def button(self) -> int:
-        """The seat with the dealer button (draw games act and draw from the first seat left of it)."""
-        return self.state.button
 
     @property
     def manual_showdown(self) -> bool:
@@ -231,6 +233,17 @@ class StudHand:
     def down_cards(self, seat: int) -> tuple[Card, ...]:
         """``seat``'s face-down cards, in order."""
         return tuple(self.state.seats[seat].down)
+
+    @property
+    def button(self) -> int:
+        """The dealer button's seat. The flop and draw games go by it (blinds, the deal, the action); stud
+        ignores it (its seats are in deal order: seat 0 is first left of the dealer)."""
+        return self.state.button
+
+    @property
+    def board(self) -> tuple[Card, ...]:
+        """A flop game's board: the flop, turn and river cards dealt so far (empty in stud)."""
+        return tuple(self.state.board)
 
     @property
     def community_card(self) -> Card | None:
@@ -397,7 +410,10 @@ class StudHand:
             self._check_decider(seat)
             if state.decision.kind == "draw":
                 action = drawing.answer_draw(state, seat, command)
-                streets.advance(state)
+                if state.live == 1:
+                    showdown.win_by_fold(state)
+                else:
+                    streets.advance(state)
                 return action
             action = decisions.answer(state, seat, command)
             if state.live == 1:

@@ -5,9 +5,10 @@ real low card all-in for the ante passes the obligation on, TDA RP-10E); ``high-
 door card brings in (razz, aces low: ``low.high_door_index``). ``high-hand``: the best
 showing hand acts first (ties by position or by the highest card by suit, ruling
 ``high_hand_tiebreak``; in a seventh-street shortage the sixth-street order stands); ``low-hand``:
-the lowest showing hand (razz: ``low.low_hand_index``); ``button``: the first live seat left of the
-button (draw games). A game's ``Street.opener`` picks one
-of ``OPENERS``; a new way to open (a flop game's blinds) is one more entry there.
+the lowest showing hand (razz: ``low.low_hand_index``). A game's ``Street.opener`` picks one
+of ``OPENERS``. The flop and draw games open by position: ``blinds`` (the blinds are already
+posted, ``blinds.post_blinds``, and the first seat left of the big blind acts) and ``button`` (the
+first live seat left of the button).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING
 from bot.engine.betting.pots import uncalled
 from bot.engine.betting.round import BettingRound
 from bot.engine.games.low import high_door_index, low_hand_index
-from bot.engine.hand.drawing import draw_order
+from bot.engine.hand.blinds import blind_seats
 from bot.engine.hand.events import BettingClosed, BringInSeat, FirstToAct, UncalledReturned
 from bot.engine.values.showing import door_card_key
 from bot.engine.values.valuation import best_showing
@@ -71,7 +72,8 @@ def _round(state: HandState, street: Street, *, open_pair: bool = False, bring_i
     rulings = state.rulings
     rnd = BettingRound(street.number, street.big_bet, state.stakes, state.seats, open_pair=open_pair,
                        bring_in_seat=bring_in_seat, bring_in_may_fold=bring_in_may_fold,
-                       raise_cap=rulings.raise_cap_count, heads_up_uncapped=rulings.heads_up_uncapped == "on")
+                       raise_cap=rulings.raise_cap_count, heads_up_uncapped=rulings.heads_up_uncapped == "on",
+                       blinds=state.game.has_blinds)
     state.round = rnd
     return rnd
 
@@ -108,10 +110,21 @@ def _showing_leader(state: HandState, street: Street) -> int | None:
     return first
 
 
-def _left_of_button(state: HandState, street: Street) -> int | None:
-    """Draw games: the first live seat with chips left of the button acts first."""
+def _after_blinds(state: HandState, street: Street) -> int | None:
+    """Pre-flop: the blinds are in; the bet is the full big blind, and the first seat left of the
+    big blind acts first (heads-up: the button, who posted the small blind)."""
     rnd = _round(state, street)
-    return rnd.first_actor(draw_order(state)[0])
+    big = state.stakes.big_blind
+    rnd.open_on_forced_bets(big, 1, big)
+    _small, big_seat = blind_seats(state)
+    return rnd.first_actor(state.left_of(big_seat))
+
+
+def _left_of_button(state: HandState, street: Street) -> int | None:
+    """After the flop (and on every round of a draw game without blinds, and after each draw): the
+    first live seat with chips left of the button acts first."""
+    rnd = _round(state, street)
+    return rnd.first_actor(state.left_of(state.button))
 
 
 OPENERS: dict[Opener, Callable[[HandState, Street], int | None]] = {
@@ -119,6 +132,7 @@ OPENERS: dict[Opener, Callable[[HandState, Street], int | None]] = {
     "high-card": _bring_in,
     "high-hand": _showing_leader,
     "low-hand": _showing_leader,
+    "blinds": _after_blinds,
     "button": _left_of_button,
 }
 """How each kind of street opens: sets up the round and returns the first seat to act."""

@@ -41,11 +41,13 @@ def legal_actions(state: HandState, seat: int | None) -> LegalActions:
         if state.phase == "betting":
             assert state.round is not None
             legal = state.round.legal(seat)
-            if legal.wager is not None and opening_round(state) and not may_open(state, seat):
+            if (legal.wager is not None and state.opener is None and opening_round(state)
+                    and not may_open(state, seat)):
                 legal = _no_opening(legal)
         elif state.phase == "showdown":
             legal = LegalActions(seat, show=True, muck=may_muck(state, seat))
-        elif state.phase == "decision" and state.decision is not None and state.decision.kind == "pay":
+        elif (state.phase == "decision" and state.decision is not None
+              and state.decision.kind in ("pay", "draw")):
             legal = LegalActions(seat, fold=True)
         else:
             legal = NO_ACTIONS

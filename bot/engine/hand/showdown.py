@@ -19,7 +19,6 @@ from bot.engine.betting.pots import chicago_shares, share_pot, split_pots
 from bot.engine.cards.card import Card, Rank, Suit
 from bot.engine.games.low import hi_lo_shares, low_card_order, low_value, low_winners
 from bot.engine.games.wilds import low_hole_rank
-from bot.engine.hand.drawing import draw_order
 from bot.engine.hand.events import (
     HandEnded,
     HandMucked,
@@ -42,14 +41,15 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
 
 def begin_showdown(state: HandState) -> None:
     """Every card is out and the betting is over: show the hands in show order (SPEC §6: the last
-    aggressor on the last street first, else the best showing hand, then clockwise)."""
+    aggressor on the last street first, else the best showing hand -- in a flop game the first
+    seat left of the button --, then clockwise)."""
     live = state.live_seats()
     last = state.game.streets[-1].number
     start = state.last_aggressor.get(last)
     if start is None or state.betting_closed:
         start = state.high_hands.get(last)
-    if start is None and state.game.streets[-1].opener == "button":
-        start = draw_order(state)[0]       # draw games: no bet on the last round, left of the button
+    if state.game.positional and (start is None or state.betting_closed):
+        start = state.left_of(state.button)  # flop and draw games: from the first seat left of the button
     if start is None:
         before = last - 1
         start = state.high_hands[before] if state.community is not None and before in state.high_hands \
@@ -73,13 +73,25 @@ def begin_showdown(state: HandState) -> None:
 def seat_wilds(state: HandState, seat: int) -> frozenset[Rank]:
     """The ranks wild for ``seat`` now: the shared wild set, or in low-hole-wild the rank of its
     lowest down card (secret: only its owner may be told before the showdown); in Kings and Little
-    Ones both, the kings and the rank of the seat's lowest card. The one wild set of both the
-    showdown and the player's own "Best now" hint (issue 17)."""
+    Ones both, the kings and the rank of the seat's lowest card. Under ``low_hole_ace = either`` the
+    ace counts low when that makes the hand better (the player's choice, made for them). The one
+    wild set of both the showdown and the player's own "Best now" hint (issue 17)."""
     shared = frozenset(state.follow.wild_set)
-    if state.game.wilds.per_player:
-        rank = low_hole_rank(state.seats[seat].down, ace_low=state.rulings.low_hole_ace == "low")
-        return shared if rank is None else shared | {rank}
-    return shared
+    if not state.game.wilds.per_player:
+        return shared
+    down = state.seats[seat].down
+    how = state.rulings.low_hole_ace
+    rank = low_hole_rank(down, ace_low=how == "low")
+    wild = shared if rank is None else shared | {rank}
+    if how == "either":
+        low = low_hole_rank(down, ace_low=True)
+        other = shared if low is None else shared | {low}
+        cards = state.hand_cards(seat)
+        if other != wild and len(cards) >= 5:     # the ace low, when that makes the hand better
+            ruling = state.rulings.wild_in_flush
+            if best_value(cards, other, wild_in_flush=ruling) > best_value(cards, wild, wild_in_flush=ruling):
+                return other
+    return wild
 
 
 def value_of(state: HandState, seat: int) -> HandValue:
@@ -101,7 +113,7 @@ def low_of(state: HandState, seat: int) -> LowValue | None:
 def show(state: HandState, seat: int, timed_out: bool) -> None:
     """``seat`` shows its hand (a hand of fewer than five cards, badugi's, has no high value)."""
     record = state.seats[seat]
-    value = value_of(state, seat) if len(record.cards) + (state.community is not None) >= 5 else None
+    value = value_of(state, seat) if len(state.hand_cards(seat)) >= 5 else None
     if value is not None:
         state.shown[seat] = value
     game = state.game
@@ -162,6 +174,9 @@ def showdown_step(state: HandState, seat: int, shows: bool, timed_out: bool) -> 
 
 
 def _odd_chip_order(state: HandState, winners: list[int], low: bool = False) -> list[int]:
+    if state.game.positional:   # flop games: clockwise from the first seat left of the button
+        first = state.left_of(state.button)
+        return sorted(winners, key=lambda s: (s - first) % state.n)
     if state.rulings.odd_chip == "left-of-dealer":
         return sorted(winners)
     if low:   # tied lows: the lowest card by suit (docs/rules.md, "Razz and stud hi-lo")
@@ -208,7 +223,7 @@ def award(state: HandState, *, showdown: bool) -> None:
     pots = state.with_dead(split.pots)
     results: list[PotResult | None] = [None] * len(pots)
     keys = {s: _key(state, v) for s, v in state.shown.items()}
-    by_suit = state.rulings.odd_chip != "left-of-dealer"
+    by_suit = state.rulings.odd_chip != "left-of-dealer" and not state.game.positional
     low_only = state.game.low_only
     lowest = showdown and low_only   # razz, 2-7, badugi: the low takes the pot, odd chips by the lowest card
     for index in range(len(pots) - 1, -1, -1):                 # side pots first (SPEC §6)

@@ -85,12 +85,12 @@ class HandState:
     ``StudHand`` is its public face."""
 
     __slots__ = (
-        "accepted", "actor", "betting_closed", "bring_in_seat", "burns", "button", "community", "deal_seq",
-        "dealer", "decision", "discard_pile", "events", "first_actors", "follow", "game", "high_hands",
-        "indicators", "last_aggressor", "legal", "live", "log", "lows", "manual_showdown", "mucked", "n",
-        "opener", "openers", "phase", "reshuffles", "result", "round", "rulings", "seats", "seen",
-        "show_index", "show_order", "shown", "source", "stakes", "starting", "street", "wild_mask",
-        "wild_tuple",
+        "accepted", "actor", "betting_closed", "board", "bring_in_seat", "burns", "button", "community",
+        "deal_seq", "dealer", "decision", "discard_pile", "events", "first_actors", "follow", "game",
+        "high_hands", "indicators", "last_aggressor", "legal", "live", "log", "lows", "manual_showdown",
+        "mucked", "n", "opener", "openers", "phase", "reshuffles", "result", "round", "rulings", "seats",
+        "seen", "show_index", "show_order", "shown", "source", "stakes", "starting", "street", "to_draw",
+        "wild_mask", "wild_tuple",
     )
 
     def __init__(self, game: Game, stakes: TableStakes, rulings: Rulings, source: CardSource,
@@ -104,9 +104,11 @@ class HandState:
         self.starting = tuple(stacks)
         self.seats = [SeatState(chips) for chips in stacks]
         self.live = self.n                          # seats not folded
-        self.button = button                        # the dealer button (positions in draw games)
-        # The centre of the table: the shortage's community card, follow indicator cards, burns.
+        self.button = button                        # the dealer button (flop and draw games' positions)
+        # The centre of the table: the shortage's community card, follow indicator cards, burns,
+        # a flop game's board.
         self.community: Card | None = None
+        self.board: list[Card] = []
         self.indicators: list[Card] = []
         self.burns: list[Card] = []
         self.seen: set[Card] = set()
@@ -116,6 +118,7 @@ class HandState:
         self.discard_pile: list[tuple[int, Card]] = []
         self.reshuffles: list[int] = []
         self.opener: int | None = None
+        self.to_draw = 0                                # cards the seat that just drew is owed
         self.openers: tuple[Card, ...] = ()
         self.log: list[LogEntry] = []
         # Narration events; Deal and Action records are stored bare and wrapped in CardDealt /
@@ -194,13 +197,14 @@ class HandState:
         assert type(entry) is Action
         return entry
 
-    def left_of(self, seat: int, step: int = 1) -> int:
-        """The seat ``step`` places clockwise from ``seat``."""
-        return (seat + step) % self.n
-
     def hand_cards(self, seat: int) -> list[Card]:
-        """``seat``'s cards with the community card, if one was dealt."""
+        """``seat``'s cards with the community card, if one was dealt, and the board."""
         cards = list(self.seats[seat].cards)
         if self.community is not None:
             cards.append(self.community)
+        cards.extend(self.board)
         return cards
+
+    def left_of(self, seat: int, step: int = 1) -> int:
+        """The seat ``step`` places clockwise from ``seat``."""
+        return (seat + step) % self.n

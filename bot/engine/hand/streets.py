@@ -1,14 +1,17 @@
 """The one street loop: walk the game's streets (``Game.streets``), dealing each and opening its
 betting, pausing at decisions, until a betting round starts or the hand reaches its showdown.
 
-For each street: every seat's street total goes back to 0; a card is burned (``Street.burn`` and
-ruling ``burn_cards``); each pass deals one card to every live seat in seat order (face up or
-down), or, on a ``shortage`` street the stub cannot cover, one community card; after each face-up
-card the game's card rules may ask its holder a question (``decisions.after_up_card``), and the loop
-waits for the answer; on a draw street each live seat draws in turn (``drawing.draw_round``). Then
-the street's betting opens (``opening.start_round``); when at most one player can bet, the streets
-are dealt on without betting. After the last street: the showdown. Under jacks or better a first
-round nobody opened is dealt again, after new antes (``openers.pass_out``).
+For each street: every seat's street total goes back to 0; the blinds are posted (a street opened
+by ``blinds``); a card is burned (``Street.burn`` and ruling ``burn_cards``; always before a
+flop game's board cards, as card rooms do); each pass deals one card to every live seat in seat
+order (face up or down; the flop games from the seat left of the button), or, on a ``shortage``
+street the stub cannot cover, one community card; then the street's ``board`` cards, face up;
+after each face-up card the game's card rules may ask its holder a question
+(``decisions.after_up_card``), and the loop waits for the answer; on a draw street each live seat
+draws in turn (``drawing.draw_round``). Then the street's betting opens (``opening.start_round``);
+when at most one player can bet, the streets are dealt on without betting. After the last street:
+the showdown. Under jacks or better a first round nobody opened is dealt again, after new antes
+(``openers.pass_out``).
 
 The loop is a generator: it yields each ``Decision`` and resumes when ``answer`` has applied it.
 ``proceed`` starts it from a street, ``advance`` runs it to its next pause, and ``end_round``
@@ -20,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from bot.engine.games.streets import POSITIONAL
+from bot.engine.hand.blinds import post_blinds
 from bot.engine.hand.dealing import deal_last_down, deal_pass, draw, finish_cards
 from bot.engine.hand.decisions import after_up_card
 from bot.engine.hand.drawing import draw_round
@@ -39,6 +44,8 @@ def deal_streets(state: HandState, index: int) -> Iterator[Decision]:
     game = state.game
     card_rules = game.extra_card is not None or game.pay_rank is not None
     burns = state.rulings.burn_cards == "on"
+    # The flop games deal from the seat left of the button; stud's seats are in deal order already.
+    first = state.left_of(state.button) if streets[0].opener in POSITIONAL else 0
     while True:
         street = streets[index]
         number = street.number
@@ -47,19 +54,23 @@ def deal_streets(state: HandState, index: int) -> Iterator[Decision]:
         for seat in state.seats:
             seat.street_bet = 0
         state.events.append(StreetStarted(number))
+        if street.opener == "blinds":
+            post_blinds(state)
         if street.shortage:
             deal_last_down(state, number)
         else:
-            if street.burn and burns:
+            if street.burn and (burns or street.board):     # card rooms burn before each board card
                 draw(state, number, None, False, "burn")
             for face_up in street.passes:
                 if not (face_up and card_rules):
-                    deal_pass(state, number, face_up)
+                    deal_pass(state, number, face_up, first)
                     continue
                 for position, record in enumerate(state.seats):
                     if not record.folded:
                         card = draw(state, number, position, True, "hole")
                         yield from after_up_card(state, number, position, card)
+            for _ in range(street.board):
+                draw(state, number, None, True, "board")
         if street.draw:
             yield from draw_round(state, street)
         state.actor = None

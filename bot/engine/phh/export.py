@@ -125,9 +125,9 @@ def export_phh(
                 run.append(entry)
             continue
         assert isinstance(entry, Action)
-        if entry.action == "ante":
+        if entry.action in ("ante", "small_blind", "big_blind"):
             flush()                     # jacks or better dealt again: the new deal's own lines
-            continue
+            continue                    # forced bets are fields (antes, blinds_or_straddles)
         who = label(entry.seat)
         if entry.action == "draw":
             # Every discard of a draw comes before its deal lines, as PHH (and pokerkit) write it.
@@ -166,12 +166,22 @@ def export_phh(
     draw_game = hand.game.is_draw
     data: dict[str, Any] = {"variant": draw_variant_code(stakes.structure, hand.game.name) if draw_game
                             else variant_code(stakes.structure, hand.game.split)}
-    data["antes"] = [stakes.ante] * n
+    blinds = hand.game.has_blinds
+    data["antes"] = [0 if blinds else stakes.ante] * n
     if not draw_game:
         data["bring_in"] = stakes.bring_in
-    if stakes.structure == "fixed-limit":
+    if blinds:
+        # PHH order (p1 left of the button): small blind, big blind; heads-up too (pokerkit has the
+        # button post the small blind then, as Wildstud does).
+        data["blinds_or_straddles"] = [stakes.small_blind, stakes.big_blind] + [0] * (n - 2)
+    if stakes.structure == "fixed-limit" and blinds:
+        data["small_bet"] = stakes.blind_bet_unit(False)
+        data["big_bet"] = stakes.blind_bet_unit(True)
+    elif stakes.structure == "fixed-limit":
         data["small_bet"] = stakes.small_bet
         data["big_bet"] = stakes.big_bet
+    elif blinds:
+        data["min_bet"] = stakes.blind_bet_unit(False)
     else:
         data["min_bet"] = stakes.min_bet
     data["starting_stacks"] = ordered(hand.starting_stacks)
