@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.render.pictures import TablePicture
 from bot.render.views import TableSnapshot
 from bot.tables.notices import Prompt, TableKey
 
@@ -90,6 +91,9 @@ class _TableState:
     opened a private message (the draw picker), and when (loop time). The action taken from that
     private message edits the table through this click's webhook, as a click on the table itself
     would (no channel request); used once, while its token lives."""
+    attached: tuple[int, TablePicture] | None = None
+    """A message of this table and the table picture it has as ``table.png``: an edit of that
+    message showing the same picture keeps the attachment instead of uploading it again."""
 
 
 @contextlib.contextmanager

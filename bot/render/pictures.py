@@ -51,7 +51,7 @@ from bot.engine.values.low import spell
 from bot.engine.values.showing import showing_value
 from bot.engine.values.valuation import best_value
 from bot.render.cards import rank_list
-from bot.render.layers import Layer, compose, paint, png, to_palette
+from bot.render.layers import Layer, compose, compose_plain, one_at_a_time, paint, png, to_palette
 from bot.render.private import LOW_VALUES
 from bot.render.sprites import (
     _BEST,
@@ -456,6 +456,7 @@ def table_layers(pic: TablePicture) -> list[Layer]:
     return layers
 
 
+@one_at_a_time
 def render_table(pic: TablePicture) -> Image.Image:
     """The table picture as a Pillow image (RGB, ``TABLE_SIZE``), every layer drawn afresh (the
     reference for ``table_png``, which keeps layers).
@@ -465,6 +466,7 @@ def render_table(pic: TablePicture) -> Image.Image:
     return paint(_felt(TABLE_SIZE).copy(), table_layers(pic))
 
 
+@one_at_a_time
 def table_image(pic: TablePicture) -> Image.Image:
     """The table picture in the shared palette, put together from cached layers: the same pixels
     as ``render_table`` mapped to the palette."""
@@ -496,6 +498,13 @@ def _palette() -> Image.Image:
     return sheet.quantize(colors=255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
+@one_at_a_time
+def warm() -> None:
+    """Load the fonts and draw the shared palette's sample pictures (every card face of the table,
+    about a second): call it in a thread at start so the first click does not wait for it."""
+    _palette()
+
+
 def _png(img: Image.Image) -> bytes:
     """PNG bytes in the shared palette.
 
@@ -506,6 +515,7 @@ def _png(img: Image.Image) -> bytes:
     return png(to_palette(img, _palette()))
 
 
+@one_at_a_time
 def table_png(pic: TablePicture) -> bytes:
     """The table picture as PNG bytes (``TABLE_SIZE``): ``table_image`` (see ``render_table``)."""
     return png(table_image(pic))
@@ -573,9 +583,8 @@ def best_of(
 def game_best_of(
     cards: Sequence[Card], wild: frozenset[Rank], wild_in_flush: WildInFlush, ranking: str = "high"
 ) -> tuple[str, HandValue | None]:
-    """``best_of`` in the hand's game: razz (``"low"``), deuce-to-seven and badugi name their low
-    (``bot.render.private.LOW_VALUES``; no high hand is framed); stud hi-lo (``"high-low"``) adds
-    the eight-or-better low (``"; no low"``)."""
+    """``best_of`` in the hand's game: razz (``"low"``) names the ace-to-five low (no high hand
+    is framed); stud hi-lo (``"high-low"``) adds the eight-or-better low (``"; no low"``)."""
     named_low = LOW_VALUES.get(ranking)
     if named_low is not None:
         return (named_low(cards).describe() if cards else ""), None
@@ -601,64 +610,103 @@ def _row_step(n: int, card_w: int, step: int, room: int) -> int:
     return (room - card_w) // (n - 1)
 
 
-def _hand_row(
-    canvas: Image.Image,
-    cards: Sequence[Card],
-    x: int,
-    y: int,
-    wild: frozenset[Rank],
-    value: HandValue | None,
-    labels: dict[Card, str],
-    card_w: int,
-    step: int,
-    four: bool = True,
-    marked: frozenset[Card] = frozenset(),
-) -> None:
-    """A row of face-up cards; with ``value``, cards outside the best five are dimmed and those in
-    it are lifted and framed, each wild labelled with what it stands for; ``labels`` adds a tag under
-    a card (``down``); ``marked`` cards (a draw's discards) are lowered, dimmed, framed in red and
-    tagged ``discard``."""
+_LIFT = 14          # how far a card outside the best five sits lower than the others
+_TAG_TYPE = 22      # the tags under a card (down, community, what a wild stands for)
+_TAG_LINE = 28
+
+
+@dataclass(frozen=True, slots=True)
+class _Cell:
+    """One card of a row as drawn: ``role`` is ``plain`` (no best five yet), ``best`` (framed and
+    lifted), ``out`` (dimmed, lower) or ``thrown`` (a draw's discard: dimmed, lower, framed in red
+    and tagged ``discard``); ``tags`` the lines under it, each with whether it is what a wild stands
+    for (bold and bright)."""
+
+    card: Card
+    wild: bool
+    role: str
+    tags: tuple[tuple[str, bool], ...]
+    width: int
+    four: bool
+
+
+def _cells(
+    cards: Sequence[Card], wild: frozenset[Rank], value: HandValue | None, labels: dict[Card, str],
+    card_w: int, four: bool, marked: frozenset[Card] = frozenset(),
+) -> list[_Cell]:
+    """The cards of a row as cells: with ``value``, those in its best five framed and lifted, the
+    others dimmed, each wild tagged with what it stands for; ``labels`` adds a tag (``down``);
+    ``marked`` cards are a draw's discards (``thrown``)."""
     best = set(value.best) if value is not None else set()
     wilds_as = value.wilds_as if value is not None else {}
-    draw = ImageDraw.Draw(canvas)
-    card_h = int(card_w * 1.4)
-    lift = 14
-    for i, c in enumerate(cards):
-        cx = x + i * step
-        in_best = c in best
-        thrown = c in marked
-        cy = y + lift if thrown or (value is not None and not in_best) else y
-        if in_best or thrown:
-            frame = (cx - 5, cy - 5, cx + card_w + 5, cy + card_h + 5)
-            draw.rounded_rectangle(frame, 14, outline=_DISCARD if thrown else _BEST, width=4)
-        _paste(canvas, card_sprite(c, card_w, c.rank in wild, four), cx, cy)
-        if thrown or (value is not None and not in_best):
-            _dim(canvas, (cx, cy, cx + card_w, cy + card_h), 0.6)
-        below = cy + card_h + 10
-        if thrown:
-            _text(canvas, (cx + card_w / 2, below), "discard", 24, _DISCARD, bold=True, anchor="m")
-            below += 28
-        tags: list[str] = []
+    out = []
+    for c in cards:
+        role = "thrown" if c in marked else "plain" if value is None else "best" if c in best else "out"
+        tags: list[tuple[str, bool]] = []
         if c in labels:
-            tags.append(labels[c])
+            tags.append((labels[c], False))
         if c in wilds_as:
             stands = wilds_as[c]
-            tags.append("as itself" if stands == c else "as " + _card_text(stands))
-        for j, tag in enumerate(tags):
-            stand_in = tag.startswith("as ")  # what a wild plays as: the fact to read, so bold and bright
-            _text(canvas, (cx + card_w / 2, below + j * 28), tag, 22, _TEXT if stand_in else _TEXT_DIM,
-                  bold=stand_in, anchor="m", four_colour=four)
+            tags.append(("as itself" if stands == c else "as " + _card_text(stands), True))
+        out.append(_Cell(c, c.rank in wild, role, tuple(tags), card_w, four))
+    return out
+
+
+def _cell_box(cell: _Cell, cx: int, y: int) -> tuple[int, int, int, int]:
+    """Where a cell whose card's left is ``cx`` in a row whose top is ``y`` may draw."""
+    card_h = int(cell.width * 1.4)
+    lines = len(cell.tags) + (cell.role == "thrown")
+    bottom = y + _LIFT + card_h + 12 + _TAG_LINE * max(1, lines)
+    return (cx - 6, y - 6, cx + cell.width + 6, bottom)
+
+
+def _draw_cell(cell: _Cell, cx: int, y: int, canvas: Image.Image, ox: int, oy: int) -> None:
+    cx, y = cx - ox, y - oy
+    card_w, card_h = cell.width, int(cell.width * 1.4)
+    cy = y + _LIFT if cell.role in ("out", "thrown") else y
+    if cell.role in ("best", "thrown"):
+        ImageDraw.Draw(canvas).rounded_rectangle((cx - 5, cy - 5, cx + card_w + 5, cy + card_h + 5), 14,
+                                                 outline=_DISCARD if cell.role == "thrown" else _BEST,
+                                                 width=4)
+    _paste(canvas, card_sprite(cell.card, card_w, cell.wild, cell.four), cx, cy)
+    if cell.role in ("out", "thrown"):
+        _dim(canvas, (cx, cy, cx + card_w, cy + card_h), 0.6)
+    below = cy + card_h + 10
+    if cell.role == "thrown":
+        _text(canvas, (cx + card_w / 2, below), "discard", 24, _DISCARD, bold=True, anchor="m")
+        below += _TAG_LINE
+    for j, (tag, stand_in) in enumerate(cell.tags):
+        ink = _TEXT if stand_in else _TEXT_DIM
+        _text(canvas, (cx + card_w / 2, below + j * _TAG_LINE), tag, _TAG_TYPE, ink, bold=stand_in,
+              anchor="m", four_colour=cell.four)
+
+
+def _row_layers(cells: Sequence[_Cell], x: int, y: int, step: int) -> list[Layer] | None:
+    """A row of cells, the first card's left at ``x``, ``step`` px apart: one layer per cell, or
+    None when the cells would meet (cards overlapping to fit, a tag wider than its card, or two
+    tags reaching the next row), to be drawn as a whole."""
+    out = []
+    for i, cell in enumerate(cells):
+        if ((len(cells) > 1 and step < cell.width + 12) or len(cell.tags) > 1
+                or any(_text_width(t, _TAG_TYPE, b) > cell.width + 12 for t, b in cell.tags)):
+            return None
+        cx = x + i * step
+        out.append(Layer("card", _cell_box(cell, cx, y), cell, functools.partial(_draw_cell, cell, cx, y)))
+    return out
 
 
 _HEAD_TOP = 58      # the first line under a hand or showdown picture's title
 _HEAD_LINE = 38     # each line of 30 px type (legible on a phone)
 
 
-def _header(canvas: Image.Image, title: str, lines: Sequence[str], width: int, four: bool = True) -> int:
-    _text(canvas, (16, 10), _fit(title, 32, width - 32, bold=True), 32, _TEXT, bold=True)
+def _header(
+    canvas: Image.Image, title: str, lines: Sequence[str], width: int, four: bool = True,
+    ox: int = 0, oy: int = 0,
+) -> int:
+    _text(canvas, (16 - ox, 10 - oy), _fit(title, 32, width - 32, bold=True), 32, _TEXT, bold=True)
     y = _HEAD_TOP
     for line in lines:
-        _text(canvas, (16, y), _fit(line, 30, width - 32), 30, _TEXT, four_colour=four)
+        _text(canvas, (16 - ox, y - oy), _fit(line, 30, width - 32), 30, _TEXT, four_colour=four)
         y += _HEAD_LINE
     return y
 
@@ -670,26 +718,26 @@ def _wild_line(wilds: Sequence[WildRank]) -> str:
     return ("Wild: " + ", ".join(parts)) if parts else "No wild cards"
 
 
-def render_hand(pic: HandPicture) -> Image.Image:
-    """A player's own hand (RGB, ``PICTURE_WIDTH`` wide): title, best hand now, wild ranks, then
-    the cards in the order dealt with down cards tagged ``down``, the best five framed and lifted,
-    and each wild's stand-in under it; Baseball's extra cards (up to ``MOST_CARDS``) overlap to fit.
+def _hand_layers(pic: HandPicture) -> tuple[tuple[int, int], list[Layer], bool]:
+    """The hand picture's size, its layers (the title and lines, then each card) and whether they
+    may be kept (False when its cards overlap to fit: drawn as a whole, never kept).
     Raises ``ValueError`` for more than ``MOST_CARDS`` cards."""
     if len(pic.cards) > MOST_CARDS:
         raise ValueError(f"a stud hand has at most {MOST_CARDS} cards, got {len(pic.cards)}")
     wild = wild_ranks_of(pic.wilds)
     pool = list(pic.cards) + ([pic.community] if pic.community is not None else [])
     described, value = game_best_of(pool, wild, pic.wild_in_flush, pic.ranking)
-    lines = list(pic.lines) or [f"Best now: {described}" if described else "No cards yet",
-                                _wild_line(pic.wilds)]
+    lines = pic.lines or (f"Best now: {described}" if described else "No cards yet", _wild_line(pic.wilds))
     marked = frozenset(pic.discards) & frozenset(pic.cards)
     if marked:
         value = None           # the choice is the news: no best five framed beside it
     n = len(pool)
     step = _row_step(n, _HAND_CARD_W, _HAND_STEP, PICTURE_WIDTH - 32)
     height = _HEAD_TOP + _HEAD_LINE * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
-    canvas = Image.new("RGB", (PICTURE_WIDTH, height), _BG)
-    y = _header(canvas, pic.title, lines, PICTURE_WIDTH, pic.four_colour) + 16
+    y = _HEAD_TOP + _HEAD_LINE * len(lines) + 16
+    head = (pic.title, lines, pic.four_colour)
+    layers = [Layer("header", (0, 0, PICTURE_WIDTH, y - 8), head,
+                    functools.partial(_header_layer, *head))]
     up = set(pic.up)
     # "down" tells a stud hand's down cards from its up cards; a draw hand is all down cards.
     labels = {c: "down" for c in pic.cards if c not in up} if up else {}
@@ -697,13 +745,41 @@ def render_hand(pic: HandPicture) -> Image.Image:
     if pic.community is not None:
         labels[pic.community] = "community"
     x = (PICTURE_WIDTH - ((n - 1) * step + _HAND_CARD_W)) // 2 if n else 0
-    _hand_row(canvas, pool, x, y, wild, value, labels, _HAND_CARD_W, step, pic.four_colour, marked)
-    return canvas
+    cells = _cells(pool, wild, value, labels, _HAND_CARD_W, pic.four_colour, marked)
+    row = _row_layers(cells, x, y, step)
+    if row is not None:
+        return (PICTURE_WIDTH, height), layers + row, True
+    whole = [Layer("card", (0, 0, PICTURE_WIDTH, height), None,
+                   functools.partial(_draw_cell, c, x + i * step, y)) for i, c in enumerate(cells)]
+    return (PICTURE_WIDTH, height), [*layers, *whole], False
 
 
+def _header_layer(
+    title: str, lines: Sequence[str], four: bool, canvas: Image.Image, ox: int, oy: int
+) -> None:
+    _header(canvas, title, lines, PICTURE_WIDTH, four, ox, oy)
+
+
+@one_at_a_time
+def render_hand(pic: HandPicture) -> Image.Image:
+    """A player's own hand (RGB, ``PICTURE_WIDTH`` wide): title, best hand now, wild ranks, then
+    the cards in the order dealt with down cards tagged ``down``, the best five framed and lifted,
+    and each wild's stand-in under it; Baseball's extra cards (up to ``MOST_CARDS``) overlap to fit.
+    Every layer drawn afresh (the reference for ``hand_png``).
+    Raises ``ValueError`` for more than ``MOST_CARDS`` cards."""
+    size, layers, _ = _hand_layers(pic)
+    return paint(Image.new("RGB", size, _BG), layers)
+
+
+@one_at_a_time
 def hand_png(pic: HandPicture) -> bytes:
-    """A player's own hand as PNG bytes (send it to that player only); see ``render_hand``."""
-    return _png(render_hand(pic))
+    """A player's own hand as PNG bytes (send it to that player only); see ``render_hand``. Put
+    together from the kept title and lines and cards (each kept by what it shows alone: a card, its
+    place in the best five and its tags), else drawn whole."""
+    size, layers, keep = _hand_layers(pic)
+    if not keep:
+        return _png(paint(Image.new("RGB", size, _BG), layers))
+    return png(compose_plain(_BG, size, layers, _palette()))
 
 
 def _value_alt(value: HandValue) -> str:
@@ -747,41 +823,79 @@ def _showdown_values(pic: ShowdownPicture) -> list[tuple[str, HandValue | None]]
     return [game_best_of(list(h.cards) + extra, wild, pic.wild_in_flush, pic.ranking) for h in pic.hands]
 
 
-def render_showdown(pic: ShowdownPicture) -> Image.Image:
-    """The showdown (RGB, ``PICTURE_WIDTH`` wide): title and wild ranks, then one row per shown
-    hand: name, hand, chips won (winners framed in gold), the cards with the best five framed and
-    each wild's stand-in under it. Raises ``ValueError`` for no hands or more than 8."""
+def _showdown_layers(pic: ShowdownPicture) -> tuple[tuple[int, int], list[Layer], bool]:
+    """The showdown picture's size, its layers (title and lines; per hand its frame if it won, its
+    line, its cards) and whether they may be kept. Raises ``ValueError`` for no hands or more
+    than 8."""
     if not 1 <= len(pic.hands) <= 8:
         raise ValueError(f"a showdown picture has 1 to 8 hands, got {len(pic.hands)}")
     wild = wild_ranks_of(pic.wilds)
-    lines = [_wild_line(pic.wilds)]
+    lines: tuple[str, ...] = (_wild_line(pic.wilds),)
     if pic.community is not None:
-        lines.append(f"Community card {pic.community} (everyone's seventh card)")
+        lines += (f"Community card {pic.community} (everyone's seventh card)",)
     top = _HEAD_TOP + _HEAD_LINE * len(lines) + 8
-    canvas = Image.new("RGB", (PICTURE_WIDTH, top + _SD_ROW_H * len(pic.hands)), _BG)
-    _header(canvas, pic.title, lines, PICTURE_WIDTH, pic.four_colour)
-    draw = ImageDraw.Draw(canvas)
+    size = (PICTURE_WIDTH, top + _SD_ROW_H * len(pic.hands))
+    head = (pic.title, lines, pic.four_colour)
+    layers = [Layer("header", (0, 0, PICTURE_WIDTH, top), head, functools.partial(_header_layer, *head))]
     extra = [pic.community] if pic.community is not None else []
+    keep = True
     for i, (hand, (described, value)) in enumerate(zip(pic.hands, _showdown_values(pic), strict=True)):
         y = top + i * _SD_ROW_H
         if hand.won:
-            draw.rounded_rectangle((6, y, PICTURE_WIDTH - 6, y + _SD_ROW_H - 8), 12, outline=_WIN, width=4)
-        head = f"{hand.name}: {described}" if described else hand.name
-        won = f"wins {hand.won:,}" if hand.won else ""
-        won_w = _text_width(won, 26) if won else 0
-        _text(canvas, (20, y + 10), _fit(head, 26, PICTURE_WIDTH - 60 - won_w), 26, _TEXT, bold=True)
-        if won:
-            _text(canvas, (PICTURE_WIDTH - 20, y + 10), won, 26, _WIN, bold=True, anchor="r")
+            layers.append(Layer("won", (6, y, PICTURE_WIDTH - 5, y + _SD_ROW_H - 7), "gold frame",
+                                functools.partial(_won_layer, y)))
+        said = (f"{hand.name}: {described}" if described else hand.name,
+                f"wins {hand.won:,}" if hand.won else "")
+        layers.append(Layer("hand", (16, y + 8, PICTURE_WIDTH - 16, y + 45), said,
+                            functools.partial(_shown_line, *said, y)))
         pool = list(hand.cards) + extra
         labels = {c: "community" for c in extra}
         step = _row_step(len(pool), _SD_CARD_W, _SD_STEP, PICTURE_WIDTH - 48)
-        _hand_row(canvas, pool, 24, y + 50, wild, value, labels, _SD_CARD_W, step, pic.four_colour)
-    return canvas
+        cells = _cells(pool, wild, value, labels, _SD_CARD_W, pic.four_colour)
+        row = _row_layers(cells, 24, y + 50, step)
+        if row is None:
+            keep = False
+            row = [Layer("card", (0, y, PICTURE_WIDTH, size[1]), None,
+                         functools.partial(_draw_cell, c, 24 + j * step, y + 50))
+                   for j, c in enumerate(cells)]
+        layers.extend(row)
+    return size, layers, keep
 
 
+def _won_layer(y: int, canvas: Image.Image, ox: int, oy: int) -> None:
+    """The gold frame of a winning hand's row."""
+    y -= oy
+    ImageDraw.Draw(canvas).rounded_rectangle((6 - ox, y, PICTURE_WIDTH - 6 - ox, y + _SD_ROW_H - 8), 12,
+                                             outline=_WIN, width=4)
+
+
+def _shown_line(head: str, won: str, y: int, canvas: Image.Image, ox: int, oy: int) -> None:
+    """A shown hand's line: who, what hand, and what it won."""
+    won_w = _text_width(won, 26, True) if won else 0
+    fitted = _fit(head, 26, PICTURE_WIDTH - 60 - won_w, bold=True)   # measured as drawn: bold
+    _text(canvas, (20 - ox, y + 10 - oy), fitted, 26, _TEXT, bold=True)
+    if won:
+        _text(canvas, (PICTURE_WIDTH - 20 - ox, y + 10 - oy), won, 26, _WIN, bold=True, anchor="r")
+
+
+@one_at_a_time
+def render_showdown(pic: ShowdownPicture) -> Image.Image:
+    """The showdown (RGB, ``PICTURE_WIDTH`` wide): title and wild ranks, then one row per shown
+    hand: name, hand, chips won (winners framed in gold), the cards with the best five framed and
+    each wild's stand-in under it. Every layer drawn afresh (the reference for ``showdown_png``).
+    Raises ``ValueError`` for no hands or more than 8."""
+    size, layers, _ = _showdown_layers(pic)
+    return paint(Image.new("RGB", size, _BG), layers)
+
+
+@one_at_a_time
 def showdown_png(pic: ShowdownPicture) -> bytes:
-    """The showdown as PNG bytes; see ``render_showdown``."""
-    return _png(render_showdown(pic))
+    """The showdown as PNG bytes; see ``render_showdown``. Put together from kept layers (a
+    winner's frame, each card as in ``hand_png``), else drawn whole."""
+    size, layers, keep = _showdown_layers(pic)
+    if not keep:
+        return _png(paint(Image.new("RGB", size, _BG), layers))
+    return png(compose_plain(_BG, size, layers, _palette()))
 
 
 def showdown_alt(pic: ShowdownPicture) -> str:
