@@ -37,9 +37,11 @@ def resolved_commands(draw: st.DrawFn) -> Command:
 
 
 def _phh_reference(text: str) -> tuple[str, int | None, int | None, bool, str | None]:
-    """``(kind, player, amount, show_dealt, commentary)`` of one action, read by ``parse_phh``."""
+    """``(kind, player, amount, show_dealt, commentary)`` of one action, read by ``parse_phh`` (a
+    discard in a five-card draw history: ``sd`` is refused in stud's)."""
+    variant = '"_F5CD"' if " sd" in f"{text} " else '"F7S"\nbring_in = 1'
     doc = (
-        'variant = "F7S"\nantes = [0, 0, 0, 0, 0, 0, 0, 0]\nbring_in = 1\nsmall_bet = 2\nbig_bet = 4\n'
+        f"variant = {variant}\nantes = [0, 0, 0, 0, 0, 0, 0, 0]\nsmall_bet = 2\nbig_bet = 4\n"
         "starting_stacks = [1, 1, 1, 1, 1, 1, 1, 1]\n"
         f"actions = [{text!r}]\n".replace("'", '"')
     )

@@ -95,6 +95,11 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
         raise PhhError("actions must be an array of strings")
     lines = _action_lines(text, raw_actions) if text is not None else [None] * len(raw_actions)
     actions = tuple(_parse_action(i, s, n, lines[i]) for i, s in enumerate(raw_actions))
+    if draw_family is None:
+        for action in actions:
+            if action.kind == "sd":
+                raise PhhError(f"'sd' (a discard) is for draw games; {variant} has no draw",
+                               index=action.index, line=action.line)
 
     players = None
     if "players" in data:
