@@ -199,9 +199,10 @@ class SimulationStats:
     ``winning_categories``: showdowns by the category of the hand that won the main pot (the
     evaluator's names, e.g. ``five_of_a_kind``); ``winning_lows``: in triple draw and badugi, by
     the low that won it (``seven low``, ``three-card badugi``). ``split_hands``: hands where at
-    least one pot was split; ``split_pots``/``pots``: pots split / pots awarded. ``showdowns``: hands that reached a
-    showdown; ``community_cards``: hands dealt a shortage community card. ``seconds``: time spent
-    playing (dealing, acting, showdown); ``hands_per_second`` = hands / seconds.
+    least one pot was split; ``split_pots``/``pots``: pots split / pots awarded. ``showdowns``:
+    hands that reached a showdown; ``community_cards``: hands dealt a shortage community card.
+    ``seconds``: time spent playing (dealing, acting, showdown); ``hands_per_second`` = hands /
+    seconds.
     """
 
     players: int
