@@ -40,9 +40,11 @@ differences are conventions, each named and avoided or tolerated as said:
 
 from __future__ import annotations
 
+import io
 import os
 import random
 import warnings
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -54,7 +56,8 @@ from bot.engine.cards.card import FULL_DECK, Card  # noqa: E402
 from bot.engine.command import Command, Kind  # noqa: E402
 from bot.engine.games.rulings import Rulings  # noqa: E402
 from bot.engine.hand.hand import StudHand  # noqa: E402
-from bot.engine.log import Action, Deal  # noqa: E402
+from bot.engine.log import Deal  # noqa: E402
+from bot.engine.replay.replayer import replay_text  # noqa: E402
 from tests.engine.test_diff_pokerkit import Move, apply_pk, pk_legal, ws_legal  # noqa: E402
 
 A = pokerkit.Automation
@@ -197,5 +200,36 @@ def test_random_hands_agree_with_pokerkit(game: str) -> None:
         assert reshuffled > 0, "no hand ran the stub out: RESHUFFLE is untested"
 
 
-def draws_of(ws: StudHand) -> list[tuple[int, int]]:
-    return [(a.seat, a.to) for a in ws.log if isinstance(a, Action) and a.action == "draw"]
+HANDS_DIR = Path(__file__).resolve().parent.parent / "hands"
+
+
+@pytest.mark.parametrize(("name", "stacks"), [
+    ("56-deuce-to-seven-triple-draw.toml", [620, 420, 460]),
+    ("57-badugi-heads-up.toml", [580, 420]),
+])
+def test_pokerkit_replays_our_draw_histories(name: str, stacks: list[int]) -> None:
+    # The issue: the standard games' histories are F2L3D and FB as pokerkit reads them.
+    with (HANDS_DIR / name).open("rb") as fp:
+        history = pokerkit.HandHistory.load(fp)
+    *_, last = iter(history)
+    assert list(last.stacks) == stacks
+
+
+@pytest.mark.parametrize("game", list(PK_GAMES))
+def test_wildstud_replays_pokerkits_draw_histories(game: str) -> None:
+    # The issue: ``wildstud replay`` reads pokerkit's F2L3D and FB files (every discard of a draw
+    # before its deal lines, the burns not written, reshuffled cards dealt again).
+    cls = getattr(pokerkit, PK_GAMES[game])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for seed in range(max(20, HANDS // 5)):
+            ws, pk, _ = play_both(seed, game)
+            history = pokerkit.HandHistory.from_game_state(
+                cls(AUTOS, True, 0, (SB, BB), BB, 2 * BB, mode=pokerkit.Mode.CASH_GAME), pk)
+            buffer = io.BytesIO()
+            history.dump(buffer)
+            report = replay_text(buffer.getvalue().decode(), check_results=False)
+            assert report.error is None, f"seed {seed}: {report.error}"
+            assert report.hand is not None and report.hand.result is not None
+            assert ws.result is not None
+            assert report.hand.result.final_stacks == ws.result.final_stacks, seed

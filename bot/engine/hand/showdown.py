@@ -133,7 +133,7 @@ def may_muck(state: HandState, seat: int) -> bool:
     """A loser not all-in may muck (SPEC §6): every pot ``seat`` could win is already won by a
     hand shown (strictly better), and the hands were not turned face up."""
     record = state.seats[seat]
-    if record.stack == 0 or state.betting_closed or not state.shown:
+    if record.stack == 0 or state.betting_closed or not (state.shown or state.lows):
         return False
     game = state.game
     if game.split in ("high-spade", "low-spade") and any(c.suit is Suit.SPADES for c in record.down):
