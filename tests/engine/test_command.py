@@ -38,8 +38,10 @@ def resolved_commands(draw: st.DrawFn) -> Command:
 
 def _phh_reference(text: str) -> tuple[str, int | None, int | None, bool, str | None]:
     """``(kind, player, amount, show_dealt, commentary)`` of one action, read by ``parse_phh``."""
+    head = ('variant = "_F5CD"\n' if " sd" in text             # a draw is a draw game's action
+            else 'variant = "F7S"\nbring_in = 1\n')
     doc = (
-        'variant = "F7S"\nantes = [0, 0, 0, 0, 0, 0, 0, 0]\nbring_in = 1\nsmall_bet = 2\nbig_bet = 4\n'
+        head + "antes = [0, 0, 0, 0, 0, 0, 0, 0]\nsmall_bet = 2\nbig_bet = 4\n"
         "starting_stacks = [1, 1, 1, 1, 1, 1, 1, 1]\n"
         f"actions = [{text!r}]\n".replace("'", '"')
     )

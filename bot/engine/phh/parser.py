@@ -94,7 +94,8 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
     if not isinstance(raw_actions, list) or not all(isinstance(a, str) for a in raw_actions):
         raise PhhError("actions must be an array of strings")
     lines = _action_lines(text, raw_actions) if text is not None else [None] * len(raw_actions)
-    actions = tuple(_parse_action(i, s, n, lines[i]) for i, s in enumerate(raw_actions))
+    draw = draw_family is not None
+    actions = tuple(_parse_action(i, s, n, lines[i], draw=draw) for i, s in enumerate(raw_actions))
 
     players = None
     if "players" in data:
@@ -274,7 +275,7 @@ def _parse_cards(token: str, index: int, line: int | None) -> tuple[Card, ...]:
         raise PhhError(str(exc), index=index, line=line) from None
 
 
-def _parse_action(index: int, text: str, n: int, line: int | None) -> PhhAction:
+def _parse_action(index: int, text: str, n: int, line: int | None, *, draw: bool = False) -> PhhAction:
     """Parse one action string (PHH grammar ``[[Actor Action[ Arguments...]][ # Commentary]]``)."""
     body, sep, comment = text.partition("#")
     commentary = comment.strip() if sep else None
@@ -336,6 +337,8 @@ def _parse_action(index: int, text: str, n: int, line: int | None) -> PhhAction:
             raise bad("'_decline' takes no argument")
         return PhhAction(index, text, "_decline", seat, commentary=commentary, line=line)
     if verb == "sd":
+        if not draw:
+            raise bad("'sd' (stand pat/discard) is for draw games, not stud")
         if len(args) > 1:
             raise bad("expected 'pN sd' (stand pat) or 'pN sd CARDS' (the discards)")
         cards = _parse_cards(args[0], index, line) if args else ()
