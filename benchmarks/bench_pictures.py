@@ -13,6 +13,10 @@ CPU time of this process (the machine may be shared: CPU time is the steadier fi
   street, wild ranks made by a follow), as a running bot redraws it. Only what changed is drawn
   again; the rest comes from the layer caches (``bot.render.layers``). Target (issue 20): <= 2 ms
   for 8 seats.
+* **table, many tables** (``--tables N``, default 1,000): the clicks of N 8-seat tables taken in
+  turn (one click per table, round after round), as a bot serving that many busy tables redraws
+  them: a table's unchanged layers were kept since its last click some N pictures before
+  (``bot.render.layers``: kept as images, then deflated). The first round is not counted.
 * **table, cold**: a different random 8-seat moment every time (new stacks, bets, cards and
   names' states at every seat), so every seat layer is drawn afresh: the worst case of a redraw.
 * **DM picture** (a player's own cards, 6 cards, two wild ranks): the first one (cold caches) and
@@ -20,6 +24,10 @@ CPU time of this process (the machine may be shared: CPU time is the steadier fi
 * **7-hand showdown**: the median of random showdowns. Target: <= 20 ms.
 
 Issue 11's limit on size still holds: an 8-seat table picture <= 150 KB.
+
+``--encoders`` compares ways to write the same 8-seat table pictures instead (CPU ms and bytes):
+Pillow's PNG at each zlib level from the palette image, PNG from RGB, JPEG, lossless WebP, and
+ISA-L's deflate of unfiltered palette rows (what ``bot.render.layers.png`` does) at levels 0 to 3.
 """
 
 from __future__ import annotations
@@ -152,6 +160,53 @@ def line(name: str, r: dict[str, float], target: float | None = None) -> str:
             f"largest {r['max_bytes']:,} B; n={r['n']}")
 
 
+def encoders(rng: random.Random, n: int = 30) -> None:
+    """Print CPU ms and median bytes of each way to write ``n`` random 8-seat table pictures."""
+    import io
+
+    from isal import isal_zlib
+    from PIL import Image
+
+    from bot.render.layers import to_palette
+    from bot.render.pictures import _palette, render_table
+
+    rgbs = [render_table(make_state(rng)) for _ in range(n)]
+    palettes = [to_palette(img, _palette()) for img in rgbs]
+
+    def saved(fmt: str, **options: Any) -> Callable[[Image.Image], bytes]:
+        def write(img: Image.Image) -> bytes:
+            buf = io.BytesIO()
+            img.save(buf, fmt, **options)
+            return buf.getvalue()
+        return write
+
+    def deflate(level: int) -> Callable[[bytes], bytes]:
+        return lambda data: isal_zlib.compress(data, level)
+
+    def rows(img: Image.Image) -> bytes:
+        framed = Image.new("P", (img.width + 1, img.height), 0)
+        framed.paste(img, (1, 0))
+        return framed.tobytes()
+
+    raw = [rows(img) for img in palettes]
+    ways: list[tuple[str, list[Any], Callable[[Any], bytes]]] = [
+        (f"Pillow PNG, palette, zlib level {lv}", palettes, saved("PNG", compress_level=lv))
+        for lv in (0, 1, 3, 6, 9)
+    ]
+    ways += [
+        ("Pillow PNG, RGB, zlib level 1", rgbs, saved("PNG", compress_level=1)),
+        ("JPEG quality 90 (lossy)", rgbs, saved("JPEG", quality=90)),
+        ("WebP lossless, method 0, palette", palettes, saved("WEBP", lossless=True, method=0)),
+        ("palette to PNG rows (mapping, no deflate)", rgbs, lambda im: rows(to_palette(im, _palette()))),
+    ]
+    ways += [(f"ISA-L deflate level {lv}, unfiltered rows", raw, deflate(lv)) for lv in (0, 1, 2, 3)]
+    for name, items, write in ways:
+        start = time.process_time()
+        sizes = [len(write(item)) for item in items]
+        ms = (time.process_time() - start) * 1000 / len(items)
+        print(f"{name}: {ms:.2f} ms CPU, median {statistics.median(sizes):,.0f} B")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--states", type=int, default=300, help="cold table states per run")
@@ -159,9 +214,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--json", type=Path, help="write the figures here as JSON")
+    parser.add_argument("--encoders", action="store_true", help="compare ways to write the PNG instead")
+    parser.add_argument("--tables", type=int, default=1000, help="tables taken in turn (0: skip that figure)")
+    parser.add_argument("--rounds", type=int, default=3, help="clicks per table for --tables")
     args = parser.parse_args(argv)
 
     rng = random.Random(args.seed)
+    if args.encoders:
+        encoders(rng)
+        return 0
     first = make_state(rng)
     start = time.perf_counter()
     table_png(first)
@@ -185,6 +246,14 @@ def main(argv: list[str] | None = None) -> int:
         out[f"clicks_{n_seats}"] = best
         target = TABLE_TARGET_MS if n_seats == 8 else None
         print(line(f"table, a hand's clicks, {n_seats} seats", best, target))
+    if args.tables:
+        played = [list(hand_clicks(rng, 8, 200 + t))[: args.rounds + 1] for t in range(args.tables)]
+        for clicks in played:
+            table_png(clicks[0])                                # the first round: not counted
+        turns = [c[r] for r in range(1, args.rounds + 1) for c in played if r < len(c)]
+        many = timed(turns, table_png)
+        out["many_tables"] = many
+        print(line(f"table, {args.tables:,} tables in turn, 8 seats", many))
     runs = [timed([make_state(rng) for _ in range(args.states)], table_png) for _ in range(args.runs)]
     cold = min(runs, key=lambda r: r["cpu_median_ms"])
     out["cold_8"] = cold

@@ -9,6 +9,7 @@ import io
 import itertools
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
@@ -16,7 +17,14 @@ from PIL import Image, ImageChops
 from bot.engine.cards.card import FULL_DECK, Card, Rank, Suit
 from bot.render import pictures as P
 from bot.render.layers import TILES, png, to_palette
-from bot.render.pictures import SeatPicture, TablePicture, WildRank
+from bot.render.pictures import (
+    HandPicture,
+    SeatPicture,
+    ShowdownPicture,
+    ShownHand,
+    TablePicture,
+    WildRank,
+)
 
 NAMES = ("Ann", "Eve the Magnificent and Terrible", "Þórunn Gjpqy", "王小明", "Zoë 🃏", "W" * 32, "j")
 NOTES = ("", "all-in", "sitting out", "not dealt in", "leaving", "away")
@@ -35,14 +43,23 @@ def tables(draw: st.DrawFn) -> TablePicture:
             up=tuple(deck.pop() for _ in range(n_up)), down=draw(st.integers(0, 3)),
             folded=draw(st.booleans()), to_act=i == to_act, dealer=draw(st.booleans()),
             bet=draw(st.sampled_from((0, 20, 99_999_999))), note=draw(st.sampled_from(NOTES)),
+            blind=draw(st.sampled_from(("", "SB", "BB", "straddle"))),
         ))
     ranks = draw(st.lists(st.sampled_from([r for r in Rank if r is not Rank.FIVE]), max_size=5, unique=True))
     fixed = draw(st.sampled_from(((), (WildRank(Rank.FIVE),), (WildRank(Rank.THREE), WildRank(Rank.NINE)))))
     wilds = fixed + tuple(WildRank(r, Card(Rank.FIVE, Suit.HEARTS), Card(r, Suit.SPADES)) for r in ranks)
     community = deck.pop() if draw(st.booleans()) else None
     title = draw(st.sampled_from(("Hand #3 · third street", "Hand #999 · seventh street · pot limit " * 3)))
+    # A flop game's board (issue 21): none yet, the flop, turn or river, or both runs of a hand run twice.
+    runs = draw(st.sampled_from((None, 0, 3, 4, 5, "twice")))
+    boards: tuple[tuple[Card, ...], ...] = ()
+    if runs == "twice":
+        first = tuple(deck.pop() for _ in range(5))
+        boards = (first, first[:3] + tuple(deck.pop() for _ in range(2)))
+    elif runs:
+        boards = (tuple(deck.pop() for _ in range(runs)),)
     return TablePicture(title, tuple(seats), draw(st.integers(0, 10**9)), wilds, community,
-                        four_colour=draw(st.booleans()))
+                        four_colour=draw(st.booleans()), boards=boards, board_size=0 if runs is None else 5)
 
 
 def painted(pic: TablePicture) -> bytes:
@@ -55,7 +72,7 @@ def decoded(data: bytes) -> Image.Image:
     return img
 
 
-_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @_SETTINGS
@@ -69,6 +86,23 @@ def test_the_png_of_cached_layers_is_the_picture_drawn_afresh(
     assert P.table_png(pic) == first                 # all from the cache now: the same bytes
     TILES.clear()
     assert P.table_png(pic) == first                 # and from an empty cache
+
+
+def test_layers_kept_deflated_come_back_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the budget of images, layers are kept deflated: a picture from them is the same."""
+    TILES.clear()
+    monkeypatch.setattr(TILES, "hot_budget", 100_000)      # about two seats: the rest go cold
+    seats = tuple(SeatPicture(n, 100 * i, (FULL_DECK[i], FULL_DECK[i + 9]), 2, to_act=i == 1)
+                  for i, n in enumerate(NAMES))
+    pic = TablePicture("Hand #5 · fourth street", seats, 700, (WildRank(Rank.FIVE),))
+    first = P.table_png(pic)
+    assert TILES.cold_used > 0
+    hand = HandPicture("Hand #5 · fourth street · Ann", FULL_DECK[:4], FULL_DECK[2:4])
+    hand_first = P.hand_png(hand)
+    for _ in range(2):
+        assert decoded(P.table_png(pic)).tobytes() == painted(pic)
+        assert P.table_png(pic) == first and P.hand_png(hand) == hand_first
+    TILES.clear()
 
 
 @_SETTINGS
@@ -109,3 +143,91 @@ def test_png_writes_a_palette_image_that_decodes_to_itself() -> None:
     assert back.mode == "P" and back.size == img.size
     assert back.tobytes() == img.tobytes()
     assert back.convert("RGB").tobytes() == img.convert("RGB").tobytes()
+
+
+# -- the hand and showdown pictures, on a plain colour --------------------------------------------
+
+
+@st.composite
+def wild_sets(draw: st.DrawFn) -> tuple[WildRank, ...]:
+    ranks = draw(st.lists(st.sampled_from([r for r in Rank if r is not Rank.FIVE]), max_size=3, unique=True))
+    fixed = draw(st.sampled_from(((), (WildRank(Rank.FIVE),))))
+    return fixed + tuple(WildRank(r, Card(Rank.FIVE, Suit.CLUBS), Card(r, Suit.DIAMONDS)) for r in ranks)
+
+
+@st.composite
+def hands(draw: st.DrawFn) -> HandPicture:
+    deck = list(draw(st.permutations(FULL_DECK)))
+    cards = tuple(deck.pop() for _ in range(draw(st.integers(0, 9))))
+    up = tuple(c for c in cards if draw(st.booleans()))
+    community = deck.pop() if draw(st.booleans()) else None
+    return HandPicture(draw(st.sampled_from(("Hand #3 · third street · Ann", "Hand #41 · Þórunn 王 🃏"))),
+                       cards, up, draw(wild_sets()), community,
+                       draw(st.sampled_from(("any-card", "highest-missing"))),
+                       draw(st.sampled_from(("high", "low", "high-low"))), four_colour=draw(st.booleans()))
+
+
+@st.composite
+def showdowns(draw: st.DrawFn) -> ShowdownPicture:
+    deck = list(draw(st.permutations(FULL_DECK)))
+    n = draw(st.integers(1, 6))
+    size = draw(st.integers(5, 7))
+    shown = tuple(ShownHand(draw(st.sampled_from(NAMES)), tuple(deck.pop() for _ in range(size)),
+                            draw(st.sampled_from((0, 0, 120, 10**9)))) for _ in range(n))
+    community = deck.pop() if draw(st.booleans()) else None
+    return ShowdownPicture("Hand #3 · showdown", shown, draw(wild_sets()), community,
+                           ranking=draw(st.sampled_from(("high", "low", "high-low"))),
+                           four_colour=draw(st.booleans()))
+
+
+def _palette_bytes(img: Image.Image) -> bytes:
+    return to_palette(img, P._palette()).tobytes()
+
+
+@_SETTINGS
+@given(hands(), hands())
+def test_the_hand_picture_from_kept_cards_is_the_picture_drawn_afresh(
+    pic: HandPicture, before: HandPicture
+) -> None:
+    P.hand_png(before)
+    assert decoded(P.hand_png(pic)).tobytes() == _palette_bytes(P.render_hand(pic))
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(showdowns(), showdowns())
+def test_the_showdown_from_kept_layers_is_the_picture_drawn_afresh(
+    pic: ShowdownPicture, before: ShowdownPicture
+) -> None:
+    P.showdown_png(before)
+    assert decoded(P.showdown_png(pic)).tobytes() == _palette_bytes(P.render_showdown(pic))
+
+
+@_SETTINGS
+@given(st.one_of(hands(), showdowns()))
+def test_layers_on_a_plain_colour_keep_to_their_boxes_and_never_draw_over_each_other(
+    pic: HandPicture | ShowdownPicture,
+) -> None:
+    size, layers, keep = P._hand_layers(pic) if isinstance(pic, HandPicture) else P._showdown_layers(pic)
+    if not keep:
+        return          # drawn as a whole
+    blank = Image.new("RGB", size, (1, 2, 3))
+    owner: dict[int, str] = {}
+    for layer in layers:
+        canvas = blank.copy()
+        layer.draw(canvas, 0, 0)
+        diff = ImageChops.difference(blank, canvas).convert("L").point(lambda v: 255 if v else 0)
+        drawn = diff.getbbox()
+        if drawn is None:
+            continue
+        left, top, right, bottom = layer.box
+        assert left <= drawn[0] and top <= drawn[1] and drawn[2] <= right and drawn[3] <= bottom, \
+            (layer.name, layer.box, drawn)
+        # Drawn the same wherever its box lies (a layer is kept by its key and size alone).
+        w, h = right - left, bottom - top
+        alone = Image.new("RGB", (w, h), (1, 2, 3))
+        layer.draw(alone, left, top)
+        assert alone.tobytes() == canvas.crop(layer.box).tobytes(), layer.name
+        data = diff.tobytes()
+        for i in (i for i, v in enumerate(data) if v):
+            assert owner.setdefault(i, layer.name + repr(layer.box)) == layer.name + repr(layer.box), \
+                (layer.name, owner[i], divmod(i, size[0]))

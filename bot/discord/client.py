@@ -46,6 +46,7 @@ from bot.discord.ui.games import GameSelect
 from bot.discord.ui.lobby import DealButton, JoinButton
 from bot.discord.ui.replay import ReplayButton, StepButton
 from bot.discord.ui.voiding import VoidButton
+from bot.render.pictures import warm as warm_pictures
 from bot.settings import Settings, load_settings
 from bot.store import Store
 from bot.tables.clock import Clock
@@ -118,6 +119,7 @@ class WildstudBot(commands.Bot):
         self.leases: TableLeases | None = None
         """This process's table leases (with ``SHARD_COUNT`` or PostgreSQL; else None)."""
         self._lease_keeper: asyncio.Task[None] | None = None
+        self._pictures_warm: asyncio.Task[None] | None = None
         self._stats_catch_up: asyncio.Task[None] | None = None
         self.names: dict[int, str] = {}
         """Display names of members seen in interactions, by member id (for leaderboards)."""
@@ -153,6 +155,8 @@ class WildstudBot(commands.Bot):
             return
         self._store = await Store.open(self.database_path)
         self._presenter = DiscordPresenter(self, self._store)
+        # The pictures' fonts and palette load in a thread now rather than on the first click.
+        self._pictures_warm = asyncio.create_task(asyncio.to_thread(warm_pictures), name="wildstud: pictures")
         if self.settings.shard_count is not None or self._store.backend == "postgresql":
             # Several processes may share this database: each table is driven by its lease holder.
             self.leases = TableLeases(
@@ -219,6 +223,10 @@ class WildstudBot(commands.Bot):
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._stats_catch_up
                 self._stats_catch_up = None
+            if self._pictures_warm is not None:     # a thread: it cannot be cancelled, it ends soon
+                with contextlib.suppress(Exception):
+                    await self._pictures_warm
+                self._pictures_warm = None
             if self._lease_keeper is not None:
                 self._lease_keeper.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

@@ -32,8 +32,12 @@ reads the service back.
   channel is told once (``Update.undelivered``) and the player uses "My cards".
 
 Everything is sent through REST with partial channels, so it works before the gateway is ready
-(hands resumed in ``setup_hook``) and without the members intent. Calls for one table are
-serialised by a lock; nothing waits on a DM beyond the update's ``private_timeout``.
+(hands resumed in ``setup_hook``) and without the members intent. The service hands over each
+update after releasing the table's lock, one at a time per table and in order, so a slow Discord
+call never holds a table; when a newer update of the table is already waiting
+(``Update.superseded``), only the newest is drawn on the table message (the older one's log lines,
+summaries and DMs still go out, and its click is acknowledged). Calls for one table are also
+serialised by a lock here; nothing waits on a DM beyond the update's ``private_timeout``.
 
 The DMs and replies are in ``presenter_dm`` (a mixin), what is remembered per table in
 ``presenter_state``.
@@ -63,6 +67,7 @@ from bot.discord.ui.table import (
     closed_layout,
     four_colour,
     hand_file,
+    picture_files,
     shows_pictures,
     summary_layout,
     table_layout,
@@ -249,7 +254,7 @@ class DiscordPresenter(PrivateMessages):
             return []
         picture = hand_picture(notice, snapshot.hand_no, snapshot.wild_events, snapshot.rulings.wild_in_flush,
                                four_colour=four_colour(look))
-        return [hand_file(picture)]
+        return [await asyncio.to_thread(hand_file, picture)]
 
     # ------------------------------------------------------------------ the Presenter protocol
     async def update(self, table: TableKey, update: Update) -> None:
@@ -394,6 +399,8 @@ class DiscordPresenter(PrivateMessages):
         assert snapshot is not None
         for final in finished:
             await self._summarise(key, state, final, look, responder)
+        if update.superseded:
+            return      # a newer update of this table is waiting: it draws the table as it is now
         deadline = None
         if snapshot.prompt is not None and snapshot.phase is Phase.IN_HAND:
             deadline = self._deadline(state, snapshot.prompt)
@@ -497,31 +504,68 @@ class DiscordPresenter(PrivateMessages):
         """Draw ``layout`` on message ``message_id``: in the interaction's response when the
         interaction came from that message and is not answered yet (no channel request), else
         by a channel edit. False when the message is gone (or Discord refused the edit)."""
+        files = await self._files(key, message_id, layout)
+        try:
+            return await self._edit(key, message_id, layout, files, responder)
+        except discord.HTTPException as exc:
+            if files is not None or exc.status != 400 or isinstance(exc, discord.NotFound):
+                raise
+            # Refused with the attachment kept: send the picture again rather than lose the message.
+            log.warning("table message %s refused its kept picture (%s); uploading it again", message_id, exc)
+            return await self._edit(key, message_id, layout, await asyncio.to_thread(picture_files, layout),
+                                    responder)
+
+    async def _edit(
+        self, key: TableKey, message_id: int, layout: Layout, files: list[discord.File] | None,
+        responder: _Responder | None,
+    ) -> bool:
+        """``_put`` with ``files`` (None: the attachments the message has stay as they are). Raises
+        Discord's 400 when the attachments were kept, for ``_put`` to send them again."""
+        body: dict[str, Any] = {"view": layout.view, "allowed_mentions": _QUIET}
+        if files is not None:
+            body["attachments"] = files
         if responder is not None:
             interaction = responder.interaction
             source = interaction.message
             if interaction.type in _ANSWERABLE and source is not None and source.id == message_id:
                 async with responder.lock:
                     if not interaction.response.is_done():
-                        await interaction.response.edit_message(
-                            view=layout.view, attachments=layout.files, allowed_mentions=_QUIET
-                        )
+                        await interaction.response.edit_message(**body)
+                        self._attached(key, message_id, layout)
                         return True
         message = self._channel(key).get_partial_message(message_id)
         try:
-            await message.edit(view=layout.view, attachments=layout.files, allowed_mentions=_QUIET)
+            await message.edit(**body)
         except discord.NotFound:
             return False
         except discord.HTTPException as exc:
-            if exc.status != 400:
+            if exc.status != 400 or files is None:
                 raise
             log.warning("could not edit table message %s (%s); posting a new one", message_id, exc)
             return False
+        self._attached(key, message_id, layout)
         return True
 
     async def _post(self, key: TableKey, layout: Layout) -> int:
-        message = await self._channel(key).send(view=layout.view, files=layout.files, allowed_mentions=_QUIET)
+        files = await asyncio.to_thread(picture_files, layout)
+        message = await self._channel(key).send(view=layout.view, files=files, allowed_mentions=_QUIET)
+        self._attached(key, message.id, layout)
         return message.id
+
+    async def _files(self, key: TableKey, message_id: int, layout: Layout) -> list[discord.File] | None:
+        """The files an edit of ``message_id`` to ``layout`` uploads, drawn off the event loop; None
+        when the message keeps what it has (the same table picture, and no other file)."""
+        state = self._tables.get(key)
+        if (layout.picture is not None and not layout.files and state is not None
+                and state.attached == (message_id, layout.picture)):
+            return None
+        return await asyncio.to_thread(picture_files, layout)
+
+    def _attached(self, key: TableKey, message_id: int, layout: Layout) -> None:
+        """Remember the table picture message ``message_id`` now has."""
+        state = self._tables.get(key)
+        if state is not None:
+            state.attached = (message_id, layout.picture) if layout.picture is not None else None
 
     async def _recall(self, state: _TableState, table_id: int) -> None:
         """Once per table after a start: the table message the store kept (``bot.store.messages``),

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.render.pictures import TablePicture
 from bot.render.views import TableSnapshot
 from bot.tables.notices import Prompt, TableKey
 
@@ -85,6 +86,9 @@ class _TableState:
     """The service clock at the last update (a prompt's deadline is on that clock)."""
     refusal: discord.HTTPException | None = None
     """Discord's refusal of the last table message post, if it failed."""
+    attached: tuple[int, TablePicture] | None = None
+    """A message of this table and the table picture it has as ``table.png``: an edit of that
+    message showing the same picture keeps the attachment instead of uploading it again."""
 
 
 @contextlib.contextmanager

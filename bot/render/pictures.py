@@ -41,6 +41,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.cards.card import FULL_DECK, Card, Rank, Suit
 from bot.engine.games.baseball import MOST_CARDS
+from bot.engine.games.catalogue import GAMES, Game
 from bot.engine.games.follow import WildEvent
 from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
 from bot.engine.values.evaluator import HandValue
@@ -49,7 +50,8 @@ from bot.engine.values.low import spell
 from bot.engine.values.showing import showing_value
 from bot.engine.values.valuation import best_value
 from bot.render.cards import rank_list
-from bot.render.layers import Layer, compose, paint, png, to_palette
+from bot.render.layers import Layer, compose, compose_plain, one_at_a_time, paint, png, to_palette
+from bot.render.private import flop_high, flop_low
 from bot.render.sprites import (
     _BEST,
     _BG,
@@ -131,6 +133,8 @@ class SeatPicture:
     dealer: bool = False
     bet: int = 0
     note: str = ""
+    blind: str = ""
+    """A flop game's forced bet posted from this seat: ``SB``, ``BB`` or ``straddle`` ("" none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +150,11 @@ class TablePicture:
     community: Card | None = None
     four_colour: bool = True
     """A four-colour deck (clubs green, diamonds blue: the default) or a two-colour one."""
+    boards: tuple[tuple[Card, ...], ...] = ()
+    """A flop game's board (one run), or both runs of a hand run twice."""
+    board_size: int = 0
+    """How many cards a full board holds (5 in the flop games): the cards still to come are drawn as
+    empty places, so the board never moves as it fills; 0 outside the flop games."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +172,17 @@ class HandPicture:
     ranking: str = "high"
     four_colour: bool = True
     """A four-colour deck (clubs green, diamonds blue: the default) or a two-colour one."""
+    board: tuple[Card, ...] = ()
+    """A flop game's board so far (``cards`` are then the hole cards)."""
+    game: str = ""
+    """The hand's game (a ``GAMES`` name): a flop game picks the best five its own way (Omaha: two
+    of the hole cards with three of the board)."""
+
+    @property
+    def flop(self) -> Game | None:
+        """The flop game of the hand, or None (stud)."""
+        game = GAMES.get(self.game)
+        return game if game is not None and game.positional else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,6 +329,8 @@ def _draw_seat(
         _paste(canvas, card_sprite(c, _CARD_W, c.rank in wild, four), cx, cy)
         cx += up_step
     notes: list[str] = []
+    if seat.blind:
+        notes.append(seat.blind)
     if seat.folded:
         notes.append("folded")
     if seat.note:
@@ -409,9 +431,12 @@ def _pot_layer(pot: int, canvas: Image.Image, ox: int, oy: int) -> None:
 
 def _middle_layer(pic: TablePicture, canvas: Image.Image, ox: int, oy: int) -> None:
     """The middle of the felt under the pot, between the left and right seats: the community card
-    and the wild list."""
+    and the wild list, or a flop game's board (``_draw_boards``)."""
     wild = wild_ranks_of(pic.wilds)
     mx, mw, my = 282 - ox, 396, 270 - oy
+    if pic.boards or pic.board_size:
+        _draw_boards(canvas, pic, mx, my, mw, wild)
+        return
     rows = 2
     if pic.community is not None:
         label_w = _text_width("Community", _WILD_TYPE)
@@ -445,6 +470,7 @@ def table_layers(pic: TablePicture) -> list[Layer]:
     return layers
 
 
+@one_at_a_time
 def render_table(pic: TablePicture) -> Image.Image:
     """The table picture as a Pillow image (RGB, ``TABLE_SIZE``), every layer drawn afresh (the
     reference for ``table_png``, which keeps layers).
@@ -454,10 +480,50 @@ def render_table(pic: TablePicture) -> Image.Image:
     return paint(_felt(TABLE_SIZE).copy(), table_layers(pic))
 
 
+@one_at_a_time
 def table_image(pic: TablePicture) -> Image.Image:
     """The table picture in the shared palette, put together from cached layers: the same pixels
     as ``render_table`` mapped to the palette."""
     return compose(("felt", TABLE_SIZE), _felt(TABLE_SIZE), table_layers(pic), _palette())
+
+
+_BOARD_W = 70          # one board: bigger than the seats' cards (it is everyone's hand)
+_BOARD_W_WILD = 64     # one board with a line of wild ranks under it, in the middle's box
+_BOARDS_W = 48         # two boards (run twice), one above the other in the middle's box
+_BOARD_GAP = 6
+
+
+def _draw_boards(canvas: Image.Image, pic: TablePicture, mx: int, my: int, mw: int,
+                 wild: frozenset[Rank]) -> None:
+    """A flop game's middle of the felt, under the pot: the board (the places of the cards still to
+    come drawn empty), or the two boards of a hand run twice labelled 1 and 2; then, under one
+    board, the wild ranks if the dealer made one wild, as one line."""
+    boards = pic.boards or ((),)
+    two = len(boards) > 1
+    width = _BOARDS_W if two else (_BOARD_W_WILD if wild else _BOARD_W)
+    height = int(width * 1.4)
+    size = max(pic.board_size, *(len(b) for b in boards))
+    y = my + 2
+    label_w = 34 if two else 0
+    row_w = label_w + size * width + (size - 1) * _BOARD_GAP
+    draw = ImageDraw.Draw(canvas)
+    for number, board in enumerate(boards, 1):
+        x = mx + (mw - row_w) / 2
+        if two:
+            _text(canvas, (x + 8, y + height / 2 - 18), str(number), 30, _TEXT, bold=True)
+            x += label_w
+        for i in range(size):
+            cx = x + i * (width + _BOARD_GAP)
+            if i < len(board):
+                card = board[i]
+                _paste(canvas, card_sprite(card, width, card.rank in wild, pic.four_colour), cx, y)
+            else:
+                draw.rounded_rectangle((int(cx), y, int(cx) + width, y + height), 8, outline=_FELT_EDGE,
+                                       width=3)
+        y += height + _BOARD_GAP
+    if wild and not two:
+        _text(canvas, (mx + mw / 2, y - 2), _fit(_wild_line(pic.wilds), _WILD_TYPE, mw, bold=True),
+              _WILD_TYPE, _TEXT, bold=True, anchor="m")
 
 
 @functools.lru_cache(maxsize=1)
@@ -485,6 +551,13 @@ def _palette() -> Image.Image:
     return sheet.quantize(colors=255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
+@one_at_a_time
+def warm() -> None:
+    """Load the fonts and draw the shared palette's sample pictures (every card face of the table,
+    about a second): call it in a thread at start so the first click does not wait for it."""
+    _palette()
+
+
 def _png(img: Image.Image) -> bytes:
     """PNG bytes in the shared palette.
 
@@ -495,6 +568,7 @@ def _png(img: Image.Image) -> bytes:
     return png(to_palette(img, _palette()))
 
 
+@one_at_a_time
 def table_png(pic: TablePicture) -> bytes:
     """The table picture as PNG bytes (``TABLE_SIZE``): ``table_image`` (see ``render_table``)."""
     return png(table_image(pic))
@@ -522,9 +596,15 @@ def table_alt(pic: TablePicture) -> str:
     out = [f"{pic.title}. Pot {pic.pot:,}."]
     if pic.community is not None:
         out.append(f"Community card {_cards_alt([pic.community], wild)}.")
-    out.append(_wild_alt(pic.wilds))
+    for number, board in enumerate(pic.boards, 1):
+        label = "Board" if len(pic.boards) == 1 else f"Board {number}"
+        out.append(f"{label} {_cards_alt(board, wild) or 'not dealt yet'}.")
+    if pic.wilds or not pic.board_size:
+        out.append(_wild_alt(pic.wilds))
     for s in pic.seats:
-        tags = [t for t, on in (("dealer", s.dealer), ("to act", s.to_act), ("folded", s.folded)) if on]
+        blind = _BLIND_ALT.get(s.blind, "")
+        tags = [t for t, on in (("dealer", s.dealer), (blind, bool(blind)), ("to act", s.to_act),
+                                ("folded", s.folded)) if on]
         text = s.name + (f" ({', '.join(tags)})" if tags else "") + f": {s.stack:,} chips"
         if s.down:
             text += f", {s.down} down"
@@ -536,6 +616,9 @@ def table_alt(pic: TablePicture) -> str:
             text += f", bet {s.bet:,}"
         out.append(text + ".")
     return _cap(" ".join(out))
+
+
+_BLIND_ALT = {"SB": "small blind", "BB": "big blind", "straddle": "straddle"}
 
 
 def _cap(text: str) -> str:
@@ -574,8 +657,25 @@ def game_best_of(
     return described, value
 
 
+def flop_best_of(game: Game, hole: Sequence[Card], board: Sequence[Card], wild: frozenset[Rank],
+                 wild_in_flush: WildInFlush) -> tuple[str, HandValue | None]:
+    """``game_best_of`` in a flop game: from the flop on, the best five as its showdown picks them
+    (``bot.render.private.flop_high``) and in hi-lo the low; before the flop Hold'em's best group of
+    the hole cards (no value), and nothing for Omaha."""
+    if len(board) < 3:
+        return ("", None) if game.exact_hole else best_of(hole, wild, wild_in_flush)
+    value = flop_high(game, hole, board, wild, wild_in_flush)
+    if not game.has_low:
+        return value.describe(kickers=True), value
+    low = flop_low(game, hole, board)
+    low_text = f"{low.name} ({spell(low.ranks)})" if low is not None else "no low"
+    return f"{value.describe()}; {low_text}", value
+
+
 _HAND_CARD_W = 104
 _HAND_STEP = 120
+_BOARD_GAP_HAND = 28
+"""The gap between a flop game's hole cards and the board in the player's own picture."""
 
 
 def _row_step(n: int, card_w: int, step: int, room: int) -> int:
@@ -586,58 +686,96 @@ def _row_step(n: int, card_w: int, step: int, room: int) -> int:
     return (room - card_w) // (n - 1)
 
 
-def _hand_row(
-    canvas: Image.Image,
-    cards: Sequence[Card],
-    x: int,
-    y: int,
-    wild: frozenset[Rank],
-    value: HandValue | None,
-    labels: dict[Card, str],
-    card_w: int,
-    step: int,
-    four: bool = True,
-) -> None:
-    """A row of face-up cards; with ``value``, cards outside the best five are dimmed and those in
-    it are lifted and framed, each wild labelled with what it stands for; ``labels`` adds a tag under
-    a card (``down``)."""
+_LIFT = 14          # how far a card outside the best five sits lower than the others
+_TAG_TYPE = 22      # the tags under a card (down, community, what a wild stands for)
+_TAG_LINE = 28
+
+
+@dataclass(frozen=True, slots=True)
+class _Cell:
+    """One card of a row as drawn: ``role`` is ``plain`` (no best five yet), ``best`` (framed and
+    lifted) or ``out`` (dimmed, lower); ``tags`` the lines under it, each with whether it is what a
+    wild stands for (bold and bright)."""
+
+    card: Card
+    wild: bool
+    role: str
+    tags: tuple[tuple[str, bool], ...]
+    width: int
+    four: bool
+
+
+def _cells(
+    cards: Sequence[Card], wild: frozenset[Rank], value: HandValue | None, labels: dict[Card, str],
+    card_w: int, four: bool,
+) -> list[_Cell]:
+    """The cards of a row as cells: with ``value``, those in its best five framed and lifted, the
+    others dimmed, each wild tagged with what it stands for; ``labels`` adds a tag (``down``)."""
     best = set(value.best) if value is not None else set()
     wilds_as = value.wilds_as if value is not None else {}
-    draw = ImageDraw.Draw(canvas)
-    card_h = int(card_w * 1.4)
-    lift = 14
-    for i, c in enumerate(cards):
-        cx = x + i * step
-        in_best = c in best
-        cy = y if (in_best or value is None) else y + lift
-        if in_best:
-            frame = (cx - 5, cy - 5, cx + card_w + 5, cy + card_h + 5)
-            draw.rounded_rectangle(frame, 14, outline=_BEST, width=4)
-        _paste(canvas, card_sprite(c, card_w, c.rank in wild, four), cx, cy)
-        if value is not None and not in_best:
-            _dim(canvas, (cx, cy, cx + card_w, cy + card_h), 0.6)
-        below = cy + card_h + 10 if in_best or value is None else y + lift + card_h + 10
-        tags: list[str] = []
+    out = []
+    for c in cards:
+        role = "plain" if value is None else "best" if c in best else "out"
+        tags: list[tuple[str, bool]] = []
         if c in labels:
-            tags.append(labels[c])
+            tags.append((labels[c], False))
         if c in wilds_as:
             stands = wilds_as[c]
-            tags.append("as itself" if stands == c else "as " + _card_text(stands))
-        for j, tag in enumerate(tags):
-            stand_in = tag.startswith("as ")  # what a wild plays as: the fact to read, so bold and bright
-            _text(canvas, (cx + card_w / 2, below + j * 28), tag, 22, _TEXT if stand_in else _TEXT_DIM,
-                  bold=stand_in, anchor="m", four_colour=four)
+            tags.append(("as itself" if stands == c else "as " + _card_text(stands), True))
+        out.append(_Cell(c, c.rank in wild, role, tuple(tags), card_w, four))
+    return out
+
+
+def _cell_box(cell: _Cell, cx: int, y: int) -> tuple[int, int, int, int]:
+    """Where a cell whose card's left is ``cx`` in a row whose top is ``y`` may draw."""
+    card_h = int(cell.width * 1.4)
+    bottom = y + _LIFT + card_h + 12 + _TAG_LINE * max(1, len(cell.tags))
+    return (cx - 6, y - 6, cx + cell.width + 6, bottom)
+
+
+def _draw_cell(cell: _Cell, cx: int, y: int, canvas: Image.Image, ox: int, oy: int) -> None:
+    cx, y = cx - ox, y - oy
+    card_w, card_h = cell.width, int(cell.width * 1.4)
+    cy = y + _LIFT if cell.role == "out" else y
+    if cell.role == "best":
+        ImageDraw.Draw(canvas).rounded_rectangle((cx - 5, cy - 5, cx + card_w + 5, cy + card_h + 5), 14,
+                                                 outline=_BEST, width=4)
+    _paste(canvas, card_sprite(cell.card, card_w, cell.wild, cell.four), cx, cy)
+    if cell.role == "out":
+        _dim(canvas, (cx, cy, cx + card_w, cy + card_h), 0.6)
+    below = cy + card_h + 10
+    for j, (tag, stand_in) in enumerate(cell.tags):
+        ink = _TEXT if stand_in else _TEXT_DIM
+        _text(canvas, (cx + card_w / 2, below + j * _TAG_LINE), tag, _TAG_TYPE, ink, bold=stand_in,
+              anchor="m", four_colour=cell.four)
+
+
+def _row_layers(cells: Sequence[_Cell], x: int, y: int, step: int) -> list[Layer] | None:
+    """A row of cells, the first card's left at ``x``, ``step`` px apart: one layer per cell, or
+    None when the cells would meet (cards overlapping to fit, a tag wider than its card, or two
+    tags reaching the next row), to be drawn as a whole."""
+    out = []
+    for i, cell in enumerate(cells):
+        if ((len(cells) > 1 and step < cell.width + 12) or len(cell.tags) > 1
+                or any(_text_width(t, _TAG_TYPE, b) > cell.width + 12 for t, b in cell.tags)):
+            return None
+        cx = x + i * step
+        out.append(Layer("card", _cell_box(cell, cx, y), cell, functools.partial(_draw_cell, cell, cx, y)))
+    return out
 
 
 _HEAD_TOP = 58      # the first line under a hand or showdown picture's title
 _HEAD_LINE = 38     # each line of 30 px type (legible on a phone)
 
 
-def _header(canvas: Image.Image, title: str, lines: Sequence[str], width: int, four: bool = True) -> int:
-    _text(canvas, (16, 10), _fit(title, 32, width - 32, bold=True), 32, _TEXT, bold=True)
+def _header(
+    canvas: Image.Image, title: str, lines: Sequence[str], width: int, four: bool = True,
+    ox: int = 0, oy: int = 0,
+) -> int:
+    _text(canvas, (16 - ox, 10 - oy), _fit(title, 32, width - 32, bold=True), 32, _TEXT, bold=True)
     y = _HEAD_TOP
     for line in lines:
-        _text(canvas, (16, y), _fit(line, 30, width - 32), 30, _TEXT, four_colour=four)
+        _text(canvas, (16 - ox, y - oy), _fit(line, 30, width - 32), 30, _TEXT, four_colour=four)
         y += _HEAD_LINE
     return y
 
@@ -649,34 +787,98 @@ def _wild_line(wilds: Sequence[WildRank]) -> str:
     return ("Wild: " + ", ".join(parts)) if parts else "No wild cards"
 
 
-def render_hand(pic: HandPicture) -> Image.Image:
-    """A player's own hand (RGB, ``PICTURE_WIDTH`` wide): title, best hand now, wild ranks, then
-    the cards in the order dealt with down cards tagged ``down``, the best five framed and lifted,
-    and each wild's stand-in under it; Baseball's extra cards (up to ``MOST_CARDS``) overlap to fit.
+def _hand_layers(pic: HandPicture) -> tuple[tuple[int, int], list[Layer], bool]:
+    """The hand picture's size, its layers (the title and lines, then each card) and whether they
+    may be kept (False when its cards overlap to fit: drawn as a whole, never kept).
     Raises ``ValueError`` for more than ``MOST_CARDS`` cards."""
     if len(pic.cards) > MOST_CARDS:
         raise ValueError(f"a stud hand has at most {MOST_CARDS} cards, got {len(pic.cards)}")
     wild = wild_ranks_of(pic.wilds)
+    if pic.flop is not None:
+        return _flop_hand_layers(pic, pic.flop, wild)
     pool = list(pic.cards) + ([pic.community] if pic.community is not None else [])
     described, value = game_best_of(pool, wild, pic.wild_in_flush, pic.ranking)
-    lines = [f"Best now: {described}" if described else "No cards yet", _wild_line(pic.wilds)]
+    lines = (f"Best now: {described}" if described else "No cards yet", _wild_line(pic.wilds))
     n = len(pool)
     step = _row_step(n, _HAND_CARD_W, _HAND_STEP, PICTURE_WIDTH - 32)
     height = _HEAD_TOP + _HEAD_LINE * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
-    canvas = Image.new("RGB", (PICTURE_WIDTH, height), _BG)
-    y = _header(canvas, pic.title, lines, PICTURE_WIDTH, pic.four_colour) + 16
+    y = _HEAD_TOP + _HEAD_LINE * len(lines) + 16
+    head = (pic.title, lines, pic.four_colour)
+    layers = [Layer("header", (0, 0, PICTURE_WIDTH, y - 8), head,
+                    functools.partial(_header_layer, *head))]
     up = set(pic.up)
     labels = {c: "down" for c in pic.cards if c not in up}
     if pic.community is not None:
         labels[pic.community] = "community"
     x = (PICTURE_WIDTH - ((n - 1) * step + _HAND_CARD_W)) // 2 if n else 0
-    _hand_row(canvas, pool, x, y, wild, value, labels, _HAND_CARD_W, step, pic.four_colour)
-    return canvas
+    cells = _cells(pool, wild, value, labels, _HAND_CARD_W, pic.four_colour)
+    row = _row_layers(cells, x, y, step)
+    if row is not None:
+        return (PICTURE_WIDTH, height), layers + row, True
+    whole = [Layer("card", (0, 0, PICTURE_WIDTH, height), None,
+                   functools.partial(_draw_cell, c, x + i * step, y)) for i, c in enumerate(cells)]
+    return (PICTURE_WIDTH, height), [*layers, *whole], False
 
 
+def _flop_hand_layers(pic: HandPicture, game: Game, wild: frozenset[Rank]
+                      ) -> tuple[tuple[int, int], list[Layer], bool]:
+    """``_hand_layers`` in a flop game: the hole cards, a gap, then the board tagged ``board``, the
+    best five framed and lifted across both (what each wild stands for under it); hi-lo gives the
+    high and the low a line each."""
+    described, value = flop_best_of(game, pic.cards, pic.board, wild, pic.wild_in_flush)
+    lines = [f"Best now: {described}" if described else "Best now: after the flop"]
+    if game.has_low and "; " in described:        # hi-lo: the high and the low one line each
+        high, low = described.split("; ", 1)
+        lines = [f"High: {high}", f"Low: {low}"]
+    if pic.wilds:
+        lines.append(_wild_line(pic.wilds))
+    n = len(pic.cards) + len(pic.board)
+    gap = _BOARD_GAP_HAND if pic.board else 0
+    step = _row_step(n, _HAND_CARD_W, _HAND_STEP, PICTURE_WIDTH - 32 - gap)
+    height = _HEAD_TOP + _HEAD_LINE * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
+    y = _HEAD_TOP + _HEAD_LINE * len(lines) + 16
+    head = (pic.title, tuple(lines), pic.four_colour)
+    layers = [Layer("header", (0, 0, PICTURE_WIDTH, y - 8), head, functools.partial(_header_layer, *head))]
+    x = (PICTURE_WIDTH - ((n - 1) * step + _HAND_CARD_W + gap)) // 2 if n else 0
+    bx = x + len(pic.cards) * step + gap
+    hole = _cells(pic.cards, wild, value, {}, _HAND_CARD_W, pic.four_colour)
+    board = _cells(pic.board, wild, value, dict.fromkeys(pic.board, "board"), _HAND_CARD_W, pic.four_colour)
+    rows = (_row_layers(hole, x, y, step), _row_layers(board, bx, y, step))
+    if rows[0] is not None and rows[1] is not None:
+        return (PICTURE_WIDTH, height), layers + rows[0] + rows[1], True
+    placed = [(c, x + i * step) for i, c in enumerate(hole)]
+    placed += [(c, bx + i * step) for i, c in enumerate(board)]
+    whole = [Layer("card", (0, 0, PICTURE_WIDTH, height), None, functools.partial(_draw_cell, c, cx, y))
+             for c, cx in placed]
+    return (PICTURE_WIDTH, height), [*layers, *whole], False
+
+
+def _header_layer(
+    title: str, lines: Sequence[str], four: bool, canvas: Image.Image, ox: int, oy: int
+) -> None:
+    _header(canvas, title, lines, PICTURE_WIDTH, four, ox, oy)
+
+
+@one_at_a_time
+def render_hand(pic: HandPicture) -> Image.Image:
+    """A player's own hand (RGB, ``PICTURE_WIDTH`` wide): title, best hand now, wild ranks, then
+    the cards in the order dealt with down cards tagged ``down``, the best five framed and lifted,
+    and each wild's stand-in under it; Baseball's extra cards (up to ``MOST_CARDS``) overlap to fit.
+    Every layer drawn afresh (the reference for ``hand_png``).
+    Raises ``ValueError`` for more than ``MOST_CARDS`` cards."""
+    size, layers, _ = _hand_layers(pic)
+    return paint(Image.new("RGB", size, _BG), layers)
+
+
+@one_at_a_time
 def hand_png(pic: HandPicture) -> bytes:
-    """A player's own hand as PNG bytes (send it to that player only); see ``render_hand``."""
-    return _png(render_hand(pic))
+    """A player's own hand as PNG bytes (send it to that player only); see ``render_hand``. Put
+    together from the kept title and lines and cards (each kept by what it shows alone: a card, its
+    place in the best five and its tags), else drawn whole."""
+    size, layers, keep = _hand_layers(pic)
+    if not keep:
+        return _png(paint(Image.new("RGB", size, _BG), layers))
+    return png(compose_plain(_BG, size, layers, _palette()))
 
 
 def _value_alt(value: HandValue) -> str:
@@ -692,6 +894,17 @@ def hand_alt(pic: HandPicture) -> str:
     """Alt text for ``hand_png``: the cards in order with down cards marked, the community card,
     the best hand, the best five with each wild's stand-in, and the wild ranks."""
     wild = wild_ranks_of(pic.wilds)
+    if pic.flop is not None:
+        described, value = flop_best_of(pic.flop, pic.cards, pic.board, wild, pic.wild_in_flush)
+        out = [f"{pic.title}. Your cards: {' '.join(str(c) for c in pic.cards) or 'none'}."]
+        if pic.board:
+            out.append(f"Board {_cards_alt(pic.board, wild)}.")
+        if described:
+            shown = f"; {_value_alt(value)}" if value is not None else ""
+            out.append(f"Best now: {described}{shown}.")
+        if pic.wilds:
+            out.append(_wild_alt(pic.wilds))
+        return _cap(" ".join(out))
     up = set(pic.up)
     pool = list(pic.cards) + ([pic.community] if pic.community is not None else [])
     described, value = game_best_of(pool, wild, pic.wild_in_flush, pic.ranking)
@@ -718,41 +931,79 @@ def _showdown_values(pic: ShowdownPicture) -> list[tuple[str, HandValue | None]]
     return [game_best_of(list(h.cards) + extra, wild, pic.wild_in_flush, pic.ranking) for h in pic.hands]
 
 
-def render_showdown(pic: ShowdownPicture) -> Image.Image:
-    """The showdown (RGB, ``PICTURE_WIDTH`` wide): title and wild ranks, then one row per shown
-    hand: name, hand, chips won (winners framed in gold), the cards with the best five framed and
-    each wild's stand-in under it. Raises ``ValueError`` for no hands or more than 8."""
+def _showdown_layers(pic: ShowdownPicture) -> tuple[tuple[int, int], list[Layer], bool]:
+    """The showdown picture's size, its layers (title and lines; per hand its frame if it won, its
+    line, its cards) and whether they may be kept. Raises ``ValueError`` for no hands or more
+    than 8."""
     if not 1 <= len(pic.hands) <= 8:
         raise ValueError(f"a showdown picture has 1 to 8 hands, got {len(pic.hands)}")
     wild = wild_ranks_of(pic.wilds)
-    lines = [_wild_line(pic.wilds)]
+    lines: tuple[str, ...] = (_wild_line(pic.wilds),)
     if pic.community is not None:
-        lines.append(f"Community card {pic.community} (everyone's seventh card)")
+        lines += (f"Community card {pic.community} (everyone's seventh card)",)
     top = _HEAD_TOP + _HEAD_LINE * len(lines) + 8
-    canvas = Image.new("RGB", (PICTURE_WIDTH, top + _SD_ROW_H * len(pic.hands)), _BG)
-    _header(canvas, pic.title, lines, PICTURE_WIDTH, pic.four_colour)
-    draw = ImageDraw.Draw(canvas)
+    size = (PICTURE_WIDTH, top + _SD_ROW_H * len(pic.hands))
+    head = (pic.title, lines, pic.four_colour)
+    layers = [Layer("header", (0, 0, PICTURE_WIDTH, top), head, functools.partial(_header_layer, *head))]
     extra = [pic.community] if pic.community is not None else []
+    keep = True
     for i, (hand, (described, value)) in enumerate(zip(pic.hands, _showdown_values(pic), strict=True)):
         y = top + i * _SD_ROW_H
         if hand.won:
-            draw.rounded_rectangle((6, y, PICTURE_WIDTH - 6, y + _SD_ROW_H - 8), 12, outline=_WIN, width=4)
-        head = f"{hand.name}: {described}" if described else hand.name
-        won = f"wins {hand.won:,}" if hand.won else ""
-        won_w = _text_width(won, 26) if won else 0
-        _text(canvas, (20, y + 10), _fit(head, 26, PICTURE_WIDTH - 60 - won_w), 26, _TEXT, bold=True)
-        if won:
-            _text(canvas, (PICTURE_WIDTH - 20, y + 10), won, 26, _WIN, bold=True, anchor="r")
+            layers.append(Layer("won", (6, y, PICTURE_WIDTH - 5, y + _SD_ROW_H - 7), "gold frame",
+                                functools.partial(_won_layer, y)))
+        said = (f"{hand.name}: {described}" if described else hand.name,
+                f"wins {hand.won:,}" if hand.won else "")
+        layers.append(Layer("hand", (16, y + 8, PICTURE_WIDTH - 16, y + 45), said,
+                            functools.partial(_shown_line, *said, y)))
         pool = list(hand.cards) + extra
         labels = {c: "community" for c in extra}
         step = _row_step(len(pool), _SD_CARD_W, _SD_STEP, PICTURE_WIDTH - 48)
-        _hand_row(canvas, pool, 24, y + 50, wild, value, labels, _SD_CARD_W, step, pic.four_colour)
-    return canvas
+        cells = _cells(pool, wild, value, labels, _SD_CARD_W, pic.four_colour)
+        row = _row_layers(cells, 24, y + 50, step)
+        if row is None:
+            keep = False
+            row = [Layer("card", (0, y, PICTURE_WIDTH, size[1]), None,
+                         functools.partial(_draw_cell, c, 24 + j * step, y + 50))
+                   for j, c in enumerate(cells)]
+        layers.extend(row)
+    return size, layers, keep
 
 
+def _won_layer(y: int, canvas: Image.Image, ox: int, oy: int) -> None:
+    """The gold frame of a winning hand's row."""
+    y -= oy
+    ImageDraw.Draw(canvas).rounded_rectangle((6 - ox, y, PICTURE_WIDTH - 6 - ox, y + _SD_ROW_H - 8), 12,
+                                             outline=_WIN, width=4)
+
+
+def _shown_line(head: str, won: str, y: int, canvas: Image.Image, ox: int, oy: int) -> None:
+    """A shown hand's line: who, what hand, and what it won."""
+    won_w = _text_width(won, 26, True) if won else 0
+    fitted = _fit(head, 26, PICTURE_WIDTH - 60 - won_w, bold=True)   # measured as drawn: bold
+    _text(canvas, (20 - ox, y + 10 - oy), fitted, 26, _TEXT, bold=True)
+    if won:
+        _text(canvas, (PICTURE_WIDTH - 20 - ox, y + 10 - oy), won, 26, _WIN, bold=True, anchor="r")
+
+
+@one_at_a_time
+def render_showdown(pic: ShowdownPicture) -> Image.Image:
+    """The showdown (RGB, ``PICTURE_WIDTH`` wide): title and wild ranks, then one row per shown
+    hand: name, hand, chips won (winners framed in gold), the cards with the best five framed and
+    each wild's stand-in under it. Every layer drawn afresh (the reference for ``showdown_png``).
+    Raises ``ValueError`` for no hands or more than 8."""
+    size, layers, _ = _showdown_layers(pic)
+    return paint(Image.new("RGB", size, _BG), layers)
+
+
+@one_at_a_time
 def showdown_png(pic: ShowdownPicture) -> bytes:
-    """The showdown as PNG bytes; see ``render_showdown``."""
-    return _png(render_showdown(pic))
+    """The showdown as PNG bytes; see ``render_showdown``. Put together from kept layers (a
+    winner's frame, each card as in ``hand_png``), else drawn whole."""
+    size, layers, keep = _showdown_layers(pic)
+    if not keep:
+        return _png(paint(Image.new("RGB", size, _BG), layers))
+    return png(compose_plain(_BG, size, layers, _palette()))
 
 
 def showdown_alt(pic: ShowdownPicture) -> str:

@@ -24,7 +24,7 @@ MAX_PICTURE_SEATS = 8
 def _note(seat: SeatSnapshot, phase: Phase) -> str:
     if phase is Phase.IN_HAND or phase is Phase.OVER:
         if not seat.dealt_in:
-            return "not dealt in"
+            return "waits for big blind" if seat.waiting and seat.ready else "not dealt in"
         if seat.all_in and not seat.folded:
             return "all-in"
     if seat.leaving:
@@ -51,13 +51,16 @@ def table_picture(snapshot: TableSnapshot, *, four_colour: bool = True) -> Table
             dealer=seat.button,
             bet=seat.street_bet if snapshot.phase is Phase.IN_HAND else 0,
             note=_note(seat, snapshot.phase),
+            blind=seat.blind if in_hand else "",
         )
         for seat in seats
     )
     title = table_view(snapshot).title
     wilds = picture_wilds(snapshot.wild_ranks, snapshot.wild_events) if in_hand else ()
     return TablePicture(title, pictures, snapshot.pot if in_hand else 0, wilds,
-                        snapshot.community if in_hand else None, four_colour=four_colour)
+                        snapshot.community if in_hand else None, four_colour=four_colour,
+                        boards=snapshot.boards if in_hand else (),
+                        board_size=snapshot.board_size if in_hand else 0)
 
 
 def picture_wilds(wild_ranks: Sequence[Rank], events: Iterable[WildEvent]) -> tuple[WildRank, ...]:
@@ -82,4 +85,4 @@ def hand_picture(
     wilds = picture_wilds(notice.wild_ranks, events)
     title = f"Hand #{hand_no} · {street_name(notice.street)} · {notice.name}"
     return HandPicture(title, cards, tuple(notice.up_cards), wilds, notice.community_card, wild_in_flush,
-                       ranking=notice.ranking, four_colour=four_colour)
+                       ranking=notice.ranking, four_colour=four_colour, board=notice.shared, game=notice.game)

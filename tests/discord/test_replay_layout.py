@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.discord.ui.replay import replay_layout
+from bot.discord.ui.table import picture_files
 from bot.render.table import format_table
 from bot.render.views import table_view
 from bot.store import Store
@@ -58,7 +59,7 @@ async def test_text_look_draws_the_text_table_and_uploads_nothing(store: Store, 
     for step in (0, replay.last):
         layout = replay_layout(replay, step, look="text")
         texts = [c["content"] for c in _components(layout) if c.get("type") == 10]
-        assert not layout.files
+        assert not picture_files(layout)
         assert any(format_table(table_view(replay.steps[step].snapshot)) in t for t in texts)
         assert any(t.startswith(f"Hand #{replay.hand_no}, ") for t in texts)      # their own cards
         assert sum(len(t) for t in texts) <= 4000                                # Discord's limit
@@ -74,7 +75,7 @@ async def test_buttons_carry_hand_member_and_target_step(store: Store, db_path: 
     assert buttons["Next ▶"]["custom_id"] == f"{prefix}{middle + 1}:next"
     assert buttons["Street ⏭"]["custom_id"] == f"{prefix}{replay.street_after(middle)}:street"
     assert not any(b.get("disabled") for b in buttons.values())
-    assert [f.filename for f in layout.files] == ["table.png", "hand.png"]
+    assert [f.filename for f in picture_files(layout)] == ["table.png", "hand.png"]
     first = {c["label"]: c for c in _components(replay_layout(replay, 0)) if c.get("type") == 2}
     last = {c["label"]: c for c in _components(replay_layout(replay, replay.last)) if c.get("type") == 2}
     assert first["◀ Back"].get("disabled") and not first["Next ▶"].get("disabled")
@@ -85,7 +86,7 @@ async def test_a_spectator_gets_the_table_picture_only(store: Store, db_path: Pa
     replay = await _replay(store, db_path, None)
     assert replay.seat is None and all(step.own is None for step in replay.steps)
     layout = replay_layout(replay, replay.last)
-    assert [f.filename for f in layout.files] == ["table.png"]
+    assert [f.filename for f in picture_files(layout)] == ["table.png"]
     assert any("you were not dealt in" in c.get("content", "") for c in _components(layout))
 
 
@@ -105,4 +106,4 @@ async def test_a_baseball_hand_with_an_eighth_card_lays_out_every_step(store: St
         for step in range(len(replay.steps)):
             for look in ("pictures", "pictures-two-colour"):
                 layout = replay_layout(replay, step, look=look)
-                assert [f.filename for f in layout.files] == ["table.png", "hand.png"]
+                assert [f.filename for f in picture_files(layout)] == ["table.png", "hand.png"]

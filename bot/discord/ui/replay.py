@@ -7,7 +7,8 @@ Street. Names are shown as written (Markdown escaped), as on the table message.
 
 Everything is answered through the interaction: opening is the interaction's own message (or its
 follow-up after ``/hand replay`` deferred), and each click redraws that message in the click's
-response (callback type 7), so a replay costs no channel request at all.
+response (callback type 7), so a replay costs no channel request at all. The pictures of a step
+are drawn in a thread (``asyncio.to_thread``), off the event loop.
 
 The buttons are ``DynamicItem``s whose ``custom_id`` carries the hand, the member the replay was
 built for, the step the button goes to and what it does (``ws:step:HAND:MEMBER:STEP:KIND``), so
@@ -19,7 +20,10 @@ the hand. The summary's button (``ws:replay:HAND``) builds the replay for whoeve
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import re
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import discord
@@ -32,12 +36,12 @@ from bot.discord.ui.table import (
     Layout,
     four_colour,
     hand_file,
-    picture_file,
+    picture_files,
     shows_pictures,
 )
 from bot.discord.ui.text import code_block, plain
 from bot.render.cards import street_name
-from bot.render.pictures import table_alt, table_png
+from bot.render.pictures import hand_alt, table_alt
 from bot.render.scenes import hand_picture, table_picture
 from bot.render.table import format_table
 from bot.render.views import table_view
@@ -84,7 +88,8 @@ class StepButton(
                 raise TableError(f"Hand #{replay.hand_no} has {replay.last + 1} steps; there is no step"
                                  f" {self.step + 1}.")
             layout = replay_layout(replay, self.step, look=await _look(interaction))
-            await interaction.response.edit_message(view=layout.view, attachments=layout.files)
+            files = await asyncio.to_thread(picture_files, layout)
+            await interaction.response.edit_message(view=layout.view, attachments=files)
         except Exception as exc:
             await answer_error(interaction, exc)
 
@@ -128,10 +133,11 @@ async def open_replay(interaction: Interaction, replay: HandReplay) -> None:
     """Answer ``interaction`` with the first step of ``replay``, privately (its response, or its
     follow-up once it was deferred)."""
     layout = replay_layout(replay, 0, look=await _look(interaction))
+    files = await asyncio.to_thread(picture_files, layout)
     if interaction.response.is_done():
-        await interaction.followup.send(view=layout.view, files=layout.files, ephemeral=True)
+        await interaction.followup.send(view=layout.view, files=files, ephemeral=True)
     else:
-        await interaction.response.send_message(view=layout.view, files=layout.files, ephemeral=True)
+        await interaction.response.send_message(view=layout.view, files=files, ephemeral=True)
 
 
 async def _look(interaction: Interaction) -> str:
@@ -155,21 +161,20 @@ def replay_layout(replay: HandReplay, step: int, *, look: str = "pictures") -> L
     children.append(discord.ui.TextDisplay(said or "(nothing was said at this step)"))
     if snap.wilds:
         children.append(discord.ui.TextDisplay(plain("\n".join(snap.wilds))))
-    files: list[discord.File] = []
+    drawings: tuple[Callable[[], discord.File], ...] = ()
     colours = four_colour(look)
     picture = table_picture(snap, four_colour=colours) if shows_pictures(look) else None
     if picture is None:
         children.append(discord.ui.TextDisplay(code_block(format_table(table_view(snap)))))
     else:
         alt = table_alt(picture)
-        files.append(picture_file(table_png(picture), TABLE_FILE, alt))
         items = [discord.MediaGalleryItem(f"attachment://{TABLE_FILE}", description=alt[:GALLERY_ALT_LIMIT])]
         if at.own is not None:
-            own = hand_file(hand_picture(at.own, snap.hand_no, snap.wild_events, snap.rulings.wild_in_flush,
-                                         four_colour=colours))
-            files.append(own)
-            items.append(discord.MediaGalleryItem(f"attachment://{own.filename}",
-                                                  description=(own.description or "")[:GALLERY_ALT_LIMIT]))
+            own = hand_picture(at.own, snap.hand_no, snap.wild_events, snap.rulings.wild_in_flush,
+                               four_colour=colours)
+            drawings = (functools.partial(hand_file, own),)      # hand.png, drawn when sent
+            items.append(discord.MediaGalleryItem("attachment://hand.png",
+                                                  description=hand_alt(own)[:GALLERY_ALT_LIMIT]))
         children.append(discord.ui.MediaGallery(*items))
     if at.own is not None:
         children.append(discord.ui.TextDisplay(plain(at.own.text)))
@@ -186,4 +191,4 @@ def replay_layout(replay: HandReplay, step: int, *, look: str = "pictures") -> L
     children.append(row)
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(discord.ui.Container(*children, accent_colour=_COLOUR))
-    return Layout(view, files)
+    return Layout(view, picture=picture, drawings=drawings)

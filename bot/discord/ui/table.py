@@ -11,13 +11,15 @@ The **summary** is what a finished hand's table message becomes: who won what, t
 wild ranks, the commitment check line, the final table picture, and (log option ``summary``) the
 full narrated log as ``hand-N-log.txt``.
 
-``Layout.signature`` says what the layout shows, so the presenter redraws only a change.
+``Layout.signature`` says what the layout shows, so the presenter redraws only a change, and
+``Layout.picture`` is the table picture it shows, drawn only when sent (``picture_files``, off the
+event loop) and not at all when the message already has it.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,10 +29,18 @@ from bot.discord.ui.betting import MyCardsButton, action_items
 from bot.discord.ui.lobby import DealButton, JoinButton
 from bot.discord.ui.text import code_block, plain
 from bot.render.cards import chips, street_name
-from bot.render.pictures import ALT_TEXT_LIMIT, HandPicture, hand_alt, hand_png, table_alt, table_png
+from bot.render.pictures import (
+    ALT_TEXT_LIMIT,
+    HandPicture,
+    TablePicture,
+    hand_alt,
+    hand_png,
+    table_alt,
+    table_png,
+)
 from bot.render.scenes import table_picture
 from bot.render.table import format_table
-from bot.render.views import Phase, Prompt, TableSnapshot, table_view
+from bot.render.views import Phase, Prompt, TableSnapshot, snapshot_stakes, table_view
 
 LOOKS = ("pictures", "pictures-two-colour", "text")
 """The guild setting ``/table look``: the table as a picture with a four-colour deck (default:
@@ -70,10 +80,15 @@ _COLOUR_OVER = discord.Colour.from_rgb(100, 100, 100)
 
 @dataclass
 class Layout:
-    """A message body: the view, the files uploaded with it, and what it shows (``signature``)."""
+    """A message body: the view, the files uploaded with it, the table picture it shows as
+    ``attachment://table.png`` (drawn when sent: ``picture_files``), and what it shows
+    (``signature``)."""
 
     view: discord.ui.LayoutView
     files: list[discord.File] = field(default_factory=list)
+    picture: TablePicture | None = None
+    drawings: tuple[Callable[[], discord.File], ...] = ()
+    """Other pictures it uploads, drawn when sent (after the table picture, before ``files``)."""
 
     @property
     def signature(self) -> str:
@@ -88,6 +103,18 @@ def _cut(text: str, limit: int) -> str:
 def picture_file(png: bytes, name: str, alt: str) -> discord.File:
     """PNG bytes as an upload named ``name`` with ``alt`` as its description (alt text)."""
     return discord.File(io.BytesIO(png), filename=name, description=_cut(alt, ALT_TEXT_LIMIT))
+
+
+def table_file(picture: TablePicture) -> discord.File:
+    """The table picture as ``table.png`` with its alt text."""
+    return picture_file(table_png(picture), TABLE_FILE, table_alt(picture))
+
+
+def picture_files(layout: Layout) -> list[discord.File]:
+    """Every file ``layout`` uploads: its table picture and its other drawings (drawn now: call it
+    off the event loop, e.g. with ``asyncio.to_thread``) first, then its other files."""
+    drawn = [table_file(layout.picture)] if layout.picture is not None else []
+    return drawn + [draw() for draw in layout.drawings] + layout.files
 
 
 def hand_file(picture: HandPicture) -> discord.File:
@@ -119,15 +146,16 @@ def commitment_line(snapshot: TableSnapshot) -> str:
 def header(snapshot: TableSnapshot) -> str:
     """``### Hand #3 · fifth street`` and the stakes and pot line."""
     s = snapshot
-    stakes = (s.pending_stakes or s.stakes) if s.phase is Phase.BETWEEN_HANDS else s.stakes
     # A tournament's level and Discord's own live countdown to the next: no edit, no request.
     badge = f"\n-# {s.tournament.line(discord=True)}" if s.tournament is not None else ""
     if s.phase is Phase.BETWEEN_HANDS:
-        return f"### Between hands · next: hand #{s.hand_no}\n{stakes.describe().capitalize()}{badge}"
+        described = snapshot_stakes(s)
+        return f"### Between hands · next: hand #{s.hand_no}\n{described[:1].upper()}{described[1:]}{badge}"
     title = f"### Hand #{s.hand_no} · {street_name(s.street or 3)}"
     if s.phase is Phase.VOID:
         title = f"### Hand #{s.hand_no} · void"
-    text = f"{title}\n{stakes.describe().capitalize()} · Pot {chips(s.pot)}{badge}"
+    described = snapshot_stakes(s)          # as the hand's game plays them: a flop game's blinds
+    text = f"{title}\n{described[:1].upper()}{described[1:]} · Pot {chips(s.pot)}{badge}"
     return f"{text}\n{commitment_line(s)}" if s.commitment else text
 
 
@@ -158,18 +186,23 @@ def _rows(items: Sequence[discord.ui.Item[Any]]) -> list[discord.ui.ActionRow[An
     return rows
 
 
-def _picture(snapshot: TableSnapshot, look: str, children: list[discord.ui.Item[Any]],
-             files: list[discord.File]) -> None:
-    """The table as a picture (with ``look`` ``pictures``) or as a text table."""
+def _gallery(picture: TablePicture) -> discord.ui.MediaGallery[Any]:
+    """The table picture's place in a layout: ``attachment://table.png`` with its alt text."""
+    return discord.ui.MediaGallery(
+        discord.MediaGalleryItem(f"attachment://{TABLE_FILE}",
+                                 description=_cut(table_alt(picture), GALLERY_ALT_LIMIT))
+    )
+
+
+def _picture(snapshot: TableSnapshot, look: str, children: list[discord.ui.Item[Any]]) -> TablePicture | None:
+    """The table as a picture (with ``look`` ``pictures``; returned, to be drawn when sent) or as
+    a text table."""
     picture = table_picture(snapshot, four_colour=four_colour(look)) if shows_pictures(look) else None
     if picture is None:
         children.append(discord.ui.TextDisplay(code_block(format_table(table_view(snapshot)))))
-        return
-    alt = table_alt(picture)
-    files.append(picture_file(table_png(picture), TABLE_FILE, alt))
-    children.append(discord.ui.MediaGallery(
-        discord.MediaGalleryItem(f"attachment://{TABLE_FILE}", description=_cut(alt, GALLERY_ALT_LIMIT))
-    ))
+        return None
+    children.append(_gallery(picture))
+    return picture
 
 
 def _fit_lines(lines: Sequence[str], budget: int) -> str:
@@ -190,11 +223,10 @@ def table_layout(
 ) -> Layout:
     """The table message for ``snapshot`` with the ``recent`` log lines (see the module docstring)."""
     s = snapshot
-    files: list[discord.File] = []
     children: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(header(s))]
     if s.phase is not Phase.BETWEEN_HANDS and s.wilds:
         children.append(discord.ui.TextDisplay(plain("\n".join(s.wilds))))
-    _picture(s, look, children, files)
+    picture = _picture(s, look, children)
     used = sum(len(c.content) for c in children if isinstance(c, discord.ui.TextDisplay))
     footer = plain(table_view(s).footer)
     if s.prompt is not None and s.phase is Phase.IN_HAND:
@@ -212,7 +244,7 @@ def table_layout(
             children.extend(_rows(action_items(s.table_id, s.prompt)))
         children.extend(_rows([MyCardsButton(s.table_id), JoinButton(s.table_id)]))
     colour = _COLOUR_BETWEEN if s.phase is Phase.BETWEEN_HANDS else _COLOUR_IN_HAND
-    return Layout(_view(discord.ui.Container(*children, accent_colour=colour)), files)
+    return Layout(_view(discord.ui.Container(*children, accent_colour=colour)), picture=picture)
 
 
 def closed_layout(text: str) -> Layout:
@@ -241,15 +273,11 @@ def summary_layout(
     if snapshot is not None and snapshot.commitment:
         body += "\n" + commitment_line(snapshot)
     children.append(discord.ui.TextDisplay(_cut(body, TEXT_BUDGET - len(title)) or "Hand over."))
+    picture = None
     if snapshot is not None and shows_pictures(look) and snapshot.phase is not Phase.VOID:
         picture = table_picture(snapshot, four_colour=four_colour(look))
         if picture is not None:
-            alt = table_alt(picture)
-            files.append(picture_file(table_png(picture), TABLE_FILE, alt))
-            children.append(discord.ui.MediaGallery(
-                discord.MediaGalleryItem(f"attachment://{TABLE_FILE}",
-                                         description=_cut(alt, GALLERY_ALT_LIMIT))
-            ))
+            children.append(_gallery(picture))
     if log_text is not None:
         name = f"hand-{hand_no}-log.txt"
         log_file = discord.File(io.BytesIO(log_text.encode()), filename=name,
@@ -257,7 +285,7 @@ def summary_layout(
         files.append(log_file)
         children.append(discord.ui.File(f"attachment://{name}"))
     children.extend(_rows(buttons))
-    return Layout(_view(discord.ui.Container(*children, accent_colour=_COLOUR_OVER)), files)
+    return Layout(_view(discord.ui.Container(*children, accent_colour=_COLOUR_OVER)), files, picture)
 
 
 def _view(*items: discord.ui.Item[Any]) -> discord.ui.LayoutView:
