@@ -20,7 +20,12 @@ deals. PostgreSQL: ``--postgres URL`` (a database the benchmark may fill; it mus
 else a throwaway server is started with ``initdb``/``pg_ctl`` as in the tests (durability on:
 ``fsync`` and ``synchronous_commit`` as in production). SQLite: a file in a temporary folder.
 
-Target (issue 13): 2,000 active tables with action p99 under 20 ms on one process, either backend.
+Before the play, the deal storm: the service is closed and the store reopened (a restart), and
+every table deals at once; reported as ``storm_*`` (each deal's latency, p50/p99/max). On SQLite
+the group commit's batches are reported too (``batches``, ``writes_per_batch``, ``largest_batch``).
+
+Target (issue 20): 2,000 active tables, presenter off, action p99 under 50 ms on one process,
+either backend, deal storm included (issue 13 asked for 20 ms).
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.engine.command import Command, Kind
 from bot.store import Store
 from bot.tables.errors import TableError
 from bot.tables.notices import TableKey
@@ -49,7 +55,7 @@ from bot.tables.options import TableOptions
 from bot.tables.service import TableService
 
 TARGET_TABLES = 2000
-TARGET_P99_MS = 20.0
+TARGET_P99_MS = 50.0
 PASSIVE = ("check", "call", "bring_in", "show")
 
 
@@ -70,21 +76,41 @@ async def run_backend(
     target: str | Path, tables: int, seconds: float, pace: float, seed: int
 ) -> dict[str, Any]:
     rng = random.Random(seed)
+    options = TableOptions(turn_timeout=None, reminder_after=None, auto_deal_after=None)
+    setup_started = time.perf_counter()
+    keys = [TableKey(1 + n // 50, 10_000 + n) for n in range(tables)]
     async with await Store.open(target) as store:
-        options = TableOptions(turn_timeout=None, reminder_after=None, auto_deal_after=None)
         service = TableService(store, NullPresenter(), rng=random.Random(seed), default_options=options)
         await service.start()
-        keys: list[TableKey] = []
-        setup_started = time.perf_counter()
-        for n in range(tables):
-            guild = 1 + n // 50
-            key = TableKey(guild, 10_000 + n)
+        # Set-up only. PostgreSQL one at a time: concurrent first buy-ins in one server abort each
+        # other at SERIALIZABLE often enough to exhaust the retries (a store finding, not measured).
+        gate = asyncio.Semaphore(1 if store.backend == "postgresql" else 32)
+
+        async def seat(n: int, key: TableKey) -> None:
             members = [100_000 + 3 * n + i for i in range(3)]
-            await service.create_table(key, members[0])
-            for i, member in enumerate(members):
-                await service.join(key, member, f"p{i}")
-            keys.append(key)
-        setup = time.perf_counter() - setup_started
+            async with gate:
+                await service.create_table(key, members[0])
+                for i, member in enumerate(members):
+                    await service.join(key, member, f"p{i}")
+
+        await asyncio.gather(*(seat(n, key) for n, key in enumerate(keys)))
+        await service.close()
+    setup = time.perf_counter() - setup_started
+
+    # A restart, then the deal storm: every table deals at once.
+    async with await Store.open(target) as store:
+        service = TableService(store, NullPresenter(), rng=random.Random(seed), default_options=options)
+        await service.start()
+        storm: list[float] = []
+
+        async def deal_now(key: TableKey) -> None:
+            started = time.perf_counter()
+            await service.deal(key, None)
+            storm.append(time.perf_counter() - started)
+
+        storm_started = time.perf_counter()
+        await asyncio.gather(*(deal_now(key) for key in keys))
+        storm_elapsed = time.perf_counter() - storm_started
         acts: list[float] = []
         deals: list[float] = []
         errors: list[str] = []
@@ -112,7 +138,8 @@ async def run_backend(
                     continue
                 option = next(o for name in PASSIVE if (o := prompt.option(name)) is not None)
                 started = time.perf_counter()
-                await service.act(key, prompt.member, prompt.hand_id, prompt.turn, option.action)
+                command = Command(Kind(option.action))
+                await service.act(key, prompt.member, prompt.hand_id, prompt.turn, command)
                 acts.append(time.perf_counter() - started)
 
         started = time.perf_counter()
@@ -132,11 +159,26 @@ async def run_backend(
         "deals": len(deals),
         "deal_p50_ms": round(statistics.median(deals) * 1000, 2) if deals else None,
         "deal_p99_ms": round(percentile(deals, 0.99) * 1000, 2),
+        "storm_deals": len(storm),
+        "storm_s": round(storm_elapsed, 2),
+        "storm_p50_ms": round(statistics.median(storm) * 1000, 2) if storm else None,
+        "storm_p99_ms": round(percentile(storm, 0.99) * 1000, 2),
+        "storm_max_ms": round(max(storm, default=0) * 1000, 2),
         "tables_stopped": len(errors),
         "conflict_retries": store._backend.retries,
         "retried": dict(store._backend.retried.most_common(6)),
         "audit_ok": report.ok,
+        **group_commit_figures(store),
     }
+
+
+def group_commit_figures(store: Store) -> dict[str, Any]:
+    """How the SQLite group commit batched the hot writes (nothing on PostgreSQL, or before it)."""
+    group = getattr(store._backend, "group", None)
+    if group is None or not group.batches:
+        return {}
+    return {"batches": group.batches, "writes_per_batch": round(group.writes / group.batches, 2),
+            "largest_batch": group.largest}
 
 
 def start_postgres(folder: Path) -> tuple[str, list[str]]:
@@ -199,10 +241,12 @@ def main() -> int:
     print()
     print(f"{args.tables:,} tables, an action every {args.pace:g} s per table (mean), {args.seconds:g} s;"
           f" Python {platform.python_version()}, {os.cpu_count()} CPUs")
-    print(f"{'':12}{'actions/s':>11}{'act p50':>10}{'act p99':>10}{'act max':>10}{'deal p99':>10}  audit")
+    print(f"{'':12}{'actions/s':>11}{'act p50':>10}{'act p99':>10}{'act max':>10}{'deal p99':>10}"
+          f"{'storm p50':>11}{'storm p99':>11}  audit")
     for backend, r in results.items():
         print(f"{backend:12}{r['actions_per_s']:>11,.1f}{r['act_p50_ms']:>8.2f}ms{r['act_p99_ms']:>8.2f}ms"
-              f"{r['act_max_ms']:>8.1f}ms{r['deal_p99_ms']:>8.2f}ms  {'OK' if r['audit_ok'] else 'FAIL'}")
+              f"{r['act_max_ms']:>8.1f}ms{r['deal_p99_ms']:>8.2f}ms{r['storm_p50_ms']:>9.1f}ms"
+              f"{r['storm_p99_ms']:>9.1f}ms  {'OK' if r['audit_ok'] else 'FAIL'}")
     verdict = all(r["act_p99_ms"] < TARGET_P99_MS for r in results.values())
     print(f"target: p99 < {TARGET_P99_MS:g} ms at {TARGET_TABLES:,} tables: "
           f"{'met' if verdict and args.tables >= TARGET_TABLES else 'not met (or fewer tables)'}")

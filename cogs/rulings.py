@@ -35,7 +35,7 @@ def name_choices(current: str, names: Sequence[str] = tuple(RULINGS)) -> list[ap
     alike), with their meaning.
 
     >>> [c.value for c in name_choices("wild")]
-    ['wild_in_flush']
+    ['wild_in_flush', 'wild_rank']
     >>> [c.value for c in name_choices("follow", GAMES["seven-card-stud"].rulings)]
     []
     """

@@ -46,9 +46,17 @@ from bot.engine.betting.stakes import PRESETS, STRUCTURES, TableStakes
 from bot.engine.games.catalogue import DEALERS_CHOICE, GAMES
 from bot.render.cards import chips
 from bot.render.settings import stakes_line
-from bot.tables.games import check_game_setting, dealable_games, setting_title
+from bot.tables.games import (
+    FAMILY_TITLES,
+    GameSettings,
+    check_game_setting,
+    dealable_games,
+    games_by_family,
+    setting_stakes,
+    setting_title,
+)
 from bot.tables.notices import Actor, TableKey
-from bot.tables.options import LOG_MODES, TableOptions
+from bot.tables.options import JOIN_BLIND, LOG_MODES, TableOptions
 from bot.tables.service import MAX_SEATS
 
 if TYPE_CHECKING:
@@ -140,6 +148,56 @@ def game_choices(current: str, *, dealers_choice: bool = False) -> list[app_comm
     return found[:25]
 
 
+def games_by_family_text(settings: GameSettings) -> str:
+    """``/table games`` without names: the game setting, then every game by family (stud, flop,
+    draw), the game of the next deal (or under dealer's choice each game on its list) in bold; the
+    rules of each are in the autocomplete of ``/table game`` (twenty games with their rules would
+    pass Discord's 2,000 characters).
+
+    >>> from bot.tables.games import GameSettings
+    >>> print(games_by_family_text(GameSettings("razz", None, ("razz",), None, None, ())).splitlines()[1])
+    **Stud**
+    """
+    chosen = set(settings.allowed) if settings.game == DEALERS_CHOICE else {settings.game}
+    lines = [f"Game: {setting_title(settings.game, settings.allowed)}"]
+    for fam, names in games_by_family(dealable_games()):
+        lines.append(f"**{FAMILY_TITLES[fam]}**")
+        for name in names:
+            title = f"**{GAMES[name].title}**" if name in chosen else GAMES[name].title
+            lines.append(f"- {title} (`{name}`)")
+    lines.append("/table game NAME sets the game (or dealers-choice); /table games NAMES sets the"
+                 " dealer's-choice list.")
+    return "\n".join(lines)
+
+
+def straddle_text(options: TableOptions) -> str:
+    """The confirmation of ``/table straddle``.
+
+    >>> straddle_text(TableOptions(straddle=True))[:40]
+    'Straddle on: in every flop hand the play'
+    """
+    if options.straddle:
+        return ("Straddle on: in every flop hand the player under the gun posts twice the big blind and"
+                " acts last before the flop (not heads-up), from the next deal.")
+    return "Straddle off, from the next deal."
+
+
+def bomb_pot_text(options: TableOptions) -> str:
+    """The confirmation of ``/table bomb-pot every|off``.
+
+    >>> bomb_pot_text(TableOptions(bomb_pot_every=10, bomb_pot_ante=100))[:59]
+    'Every 10th hand that is a flop game is a bomb pot: everyone'
+    """
+    if options.bomb_pot_every is None:
+        return "No bomb pots (the dealer may still call one: /table bomb-pot when:next)."
+    n = options.bomb_pot_every
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    nth = "" if n == 1 else f" {n}{suffix}"
+    ante = chips(options.bomb_pot_ante) if options.bomb_pot_ante else "five big blinds"
+    return (f"Every{nth} hand that is a flop game is a bomb pot: everyone antes {ante}, no blinds and no"
+            " betting before the flop.")
+
+
 def split_games(text: str) -> list[str]:
     """A ``/table games`` list: comma separated, or (without a comma) space separated.
 
@@ -168,7 +226,7 @@ def timer_options(timer: int | None) -> TableOptions:
 @app_commands.guild_only()
 class Table(commands.GroupCog, group_name="table", group_description="Open, join and deal a Wildstud table"):
     """``/table create join leave sit-out back deal status look dm automuck close stakes game games timer
-    dealer-role``."""
+    straddle bomb-pot join-blind dealer-role``."""
 
     def __init__(self, bot: WildstudBot) -> None:
         self.bot = bot
@@ -234,8 +292,9 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
             game=setting,
         )
         games = self.bot.service.games(key)
+        described = setting_stakes(table.stakes, games.setting, games.allowed)
         text = (
-            f"Your table is open ({stakes_line(table.stakes)};"
+            f"Your table is open ({stakes_line(table.stakes, described)};"
             f" {setting_title(games.setting, games.allowed)});"
             " you are its dealer. Players take a seat with Join on the table message or /table join;"
             " Deal starts a hand."
@@ -408,10 +467,16 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
     async def _game_name(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         return game_choices(current, dealers_choice=True)
 
-    @app_commands.command(name="games", description="The games a dealer may choose (the dealer only)")
-    @app_commands.describe(names="Game names, separated by commas (or spaces)")
-    async def games(self, interaction: Interaction, names: str) -> None:
+    @app_commands.command(
+        name="games", description="The games by family; with names: the dealer's-choice list"
+    )
+    @app_commands.describe(names="Game names, separated by commas (or spaces): the games a dealer may choose"
+                                 " (the dealer only)")
+    async def games(self, interaction: Interaction, names: str | None = None) -> None:
         key = table_key(interaction)
+        if names is None:
+            await reply(interaction, games_by_family_text(self.bot.service.games(key)))
+            return
         who = await actor(interaction, dealer=True)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await reply(interaction, await self.bot.service.set_games(key, who, split_games(names)))
@@ -450,6 +515,65 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
                 f"Players have {options.turn_timeout:g} seconds to act, starting now for the player to act."
             )
         await reply(interaction, text)
+
+    @app_commands.command(name="straddle", description="Flop games: a straddle every hand (the dealer only)")
+    @app_commands.describe(setting="on: the player under the gun posts twice the big blind every hand and"
+                                   " acts last before the flop")
+    @app_commands.choices(setting=[app_commands.Choice(name="on", value="on"),
+                                   app_commands.Choice(name="off", value="off")])
+    async def straddle(self, interaction: Interaction, setting: app_commands.Choice[str]) -> None:
+        key = table_key(interaction)
+        who = await actor(interaction, dealer=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        options = await self.bot.service.set_options(key, who, straddle=setting.value == "on")
+        await reply(interaction, straddle_text(options))
+
+    @app_commands.command(
+        name="join-blind", description="Flop games: newcomers wait for the big blind or post one (the dealer)"
+    )
+    @app_commands.describe(setting="wait (default): dealt in when the big blind comes round; post: posts a"
+                                   " big blind to play at once")
+    @app_commands.choices(setting=[app_commands.Choice(name=v, value=v) for v in JOIN_BLIND])
+    async def join_blind(self, interaction: Interaction, setting: app_commands.Choice[str]) -> None:
+        key = table_key(interaction)
+        who = await actor(interaction, dealer=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.service.set_options(key, who, join_blind=setting.value)
+        text = ("Players who sit down or come back wait for the big blind before a flop game deals them in."
+                if setting.value == "wait" else
+                "Players who sit down or come back post a big blind and are dealt in at once.")
+        await reply(interaction, text)
+
+    @app_commands.command(name="bomb-pot", description="Flop games: a bomb pot next hand or every Nth hand"
+                                                       " (the dealer only)")
+    @app_commands.describe(
+        when="next: the next flop hand; every: every Nth hand; off: no bomb pots",
+        every="With every: N, the hands whose number is a multiple of N",
+        ante="Chips each player antes (default: five big blinds)",
+    )
+    @app_commands.choices(when=[app_commands.Choice(name=w, value=w) for w in ("next", "every", "off")])
+    async def bomb_pot(
+        self, interaction: Interaction, when: app_commands.Choice[str],
+        every: app_commands.Range[int, 1, 1000] | None = None, ante: app_commands.Range[int, 1] | None = None,
+    ) -> None:
+        key = table_key(interaction)
+        who = await actor(interaction, dealer=True)
+        if when.value == "every" and every is None:
+            await reply(interaction, "Say how often: /table bomb-pot when:every every:N (every Nth hand).")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        service = self.bot.service
+        if ante is not None:
+            await service.set_options(key, who, bomb_pot_ante=ante)
+        if when.value == "next":
+            await reply(interaction, await service.call_bomb_pot(key, who))
+        elif when.value == "every":
+            options = await service.set_options(key, who, bomb_pot_every=every)
+            await reply(interaction, bomb_pot_text(options))
+        else:
+            await service.call_bomb_pot(key, who, on=False)
+            options = await service.set_options(key, who, bomb_pot_every=None)
+            await reply(interaction, bomb_pot_text(options))
 
     @app_commands.command(
         name="automuck", description="Muck a beaten hand at the showdown without being asked"

@@ -160,7 +160,7 @@ def test_wildstud_entry_point() -> None:
 ISSUE_12_GAMES = ["sex-in-the-middle-east", "seven-card-stud", "follow-the-queen", "baseball",
                   "deuces-wild", "low-hole-wild", "high-chicago", "low-chicago"]
 ISSUE_19_GAMES = ["razz", "seven-card-stud-hi-lo"]
-ISSUE_21_GAMES = ["texas-holdem"]
+ISSUE_21_GAMES = ["texas-holdem", "omaha", "omaha-hi-lo", "crazy-pineapple"]
 ISSUE_22_GAMES = ["five-card-draw", "kings-and-little-ones", "deuce-to-seven-triple-draw", "badugi"]
 
 
@@ -216,13 +216,18 @@ def test_replay_narrates_a_quartered_pot(capsys: pytest.CaptureFixture[str]) -> 
 def test_replay_of_a_variant_wildstud_does_not_deal_exits_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The issue: another game's history (here pokerkit's no-limit hold'em) is an unusable file.
+    # The issue: another game's history (here pokerkit's no-limit short-deck hold'em) is an
+    # unusable file; no-limit hold'em itself (issue 21) is read.
     path = tmp_path / "holdem.phh"
-    path.write_text('variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
-                    'starting_stacks = [200, 200]\nactions = ["d dh p1 AcAd", "d dh p2 KcKd"]\n')
+    text = ('variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
+            'starting_stacks = [200, 200]\nactions = ["d dh p1 AcAd", "d dh p2 KcKd"]\n')
+    path.write_text(text.replace('"NT"', '"NS"'))
     assert run(["replay", str(path)]) == 2
     err = capsys.readouterr().err
-    assert "variant 'NT' is not a game Wildstud deals" in err and "razz (FR, PR, NR)" in err
+    assert "variant 'NS' is not a game Wildstud deals" in err and "razz (FR, PR, NR)" in err
+    assert "Texas Hold'em (FT, NT, _PT)" in err
+    path.write_text(text)
+    assert run(["replay", str(path)]) == 0
 
 
 def test_replay_refuses_a_game_written_under_another_variant(
@@ -233,3 +238,28 @@ def test_replay_refuses_a_game_written_under_another_variant(
     monkeypatch.setattr(sys, "stdin", io.StringIO(text))
     assert run(["replay", "-"]) == 2          # a malformed field: no usable history (docs/histories.md)
     assert "_game razz is written as variant FR, not F7S" in capsys.readouterr().err
+
+
+def test_replay_json_reads_a_pokerkit_omaha_hi_lo_history(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The issue: ``wildstud replay FILE --json`` reads pokerkit's histories, its finishing_stacks
+    # and winnings agreeing with pokerkit's. pokerkit plays the hand-built quartered pot (case 52)
+    # and writes it in its own words (show lines, no _game, no results); Wildstud replays that.
+    pokerkit = pytest.importorskip("pokerkit")
+    with (HANDS / "52-omaha-hi-lo-quartered.toml").open("rb") as fp:
+        ours = pokerkit.HandHistory.load(fp)
+    *_, state = iter(ours)
+    theirs = pokerkit.HandHistory.from_game_state(ours.create_game(), state)
+    path = tmp_path / "pokerkit.phh"
+    path.write_text(theirs.dumps())
+    assert "_game" not in path.read_text() and "finishing_stacks" not in path.read_text()
+    assert run(["replay", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["game"] == "omaha-hi-lo"
+    assert data["finishing_stacks"] == list(state.stacks) == [945, 1115, 940]
+    pushed = [0, 0, 0]
+    for op in state.operations:
+        if type(op).__name__ == "ChipsPushing":
+            pushed = [a + b for a, b in zip(pushed, op.amounts, strict=True)]
+    assert data["winnings"] == pushed == [85, 255, 0]

@@ -277,9 +277,7 @@ async def test_discord_py_paces_itself_and_the_waits_are_recorded(
 
 async def test_a_429_is_retried_by_discord_py(fake_discord: FakeDiscord, bot: LimitBot) -> None:
     fake = fake_discord
-    # Windows of 1 s (not 50 ms): on a loaded machine the five posts below and the bot's own could
-    # otherwise straddle a reset, and the bot would never meet the 429 this test is about.
-    fake.time_scale = 0.2
+    fake.time_scale = 0.2  # 1-second windows: on a busy machine 50 ms ran out before the bot's post
     poker = fake.guild().channel("poker")
     for i in range(5):  # someone else (a second process) used the channel's bucket up
         await raw(fake, "POST", f"/channels/{poker.id}/messages", {"content": f"other {i}"})

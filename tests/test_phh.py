@@ -124,7 +124,8 @@ def test_pot_and_no_limit_use_min_bet(variant: str, structure: str) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (history(base=BASE.replace("F7S", "NT")), "variant 'NT' is not a game Wildstud deals"),
+        (history(base=BASE.replace("F7S", "NS")), "variant 'NS' is not a game Wildstud deals"),
+        (history(base=BASE.replace("F7S", "NT")), "bring_in has no place in NT"),
         (history(base=BASE.replace("small_bet = 20\n", "")), "missing field small_bet"),
         (history(base=BASE + "min_bet = 20\n"), "min_bet is for pot and no limit"),
         (history(base=BASE + "blinds_or_straddles = [1, 2, 0]\n"), "blinds_or_straddles has no place"),

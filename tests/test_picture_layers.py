@@ -43,14 +43,23 @@ def tables(draw: st.DrawFn) -> TablePicture:
             up=tuple(deck.pop() for _ in range(n_up)), down=draw(st.integers(0, 3)),
             folded=draw(st.booleans()), to_act=i == to_act, dealer=draw(st.booleans()),
             bet=draw(st.sampled_from((0, 20, 99_999_999))), note=draw(st.sampled_from(NOTES)),
+            blind=draw(st.sampled_from(("", "SB", "BB", "straddle"))),
         ))
     ranks = draw(st.lists(st.sampled_from([r for r in Rank if r is not Rank.FIVE]), max_size=5, unique=True))
     fixed = draw(st.sampled_from(((), (WildRank(Rank.FIVE),), (WildRank(Rank.THREE), WildRank(Rank.NINE)))))
     wilds = fixed + tuple(WildRank(r, Card(Rank.FIVE, Suit.HEARTS), Card(r, Suit.SPADES)) for r in ranks)
     community = deck.pop() if draw(st.booleans()) else None
     title = draw(st.sampled_from(("Hand #3 · third street", "Hand #999 · seventh street · pot limit " * 3)))
+    # A flop game's board (issue 21): none yet, the flop, turn or river, or both runs of a hand run twice.
+    runs = draw(st.sampled_from((None, 0, 3, 4, 5, "twice")))
+    boards: tuple[tuple[Card, ...], ...] = ()
+    if runs == "twice":
+        first = tuple(deck.pop() for _ in range(5))
+        boards = (first, first[:3] + tuple(deck.pop() for _ in range(2)))
+    elif runs:
+        boards = (tuple(deck.pop() for _ in range(runs)),)
     return TablePicture(title, tuple(seats), draw(st.integers(0, 10**9)), wilds, community,
-                        four_colour=draw(st.booleans()))
+                        four_colour=draw(st.booleans()), boards=boards, board_size=0 if runs is None else 5)
 
 
 def painted(pic: TablePicture) -> bytes:

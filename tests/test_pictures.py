@@ -313,10 +313,11 @@ def test_bad_snapshots_are_refused() -> None:
         P.render_showdown(ShowdownPicture("t", ()))
 
 
-def test_gallery_renders_four_pictures(tmp_path: Path) -> None:
+def test_gallery_renders_seven_pictures(tmp_path: Path) -> None:
     paths = render_gallery(tmp_path)
     assert [p.name for p in paths] == ["table-third-street.png", "showdown-five-of-a-kind.png",
-                                       "hand-dm-wilds.png", "table-8-seats.png"]
+                                       "hand-dm-wilds.png", "table-8-seats.png", "table-omaha-flop.png",
+                                       "table-run-it-twice.png", "hand-omaha-hi-lo.png"]
     for path in paths:
         assert decode(path.read_bytes()).width == 960
         assert path.with_suffix(".txt").read_text(encoding="utf-8").strip()
@@ -361,3 +362,81 @@ def test_a_two_colour_deck_draws_clubs_dark_and_diamonds_red() -> None:
     assert count(two, red, tol=10) > count(four, red, tol=10)
     hand = HandPicture("t", cs("Qc 9d Jd 5c 2c"), cs("Jd 5c 2c"), four_colour=False)
     assert count(P.render_hand(hand), green, tol=10) == 0
+
+
+# -- flop games (issue 21) -------------------------------------------------------------------------
+
+MIDDLE = (282, 226, 678, 420)
+"""The middle of the felt, between the seats of the 6-seat layout."""
+
+
+def flop_table(boards: tuple[tuple[Card, ...], ...], down: int = 2) -> TablePicture:
+    seats = (
+        SeatPicture("Ann", 1_480, (), down, dealer=True),
+        SeatPicture("Bea", 470, (), down, bet=10, blind="SB"),
+        SeatPicture("Cid", 495, (), down, bet=20, blind="BB"),
+        SeatPicture("Dot", 500, (), down, to_act=True),
+        SeatPicture("Eve", 900, (), 0, folded=True),
+        SeatPicture("Hal", 75, (), 0, note="sitting out"),
+    )
+    return TablePicture("Hand #4 · flop", seats, 60, boards=boards, board_size=5)
+
+
+def test_the_board_fills_its_five_places_in_the_middle_of_the_felt() -> None:
+    faces = [count(P.render_table(flop_table((cs("Kh 7c 2d Qs 3h")[:n],) if n else ())), S._FACE, MIDDLE)
+             for n in (0, 3, 4, 5)]
+    assert faces[0] == 0 and 0 < faces[1] < faces[2] < faces[3]
+    # The places still to come are drawn empty, so the board does not move as it fills.
+    empty = [count(P.render_table(flop_table((cs("Kh 7c 2d Qs 3h")[:n],))), S._FELT_EDGE, MIDDLE, tol=2)
+             for n in (3, 5)]
+    assert empty[0] > empty[1]
+
+
+def test_a_hand_run_twice_draws_both_boards_one_above_the_other() -> None:
+    one = P.render_table(flop_table((cs("Kh 7c 2d Qs 3h"),)))
+    two = P.render_table(flop_table((cs("Kh 7c 2d Qs 3h"), cs("Kh 7c 2d As 9c"))))
+    upper, lower = (282, 226, 678, 340), (282, 340, 678, 420)
+    assert count(two, S._FACE, upper) > 1000 and count(two, S._FACE, lower) > 1000
+    assert count(one, S._FACE, lower) < count(two, S._FACE, lower)
+    # Both boards stay clear of the seats below them.
+    for left, top, right, _ in P.seat_boxes(6):
+        if top > 300:
+            box = (max(left, 282), top, min(right, 678), top + 40)
+            if box[0] < box[2]:
+                assert count(two, S._FACE, box) == count(one, S._FACE, box)
+
+
+def test_a_board_card_reads_at_least_as_large_as_a_seat_card_on_a_phone() -> None:
+    """The board is everyone's hand: at 380 px wide its rank glyphs are no smaller than the seats'
+    up cards' (measured on the drawn ink of the picture itself)."""
+    def rank_ink(img: Image.Image, box: tuple[int, int, int, int]) -> int:
+        small = img.resize((P.PHONE_WIDTH, round(P.PHONE_WIDTH * img.height / img.width)),
+                           Image.Resampling.LANCZOS)
+        f = P.PHONE_WIDTH / img.width
+        crop = small.crop(tuple(round(v * f) for v in box)).convert("L")   # type: ignore[arg-type]
+        rows = [y for y in range(crop.height) if any(crop.getpixel((x, y)) < 120  # type: ignore[operator]
+                                                      for x in range(crop.width))]
+        return rows[-1] - rows[0] + 1 if rows else 0
+
+    one = P.render_table(flop_table((cs("Ks 7c 2d Qs 3h"),)))
+    two = P.render_table(flop_table((cs("Ks 7c 2d Qs 3h"), cs("Ks 7c 2d As 9c"))))
+    showdown = flop_table((cs("Ks 7c 2d Qs 3h"),))
+    seats = tuple(replace(s, up=cs("Ks Qc"), down=0) if i == 0 else s for i, s in enumerate(showdown.seats))
+    seat_img = P.render_table(replace(showdown, seats=seats))
+    x0, y0 = P.seat_boxes(6)[0][:2]
+    seat_rank = rank_ink(seat_img, (x0 + 4, y0 + 52, x0 + 24, y0 + 76))
+    # The first board card's rank corner (the pot line is above, the board centred below it).
+    assert rank_ink(one, (296, 276, 318, 304)) >= seat_rank > 0
+    assert rank_ink(two, (360, 270, 378, 287)) >= seat_rank - 1          # two boards: a little smaller
+
+
+def test_blinds_are_marked_on_their_seats_and_the_alt_text_has_the_board() -> None:
+    pic = flop_table((cs("Kh 7c 2d"),))
+    alt = P.table_alt(pic)
+    assert "Board K♥ 7♣ 2♦." in alt and "No wild cards" not in alt
+    assert "Bea (small blind): 470 chips, 2 down, bet 10." in alt
+    assert "Cid (big blind): 495 chips, 2 down, bet 20." in alt
+    twice = P.table_alt(flop_table((cs("Kh 7c 2d Qs 3h"), cs("Kh 7c 2d As 9c"))))
+    assert "Board 1 K♥ 7♣ 2♦ Q♠ 3♥. Board 2 K♥ 7♣ 2♦ A♠ 9♣." in twice
+    four = P.table_alt(flop_table((), down=4))
+    assert "Ann (dealer): 1,480 chips, 4 down." in four

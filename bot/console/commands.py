@@ -44,7 +44,8 @@ HELP = (
     "Type the number of an option, or: fold (f), check (k), call (c), bring in (bi), complete,\n"
     "bet N / raise N (b N, r N: N is your total for this street), all in (a);\n"
     "at the showdown, when a hand shown beats yours: show, or muck (give up the pot unseen);\n"
-    "Baseball's questions: pay or fold (a face-up three), buy or decline (a face-up four).\n"
+    "Baseball's questions: pay or fold (a face-up three), buy or decline (a face-up four);\n"
+    "run twice or run once (everyone all-in, run it twice on); discard CARD (Crazy Pineapple).\n"
     "Draw games: draw 1 3 (throw away your 1st and 3rd cards), draw Kh 5c (those cards), stand.\n"
     "Other commands: cards (your cards again), table (the table), chips (everyone's chips),\n"
     "openings (your down cards' openings, to check against the deck after the hand),\n"
@@ -195,6 +196,13 @@ def parse_action(text: str, prompt: Prompt, hand: Sequence[Card] = ()) -> Comman
         words = ["all_in", *words[2:]]
     if words[:2] == ["bring", "in"]:
         words = ["bring_in", *words[2:]]
+    if words[:2] in (["run", "twice"], ["run", "once"]):
+        words = [f"run_{words[1]}", *words[2:]]
+    if words[:1] == ["discard"] and len(words) == 2:      # Crazy Pineapple: discard Kh
+        chosen = next((o for o in prompt.options if o.cards and o.cards[0].code.lower() == words[1]), None)
+        if chosen is None:
+            raise InputError(f"Discard one of your down cards: {_choices(prompt)}.")
+        return chosen.command
     if not words:
         raise InputError(f"Type your action: {_choices(prompt)} (? for help).")
     head = words[0]

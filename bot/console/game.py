@@ -42,7 +42,7 @@ from bot.engine.games.rulings import RULINGS, Rulings
 from bot.render.cards import chips
 from bot.render.settings import rulings_changes, rulings_table
 from bot.store import Store
-from bot.tables.games import GameSettings, PendingChoice, dealable_games, setting_title
+from bot.tables.games import GameSettings, PendingChoice, games_list_text, setting_title
 from bot.tables.notices import Actor, Prompt, TableKey, TableSnapshot
 from bot.tables.options import TableOptions
 from bot.tables.robot import ROBOT_POOL, Robot, robot_names
@@ -554,7 +554,10 @@ class TerminalGame:
                          "deck · rulings: the house rulings · "
                          "ruling NAME VALUE: change one (from the next deal) · stakes micro|small|medium|"
                          "pot-limit|no-limit · games: the games · game NAME: the game from the next deal "
-                         "(or dealers-choice) · games NAME,NAME: the dealer's-choice list · q: quit")
+                         "(or dealers-choice) · games NAME,NAME: the dealer's-choice list · "
+                         "straddle on|off · bomb-pot next|off|every N [ante N]: the flop games' straddle "
+                         "and bomb pots · join-blind wait|post: newcomers wait for the big blind or post"
+                         " one · q: quit")
             elif head == "chips":
                 await self.show_chips()
             elif head == "history":
@@ -577,6 +580,13 @@ class TerminalGame:
                         self.say(await service.set_games(self.key, self.dealer(table), split_list(rest)))
                 except IllegalAction as exc:
                     self.say(s.tint("yellow", exc.reason))
+            elif head == "join-blind" and len(words) == 2 and words[1] in ("wait", "post"):
+                table = service.snapshot(self.key)
+                await service.set_options(self.key, self.dealer(table), join_blind=words[1])
+                self.say("Newcomers wait for the big blind." if words[1] == "wait"
+                         else "Newcomers post a big blind and play at once.")
+            elif head in ("straddle", "bomb-pot", "bombpot"):
+                await self.flop_option(head, words[1:])
             elif head == "ruling":
                 await self.change_ruling(words[1:])
             elif head == "verify":
@@ -593,6 +603,48 @@ class TerminalGame:
                 self.say(s.tint("yellow", f"Type stakes and one of: {', '.join(PRESETS)}."))
             else:
                 self.say(s.tint("yellow", f"I don't understand {echo(line)}; ? lists the commands."))
+
+    async def flop_option(self, head: str, words: list[str]) -> None:
+        """``straddle on|off`` and ``bomb-pot next|off|every N [ante N]``: the flop games' straddle
+        and bomb pots (the dealer, the keyboard), from the next deal."""
+        service = self.service
+        assert service is not None
+        s = self.style
+        dealer = self.dealer(service.snapshot(self.key))
+        try:
+            if head == "straddle" and words in (["on"], ["off"]):
+                options = await service.set_options(self.key, dealer, straddle=words[0] == "on")
+                self.say("Straddle on: the player under the gun posts twice the big blind in every flop hand."
+                         if options.straddle else "Straddle off.")
+                return
+            if head != "straddle":
+                ante = None
+                if (len(words) >= 3 and words[-2] == "ante" and is_number(words[-1])
+                        and len(words[-1]) <= MAX_DIGITS):
+                    ante, words = int(words[-1]), words[:-2]
+                if ante is not None:
+                    await service.set_options(self.key, dealer, bomb_pot_ante=ante)
+                if words == ["next"]:
+                    self.say(await service.call_bomb_pot(self.key, dealer))
+                    return
+                if words == ["off"]:
+                    await service.call_bomb_pot(self.key, dealer, on=False)
+                    await service.set_options(self.key, dealer, bomb_pot_every=None)
+                    self.say("No bomb pots.")
+                    return
+                if len(words) == 2 and words[0] == "every" and is_number(words[1]) and len(words[1]) <= 4:
+                    options = await service.set_options(self.key, dealer, bomb_pot_every=int(words[1]))
+                    self.say(f"Every hand numbered a multiple of {options.bomb_pot_every} is a bomb pot when"
+                             " it is a flop game.")
+                    return
+                if ante is not None and not words:
+                    self.say(f"A bomb pot's ante is {chips(ante)}.")
+                    return
+        except IllegalAction as exc:
+            self.say(s.tint("yellow", exc.reason))
+            return
+        self.say(s.tint("yellow", "Type straddle on|off, or bomb-pot next|off|every N, optionally with "
+                                  "ante N."))
 
     async def change_ruling(self, words: list[str]) -> None:
         """``ruling NAME VALUE``, between hands or during one: the dealer (the keyboard) changes one
@@ -780,15 +832,10 @@ def _and(names: Sequence[str]) -> str:
     """``Ann, Bea and Cid``."""
     return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
 def games_text(games: GameSettings) -> str:
-    """Every game the table may deal, one a line (the game of the next deal marked, and under
-    dealer's choice the games on the list), then how to change them."""
-    lines = [f"Game: {setting_title(games.game, games.allowed)}"]
-    for name in dealable_games():
-        mark = "*" if name == games.game or (games.game == DEALERS_CHOICE and name in games.allowed) else " "
-        lines.append(f" {mark} {name}: {GAMES[name].rules}")
-    lines.append("Change it with: game NAME (or game dealers-choice); games NAME,NAME sets the "
-                 "dealer's-choice list.")
-    return "\n".join(lines)
+    """Every game the table may deal, by family, one a line (the game of the next deal marked, and
+    under dealer's choice the games on the list), then how to change them."""
+    return (games_list_text(games) + "\nChange it with: game NAME (or game dealers-choice); games"
+            " NAME,NAME sets the dealer's-choice list.")
 
 
 def split_list(text: str) -> list[str]:

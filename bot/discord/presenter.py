@@ -32,8 +32,12 @@ reads the service back.
   channel is told once (``Update.undelivered``) and the player uses "My cards".
 
 Everything is sent through REST with partial channels, so it works before the gateway is ready
-(hands resumed in ``setup_hook``) and without the members intent. Calls for one table are
-serialised by a lock; nothing waits on a DM beyond the update's ``private_timeout``.
+(hands resumed in ``setup_hook``) and without the members intent. The service hands over each
+update after releasing the table's lock, one at a time per table and in order, so a slow Discord
+call never holds a table; when a newer update of the table is already waiting
+(``Update.superseded``), only the newest is drawn on the table message (the older one's log lines,
+summaries and DMs still go out, and its click is acknowledged). Calls for one table are also
+serialised by a lock here; nothing waits on a DM beyond the update's ``private_timeout``.
 
 The DMs and replies are in ``presenter_dm`` (a mixin), what is remembered per table in
 ``presenter_state``.
@@ -408,6 +412,8 @@ class DiscordPresenter(PrivateMessages):
         assert snapshot is not None
         for final in finished:
             await self._summarise(key, state, final, look, responder)
+        if update.superseded:
+            return      # a newer update of this table is waiting: it draws the table as it is now
         deadline = None
         if snapshot.prompt is not None and snapshot.phase is Phase.IN_HAND:
             deadline = self._deadline(state, snapshot.prompt)

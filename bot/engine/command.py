@@ -60,6 +60,12 @@ class Kind(StrEnum):
     """A draw decision: discard ``cards`` (the discards; empty = stand pat) and be dealt as many."""
     STAND = "stand"
     """A draw decision: stand pat (draw no card; the same as a ``draw`` of no cards)."""
+    DISCARD = "discard"
+    """A decision: throw away the one card in ``cards`` (Crazy Pineapple, after the flop betting)."""
+    RUN_TWICE = "run_twice"
+    """A decision: agree to deal the rest of the board twice (all in before the river)."""
+    RUN_ONCE = "run_once"
+    """A decision: deal the rest of the board once (what the timer says)."""
 
 
 AMOUNT_KINDS = frozenset({Kind.COMPLETE, Kind.BET, Kind.RAISE, Kind.WAGER})
@@ -68,11 +74,15 @@ AMOUNT_KINDS = frozenset({Kind.COMPLETE, Kind.BET, Kind.RAISE, Kind.WAGER})
 PRICE_KINDS = frozenset({Kind.PAY, Kind.BUY})
 """Decisions that carry a price (chips paid, not a street total); the hand fills it in."""
 
-DECISION_KINDS = frozenset({Kind.PAY, Kind.BUY, Kind.DECLINE, Kind.DRAW, Kind.STAND})
+DECISION_KINDS = frozenset({Kind.PAY, Kind.BUY, Kind.DECLINE, Kind.DISCARD, Kind.RUN_TWICE,
+                            Kind.RUN_ONCE, Kind.DRAW, Kind.STAND})
 """The answers to a decision (fold answers a pay-or-fold too)."""
 
 DRAW_KINDS = frozenset({Kind.DRAW, Kind.STAND})
 """The answers to a draw decision (``stand`` is a draw of no cards)."""
+
+CARD_KINDS = frozenset({Kind.DISCARD, Kind.DRAW})
+"""Kinds that name cards (``Command.cards``)."""
 
 PLAYER_KINDS = frozenset(Kind) - {Kind.TIMEOUT, Kind.WAGER}
 """What a player may ask for by name (``wager`` is PHH's, ``timeout`` the timer's)."""
@@ -82,19 +92,21 @@ TIMED_OUT = "timed out"
 
 _PHH_RE = re.compile(
     r"^p([1-9][0-9]*) (f|cc|pb|cbr [1-9][0-9]*|sm|sm -|sm [2-9TJQKA][cdhs](?:[2-9TJQKA][cdhs])*"
-    r"|_pay [1-9][0-9]*|_buy [1-9][0-9]*|_decline|sd|sd [2-9TJQKA][cdhs](?:[2-9TJQKA][cdhs])*)$"
+    r"|_pay [1-9][0-9]*|_buy [1-9][0-9]*|_decline|_discard [2-9TJQKA][cdhs]|_run_twice|_run_once"
+    r"|sd|sd [2-9TJQKA][cdhs](?:[2-9TJQKA][cdhs])*)$"
 )
 _LEGACY_RE = re.compile(r"^p([1-9][0-9]*) ([a-z_]+)(?: ([0-9]+))?$")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Command:
     """``kind`` and, for a wager, ``amount`` (chips, the street total "to"); ``timed_out`` marks a
-    resolved command the timer took; ``cards``: a ``draw``'s discards (secret: only the drawing
-    player and the history file ever see them; empty = stand pat). Raises ``ValueError`` for an
-    amount on a kind without one, an amount that is not an ``int``, cards on a kind other than
-    ``draw`` or a card discarded twice. Whether the amount (or the discard) is legal is the hand's
-    to say: ``StudHand.verify`` raises ``IllegalAction`` with the reason."""
+    resolved command the timer took; ``cards``: the card a ``discard`` throws away, or a ``draw``'s
+    discards (secret: only the drawing player and the history file ever see them; empty = stand
+    pat). Raises ``ValueError`` for an amount on a kind without one, an amount that is not an
+    ``int``, cards on a kind without them, or a card named twice. Whether the amount (or the
+    discard) is legal is the hand's to say: ``StudHand.verify`` raises ``IllegalAction`` with the
+    reason."""
 
     kind: Kind
     amount: int | None = None
@@ -105,10 +117,12 @@ class Command:
         if not isinstance(self.kind, Kind):
             raise ValueError(f"not a command kind: {self.kind!r}")
         if self.cards:
-            if self.kind is not Kind.DRAW:
+            if self.kind not in CARD_KINDS:
                 raise ValueError(f"{vocab.verb(self.kind)} takes no cards")
             if not isinstance(self.cards, tuple) or not all(isinstance(c, Card) for c in self.cards):
-                raise ValueError("the discards must be a tuple of cards")
+                raise ValueError(f"not cards: {self.cards!r}")
+            if self.kind is Kind.DISCARD and len(self.cards) != 1:
+                raise ValueError("discard one card")
             if len(set(self.cards)) != len(self.cards):
                 raise ValueError("a card can be discarded only once")
         amount = self.amount
@@ -117,6 +131,13 @@ class Command:
                 raise ValueError(f"{vocab.verb(self.kind)} takes no amount")
             if not isinstance(amount, int) or isinstance(amount, bool):
                 raise ValueError(f"the amount must be a whole number of chips, not {amount!r}")
+
+    def __repr__(self) -> str:
+        cards = f", cards={self.cards!r}" if self.cards else ""     # only a discard names cards
+        if self.kind is Kind.DRAW and self.cards:                  # a draw's discards stay secret
+            cards = f", cards=<{len(self.cards)} secret>"
+        return (f"Command(kind={self.kind!r}, amount={self.amount!r}, timed_out={self.timed_out!r}"
+                f"{cards})")
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -135,9 +156,7 @@ class Command:
         """What a player types, or one old stored codec entry without its seat: ``raise 40``,
         ``raise to 40``, ``All-in``, ``bring in``, ``timeout``. ``ValueError`` if it is not one."""
         words = text.strip().lower().replace(",", "").split()
-        if words and words[0] in ("draw", "discard", "sd"):
-            if words[0] == "discard" and len(words) < 2:
-                raise ValueError("say which cards to discard: discard Kh 5c")
+        if words and words[0] in ("draw", "sd"):
             try:
                 cards = tuple(parse_cards(words[1:]))
             except ValueError as exc:
@@ -150,6 +169,12 @@ class Command:
             amount = int(words.pop())
         if not words:
             raise ValueError(f"not an action: {text!r}")
+        if words[0] == "discard" and len(words) == 2 and amount is None:
+            try:
+                card = Card.parse(words[1])
+            except ValueError:
+                raise ValueError(f"not a card to discard: {words[1]!r}") from None
+            return cls(Kind.DISCARD, cards=(card,))
         name = "_".join(words)
         if name == "timeout":
             if amount is not None:
@@ -188,9 +213,12 @@ class Command:
         if verb == "sd":
             return seat, cls(Kind.DRAW, None, timed_out, tuple(parse_cards(arg)) if arg else ())
         kind = {"f": Kind.FOLD, "cc": Kind.CHECK_OR_CALL, "pb": Kind.BRING_IN,
-                "cbr": Kind.WAGER, "_pay": Kind.PAY, "_buy": Kind.BUY, "_decline": Kind.DECLINE}.get(verb)
+                "cbr": Kind.WAGER, "_pay": Kind.PAY, "_buy": Kind.BUY, "_decline": Kind.DECLINE,
+                "_discard": Kind.DISCARD, "_run_twice": Kind.RUN_TWICE, "_run_once": Kind.RUN_ONCE}.get(verb)
         if kind is None:
             kind = Kind.SHOW if arg else Kind.MUCK
+        if kind is Kind.DISCARD:
+            return seat, cls(kind, None, timed_out, (Card.parse(arg),))
         priced = verb in ("cbr", "_pay", "_buy")
         return seat, cls(kind, int(arg) if priced else None, timed_out)
 
@@ -203,6 +231,8 @@ class Command:
             return False
         if self.kind in AMOUNT_KINDS or self.kind in PRICE_KINDS:
             return self.amount is not None and self.amount > 0
+        if self.kind is Kind.DISCARD:
+            return bool(self.cards)
         return True
 
     def phh(self, seat: int) -> str:
@@ -229,8 +259,10 @@ class Command:
             verb = "sm -"
         elif kind is Kind.MUCK:
             verb = "sm"
-        elif kind is Kind.DECLINE:
-            verb = "_decline"
+        elif kind in (Kind.DECLINE, Kind.RUN_TWICE, Kind.RUN_ONCE):
+            verb = f"_{kind.value}"
+        elif kind is Kind.DISCARD:
+            verb = f"_discard {self.cards[0].code}"
         elif kind in DRAW_KINDS:
             verb = "sd " + "".join(c.code for c in self.cards) if self.cards else "sd"
         elif kind in PRICE_KINDS:
@@ -243,9 +275,12 @@ class Command:
     @property
     def text(self) -> str:
         """The command as a player would type it, read back by ``parse``: ``raise 40``, ``all_in``,
-        ``draw Kh 5c`` (a draw's text names its discards: it is for its player only)."""
+        ``discard 7h``, ``draw Kh 5c`` (a draw's text names its discards: it is for its player
+        only)."""
         if self.kind is Kind.DRAW:
             return " ".join(("draw", *(c.code for c in self.cards)))
+        if self.cards:
+            return f"{self.kind.value} {' '.join(card.code for card in self.cards)}"
         return self.kind.value if self.amount is None else f"{self.kind.value} {self.amount}"
 
     @property
@@ -256,6 +291,8 @@ class Command:
             return f"draw {len(self.cards)}" if self.cards else "stand pat"
         if self.kind is Kind.WAGER:
             return "bet or raise" if self.amount is None else f"bet or raise to {self.amount:,}"
+        if self.cards:
+            return f"{vocab.verb(self.kind)} {' '.join(card.code for card in self.cards)}"
         if self.amount is None:
             return vocab.verb(self.kind)
         return vocab.imperative(self.kind, self.amount)

@@ -11,18 +11,20 @@ from typing import Literal, NamedTuple, get_args
 
 from bot.engine.cards.card import Card
 
-DealKind = Literal["hole", "community", "burn", "indicator", "board"]
+DealKind = Literal["hole", "community", "burn", "indicator", "board", "second_board"]
 DEAL_KINDS: tuple[DealKind, ...] = get_args(DealKind)
 """``hole``: a card to a seat (up or down); ``community``: the shared seventh-street card in a
 shortage; ``burn``: a burned card (never seen); ``indicator``: a card turned face up in the centre to
 set a follow's rank (``follow_target = indicator-card``); ``board``: a flop game's shared card, face
-up on the board (the flop, the turn, the river)."""
+up on the board (the flop, the turn, the river); ``second_board``: the second run's board cards
+when the hand is run twice."""
 
-FORCED = ("ante", "small_blind", "big_blind", "straddle")
+FORCED = ("ante", "small_blind", "big_blind", "straddle", "dead_blind")
 """Forced bets: posted by the hand itself, never a ``Command``."""
 
-ACTIONS = ("ante", "small_blind", "big_blind", "straddle", "bring_in", "complete", "bet", "raise",
-           "call", "check", "fold", "show", "muck", "pay", "buy", "decline", "draw")
+ACTIONS = ("ante", "small_blind", "big_blind", "straddle", "dead_blind", "bring_in", "complete", "bet",
+           "raise", "call", "check", "fold", "show", "muck", "pay", "buy", "decline", "discard",
+           "run_twice", "run_once", "draw")
 """Action names in the log (each but the ``FORCED`` bets is a ``Command`` kind the hand applies). A
 ``draw`` row (a draw game's discard, ``stand`` included) has ``to`` = the number of cards drawn
 (0 = stood pat) and never names the cards: they are the seat's own (``StudHand.discards``)."""
@@ -52,7 +54,8 @@ class Action(NamedTuple):
     fold, show, muck). ``to``: the seat's total for the street after the action (``ante`` rows: the
     ante posted, ``to`` 0; a blind or straddle: the chips posted, ``to`` the seat's street total).
     ``all_in``: the action left the seat with no chips.
-    ``timed_out``: the action was taken by the timer (SPEC §7).
+    ``timed_out``: the action was taken by the timer (SPEC §7). ``cards``: the card a ``discard``
+    threw away (secret, as a down card is).
     """
 
     street: int
@@ -62,6 +65,7 @@ class Action(NamedTuple):
     to: int = 0
     all_in: bool = False
     timed_out: bool = False
+    cards: tuple[Card, ...] = ()
 
 
 LogEntry = Deal | Action

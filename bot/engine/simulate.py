@@ -35,6 +35,7 @@ from bot.engine.command import Command, Kind
 from bot.engine.games.catalogue import Game, game_of
 from bot.engine.games.rulings import DEFAULT_RULINGS, Rulings
 from bot.engine.hand.hand import StudHand
+from bot.engine.hand.options import NO_OPTIONS, HandOptions
 from bot.engine.values.evaluator import Category
 
 __all__ = ["RandomPlayer", "SimulationStats", "play_hand", "random_rulings", "random_stakes", "simulate"]
@@ -86,9 +87,13 @@ class RandomPlayer:
                     discards = ()
             hand.apply(seat, Command(Kind.DRAW, cards=discards))
             return
-        if decision is not None:                 # Baseball: buy / pay, or not
-            yes, no = decision.choices
-            hand.apply(seat, yes if rng.random() < 0.7 else no)
+        if decision is not None:                 # Baseball: buy / pay, or not; run it twice or not
+            choices = decision.choices
+            if len(choices) == 2:
+                yes, no = choices
+                hand.apply(seat, yes if rng.random() < 0.7 else no)
+            else:                                # a discard: any of the cards
+                hand.apply(seat, rng.choice(choices))
             return
         legal = hand.legal_actions(seat)
         r = rng.random()
@@ -146,6 +151,8 @@ def play_hand(
     manual_showdown: bool = False,
     max_actions: int = 1000,
     game: Game | str | None = None,
+    options: HandOptions = NO_OPTIONS,
+    button: int = 0,
 ) -> StudHand:
     """Deal one hand from a deck shuffled by ``rng`` and play it out with ``player``
     (default: a ``RandomPlayer`` on ``rng``). Returns the finished hand.
@@ -157,7 +164,8 @@ def play_hand(
     chosen = game_of(game)
     if chosen.has_blinds:
         stakes = stakes.with_standard_blinds()
-    hand = StudHand(stacks, stakes, rulings, Deck(rng), manual_showdown=manual_showdown, game=chosen)
+    hand = StudHand(stacks, stakes, rulings, Deck(rng), manual_showdown=manual_showdown, game=chosen,
+                    options=options, button=button)
     bot = player if player is not None else RandomPlayer(rng)
     for _ in range(max_actions):
         if hand.is_over:

@@ -44,8 +44,10 @@ ALIASES: dict[str, str] = {
     "b": "bet", "bet": "bet", "r": "raise", "raise": "raise",
     "a": "all_in", "allin": "all_in", "all_in": "all_in", "shove": "all_in", "jam": "all_in",
     "show": "show", "muck": "muck",
-    "pay": "pay", "buy": "buy", "decline": "decline",
     "draw": "draw", "stand": "stand", "stand_pat": "stand", "pat": "stand",
+    "pay": "pay", "buy": "buy", "decline": "decline", "discard": "discard",
+    "run_twice": "run_twice", "twice": "run_twice", "rit": "run_twice",
+    "run_once": "run_once", "once": "run_once",
 }
 """What a player may type for each action (the terminal's short forms included) -> its name."""
 
@@ -54,6 +56,7 @@ _THIRD_PERSON: dict[str, Callable[[str, str], str]] = {
     "small_blind": lambda paid, to: f"posts the small blind of {paid}",
     "big_blind": lambda paid, to: f"posts the big blind of {paid}",
     "straddle": lambda paid, to: f"straddles for {paid}",
+    "dead_blind": lambda paid, to: f"posts a dead blind of {paid}",
     "bring_in": lambda paid, to: f"brings in for {paid}",
     "complete": lambda paid, to: f"completes to {to}",
     "bet": lambda paid, to: f"bets {to}",
@@ -67,27 +70,33 @@ _THIRD_PERSON: dict[str, Callable[[str, str], str]] = {
     "buy": lambda paid, to: f"buys the extra card for {paid}",
     "decline": lambda paid, to: "declines the extra card",
     "draw": lambda paid, to: "stands pat" if to == "0" else f"draws {to}",
+    "discard": lambda paid, to: "discards",
+    "run_twice": lambda paid, to: "agrees to run it twice",
+    "run_once": lambda paid, to: "runs it once",
 }
 
 _IMPERATIVE = {
     "fold": "fold", "check": "check", "call": "call", "check_or_call": "check or call",
     "bring_in": "bring in", "complete": "complete to", "bet": "bet", "raise": "raise to",
     "all_in": "go all-in for", "show": "show", "muck": "muck", "timeout": "time out",
-    "pay": "pay", "buy": "buy the card for", "decline": "decline the card",
     "draw": "draw", "stand": "stand pat",
+    "pay": "pay", "buy": "buy the card for", "decline": "decline the card", "discard": "discard",
+    "run_twice": "run it twice", "run_once": "run it once",
 }
 
 _BARE = {"check_or_call": "check or call", "bring_in": "bring in", "all_in": "go all-in",
-         "timeout": "time out", "stand": "stand pat"}
+         "timeout": "time out", "run_twice": "run it twice", "run_once": "run it once",
+         "stand": "stand pat"}
 
 _BUTTON_HEADS = {
     "fold": "Fold", "check": "Check", "call": "Call", "bring_in": "Bring-in", "complete": "Complete to",
     "bet": "Bet", "raise": "Raise to", "all_in": "All-in", "show": "Show", "muck": "Muck",
-    "pay": "Pay", "buy": "Buy card", "decline": "Decline",
     "draw": "Draw", "stand": "Stand pat",
+    "pay": "Pay", "buy": "Buy card", "decline": "Decline", "discard": "Discard",
+    "run_twice": "Run it twice", "run_once": "Run it once",
 }
 
-_NO_AMOUNT = ("fold", "check", "show", "muck", "decline", "stand")
+_NO_AMOUNT = ("fold", "check", "show", "muck", "decline", "run_twice", "run_once", "stand")
 
 
 def normalise(name: str) -> str:

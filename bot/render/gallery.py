@@ -3,8 +3,10 @@
     python -m bot.render.gallery [FOLDER]
 
 Writes ``table-third-street.png`` (third street with a wild), ``showdown-five-of-a-kind.png``,
-``hand-dm-wilds.png`` (a player's own hand with wilds) and ``table-8-seats.png``, each with its alt
-text beside it as ``NAME.txt``. The scenes are fixed examples, not dealt hands.
+``hand-dm-wilds.png`` (a player's own hand with wilds), ``table-8-seats.png``, and the flop games'
+``table-omaha-flop.png`` (the board, blinds and a straddle), ``table-run-it-twice.png`` (both boards)
+and ``hand-omaha-hi-lo.png`` (the best five with the board, and the low), each with its alt text
+beside it as ``NAME.txt``. The scenes are fixed examples, not dealt hands.
 """
 
 from __future__ import annotations
@@ -72,6 +74,41 @@ DM = HandPicture(
     wilds=(FIVES, TWOS, JACKS),
 )
 
+OMAHA_FLOP = TablePicture(
+    title="Hand #12 · flop",
+    seats=(
+        SeatPicture("Ann", 1_480, (), 4, dealer=True),
+        SeatPicture("Bea", 430, (), 4, blind="SB", bet=40),
+        SeatPicture("Cid", 455, (), 4, blind="BB", to_act=True),
+        SeatPicture("Dot", 960, (), 4, blind="straddle", bet=40),
+        SeatPicture("Eve", 700, (), 0, folded=True),
+        SeatPicture("Hal", 75, (), 0, note="sitting out"),
+    ),
+    pot=160,
+    boards=(_c("Kh 7c 2d"),),
+    board_size=5,
+)
+
+RUN_TWICE = TablePicture(
+    title="Hand #13 · showdown",
+    seats=(
+        SeatPicture("Ann", 0, _c("Ah Kd"), 0, dealer=True, note="all-in"),
+        SeatPicture("Bea", 0, _c("Qc Qd"), 0, blind="SB", note="all-in"),
+        SeatPicture("Cid", 380, (), 0, folded=True, blind="BB"),
+    ),
+    pot=1_000,
+    boards=(_c("Kh 7c 2d Qs 3h"), _c("Kh 7c 2d As 9c")),
+    board_size=5,
+)
+
+OMAHA_HAND = HandPicture(
+    title="Hand #12 · river · your cards",
+    cards=_c("As 2d Kc Kd"),
+    up=(),
+    board=_c("Kh 7c 2h 3s 8d"),
+    game="omaha-hi-lo",
+)
+
 SHOWDOWN = ShowdownPicture(
     title="Hand #41 · showdown · pot 1,265",
     hands=(
@@ -91,6 +128,9 @@ def render(folder: Path) -> list[Path]:
         ("showdown-five-of-a-kind", showdown_png(SHOWDOWN), showdown_alt(SHOWDOWN)),
         ("hand-dm-wilds", hand_png(DM), hand_alt(DM)),
         ("table-8-seats", table_png(EIGHT_SEATS), table_alt(EIGHT_SEATS)),
+        ("table-omaha-flop", table_png(OMAHA_FLOP), table_alt(OMAHA_FLOP)),
+        ("table-run-it-twice", table_png(RUN_TWICE), table_alt(RUN_TWICE)),
+        ("hand-omaha-hi-lo", hand_png(OMAHA_HAND), hand_alt(OMAHA_HAND)),
     ]
     paths = []
     for name, png, alt in scenes:

@@ -19,7 +19,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.engine.cards.card import Card, Rank
-from bot.engine.games.streets import AFTER_DRAW, BEFORE_DRAW
+from bot.engine.games.streets import AFTER_DRAW, BEFORE_DRAW, PRE_FLOP
 from bot.engine.hand.events import (
     ActionTaken,
     BettingClosed,
@@ -28,6 +28,7 @@ from bot.engine.hand.events import (
     CommunityCardNeeded,
     DiscardsReshuffled,
     DrawAceShown,
+    Event,
     FirstToAct,
     FollowNoted,
     HandMucked,
@@ -49,6 +50,12 @@ from bot.engine.vocab import action_phrase
 from bot.render.cards import cards as card_text
 from bot.render.cards import chips, rank_list, street_name
 from bot.render.wilds import wild_line
+
+FORCED_BLINDS = frozenset({"small_blind", "big_blind", "straddle", "run_twice", "run_once"})
+"""What a flop game's players do as a street opens, before its cards, each said at once without
+closing the street's deal block: the blinds and straddle, and the answers to run it twice."""
+
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +177,8 @@ class TableNarrator(EventNarrator[Line]):
         super().__init__(names, wild_ranks)
         self.showing_hand = showing_hand
         self._shown: set[Card] = set()
+        self.twice = False
+        """The hand was run twice (a ``run_twice`` answer agreed): its pots go half to each board."""
 
     def _name(self, seat: int | None) -> str:
         return self.name(seat)
@@ -189,11 +198,40 @@ class TableNarrator(EventNarrator[Line]):
             text += "; all-in for the ante: " + ", ".join(short)
         return [Line("action", text)]
 
+    def before(self, event: Event) -> None:
+        # A flop game's blinds (and straddle) are posted as its first street opens, before its
+        # cards: each is said at once, and the street's deal block stays open for the cards.
+        if isinstance(event, ActionTaken) and event.action.action in FORCED_BLINDS:
+            return
+        super().before(event)
+
+    def flush(self) -> None:
+        # A street whose cards wait for the players' answers (run it twice is asked as the street
+        # opens, one answer an operation): its deal block stays open until the cards come.
+        if self._block and not self._antes and not any(d.kind != "burn" for d in self._cards):
+            self._out.extend(self._notes)
+            self._notes = []
+            return
+        super().flush()
+
     def deal_lines(self, street: int | None, cards: Sequence[Deal]) -> list[Line]:
         street = street or 3
         if street >= BEFORE_DRAW:
             return _draw_deal_lines(street, [self._name(d.seat) for d in cards if d.kind == "hole"])
         head = street_name(street).capitalize()
+        board = [d.card for d in cards if d.kind == "board"]
+        second = [d.card for d in cards if d.kind == "second_board"]
+        if board or second:
+            lines = [Line("street", f"{head}: {card_text(board)}")] if board else []
+            if second:                # run twice: the second run's cards, dealt after the first's
+                lines.append(Line("street", f"Second run: {card_text(second)}"))
+            return lines
+        if not any(d.kind != "burn" for d in cards):
+            return []                 # nothing dealt in this block (a street's cards come later)
+        holes = [d for d in cards if d.kind == "hole" and not d.face_up]
+        if street >= PRE_FLOP and holes and len(holes) == len(cards) - sum(d.kind == "burn" for d in cards):
+            per_seat = len(holes) // max(1, len({d.seat for d in holes}))
+            return [Line("street", f"{head}: {NUMBER_WORDS.get(per_seat, str(per_seat))} down cards each")]
         parts: list[str] = []
         downs: list[int | None] = []
         for deal in cards:
@@ -239,6 +277,8 @@ class TableNarrator(EventNarrator[Line]):
     def visit_action_taken(self, event: ActionTaken) -> None:
         super().visit_action_taken(event)
         action = event.action
+        if action.action == "run_twice":
+            self.twice = True
         if action.action in ("ante", "show", "muck"):
             return  # the antes are one line; show and muck are told by HandShown / HandMucked
         self.say(Line("action", action_text(action, self._name(action.seat))))
@@ -327,6 +367,7 @@ class TableNarrator(EventNarrator[Line]):
 
     def visit_pot_awarded(self, event: PotAwarded) -> None:
         super().visit_pot_awarded(event)
+        self.twice = self.twice or event.run == 1
         self.say(Line("result", self._pot_text(event)))
 
     def _follow_text(self, event: FollowNoted) -> str:
@@ -346,6 +387,8 @@ class TableNarrator(EventNarrator[Line]):
     def _pot_text(self, event: PotAwarded) -> str:
         label = f"side pot {event.pot_index}" if event.pot_index else (
             "the main pot" if self.side_pots else "the pot")
+        if event.run or self.twice:           # run twice: each board wins its half of every pot
+            label = f"board {event.run + 1}'s half of {label}"
         winners = [(self._name(seat), amount) for seat, amount in event.shares]
         if event.by_fold:
             return f"{winners[0][0]} wins {label} of {chips(event.amount)}; everyone else folded"

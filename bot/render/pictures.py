@@ -43,6 +43,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.cards.card import FULL_DECK, Card, Rank, Suit
 from bot.engine.games.baseball import MOST_CARDS
+from bot.engine.games.catalogue import GAMES, Game
 from bot.engine.games.follow import WildEvent
 from bot.engine.values.ace_to_five import eight_or_better
 from bot.engine.values.evaluator import HandValue
@@ -52,7 +53,7 @@ from bot.engine.values.showing import showing_value
 from bot.engine.values.valuation import best_value
 from bot.render.cards import rank_list
 from bot.render.layers import Layer, compose, compose_plain, one_at_a_time, paint, png, to_palette
-from bot.render.private import LOW_VALUES
+from bot.render.private import LOW_VALUES, flop_high, flop_low
 from bot.render.sprites import (
     _BEST,
     _BG,
@@ -135,6 +136,8 @@ class SeatPicture:
     dealer: bool = False
     bet: int = 0
     note: str = ""
+    blind: str = ""
+    """A flop game's forced bet posted from this seat: ``SB``, ``BB`` or ``straddle`` ("" none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +153,11 @@ class TablePicture:
     community: Card | None = None
     four_colour: bool = True
     """A four-colour deck (clubs green, diamonds blue: the default) or a two-colour one."""
+    boards: tuple[tuple[Card, ...], ...] = ()
+    """A flop game's board (one run), or both runs of a hand run twice."""
+    board_size: int = 0
+    """How many cards a full board holds (5 in the flop games): the cards still to come are drawn as
+    empty places, so the board never moves as it fills; 0 outside the flop games."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +181,17 @@ class HandPicture:
     """Lines under the title instead of the best hand and the wild ranks (the discard picker's)."""
     new: tuple[Card, ...] = ()
     """A draw game: the cards just drawn (tagged ``new``)."""
+    board: tuple[Card, ...] = ()
+    """A flop game's board so far (``cards`` are then the hole cards)."""
+    game: str = ""
+    """The hand's game (a ``GAMES`` name): a flop game picks the best five its own way (Omaha: two
+    of the hole cards with three of the board)."""
+
+    @property
+    def flop(self) -> Game | None:
+        """The flop game of the hand, or None (stud)."""
+        game = GAMES.get(self.game)
+        return game if game is not None and game.positional and not game.is_draw else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +339,8 @@ def _draw_seat(
         _paste(canvas, card_sprite(c, _CARD_W, c.rank in wild, four), cx, cy)
         cx += up_step
     notes: list[str] = []
+    if seat.blind:
+        notes.append(seat.blind)
     if seat.folded:
         notes.append("folded")
     if seat.note:
@@ -420,9 +441,12 @@ def _pot_layer(pot: int, canvas: Image.Image, ox: int, oy: int) -> None:
 
 def _middle_layer(pic: TablePicture, canvas: Image.Image, ox: int, oy: int) -> None:
     """The middle of the felt under the pot, between the left and right seats: the community card
-    and the wild list."""
+    and the wild list, or a flop game's board (``_draw_boards``)."""
     wild = wild_ranks_of(pic.wilds)
     mx, mw, my = 282 - ox, 396, 270 - oy
+    if pic.boards or pic.board_size:
+        _draw_boards(canvas, pic, mx, my, mw, wild)
+        return
     rows = 2
     if pic.community is not None:
         label_w = _text_width("Community", _WILD_TYPE)
@@ -471,6 +495,45 @@ def table_image(pic: TablePicture) -> Image.Image:
     """The table picture in the shared palette, put together from cached layers: the same pixels
     as ``render_table`` mapped to the palette."""
     return compose(("felt", TABLE_SIZE), _felt(TABLE_SIZE), table_layers(pic), _palette())
+
+
+_BOARD_W = 70          # one board: bigger than the seats' cards (it is everyone's hand)
+_BOARD_W_WILD = 64     # one board with a line of wild ranks under it, in the middle's box
+_BOARDS_W = 48         # two boards (run twice), one above the other in the middle's box
+_BOARD_GAP = 6
+
+
+def _draw_boards(canvas: Image.Image, pic: TablePicture, mx: int, my: int, mw: int,
+                 wild: frozenset[Rank]) -> None:
+    """A flop game's middle of the felt, under the pot: the board (the places of the cards still to
+    come drawn empty), or the two boards of a hand run twice labelled 1 and 2; then, under one
+    board, the wild ranks if the dealer made one wild, as one line."""
+    boards = pic.boards or ((),)
+    two = len(boards) > 1
+    width = _BOARDS_W if two else (_BOARD_W_WILD if wild else _BOARD_W)
+    height = int(width * 1.4)
+    size = max(pic.board_size, *(len(b) for b in boards))
+    y = my + 2
+    label_w = 34 if two else 0
+    row_w = label_w + size * width + (size - 1) * _BOARD_GAP
+    draw = ImageDraw.Draw(canvas)
+    for number, board in enumerate(boards, 1):
+        x = mx + (mw - row_w) / 2
+        if two:
+            _text(canvas, (x + 8, y + height / 2 - 18), str(number), 30, _TEXT, bold=True)
+            x += label_w
+        for i in range(size):
+            cx = x + i * (width + _BOARD_GAP)
+            if i < len(board):
+                card = board[i]
+                _paste(canvas, card_sprite(card, width, card.rank in wild, pic.four_colour), cx, y)
+            else:
+                draw.rounded_rectangle((int(cx), y, int(cx) + width, y + height), 8, outline=_FELT_EDGE,
+                                       width=3)
+        y += height + _BOARD_GAP
+    if wild and not two:
+        _text(canvas, (mx + mw / 2, y - 2), _fit(_wild_line(pic.wilds), _WILD_TYPE, mw, bold=True),
+              _WILD_TYPE, _TEXT, bold=True, anchor="m")
 
 
 @functools.lru_cache(maxsize=1)
@@ -543,9 +606,15 @@ def table_alt(pic: TablePicture) -> str:
     out = [f"{pic.title}. Pot {pic.pot:,}."]
     if pic.community is not None:
         out.append(f"Community card {_cards_alt([pic.community], wild)}.")
-    out.append(_wild_alt(pic.wilds))
+    for number, board in enumerate(pic.boards, 1):
+        label = "Board" if len(pic.boards) == 1 else f"Board {number}"
+        out.append(f"{label} {_cards_alt(board, wild) or 'not dealt yet'}.")
+    if pic.wilds or not pic.board_size:
+        out.append(_wild_alt(pic.wilds))
     for s in pic.seats:
-        tags = [t for t, on in (("dealer", s.dealer), ("to act", s.to_act), ("folded", s.folded)) if on]
+        blind = _BLIND_ALT.get(s.blind, "")
+        tags = [t for t, on in (("dealer", s.dealer), (blind, bool(blind)), ("to act", s.to_act),
+                                ("folded", s.folded)) if on]
         text = s.name + (f" ({', '.join(tags)})" if tags else "") + f": {s.stack:,} chips"
         if s.down:
             text += f", {s.down} down"
@@ -557,6 +626,9 @@ def table_alt(pic: TablePicture) -> str:
             text += f", bet {s.bet:,}"
         out.append(text + ".")
     return _cap(" ".join(out))
+
+
+_BLIND_ALT = {"SB": "small blind", "BB": "big blind", "straddle": "straddle"}
 
 
 def _cap(text: str) -> str:
@@ -596,10 +668,27 @@ def game_best_of(
     return described, value
 
 
+def flop_best_of(game: Game, hole: Sequence[Card], board: Sequence[Card], wild: frozenset[Rank],
+                 wild_in_flush: WildInFlush) -> tuple[str, HandValue | None]:
+    """``game_best_of`` in a flop game: from the flop on, the best five as its showdown picks them
+    (``bot.render.private.flop_high``) and in hi-lo the low; before the flop Hold'em's best group of
+    the hole cards (no value), and nothing for Omaha."""
+    if len(board) < 3:
+        return ("", None) if game.exact_hole else best_of(hole, wild, wild_in_flush)
+    value = flop_high(game, hole, board, wild, wild_in_flush)
+    if not game.has_low:
+        return value.describe(kickers=True), value
+    low = flop_low(game, hole, board)
+    low_text = f"{low.name} ({spell(low.ranks)})" if low is not None else "no low"
+    return f"{value.describe()}; {low_text}", value
+
+
 _HAND_CARD_W = 104
 _HAND_STEP = 120
 _DISCARD = _SUIT_ON_DARK[Suit.HEARTS]
 """The frame and tag of a card chosen to throw away (a red every picture's palette holds)."""
+_BOARD_GAP_HAND = 28
+"""The gap between a flop game's hole cards and the board in the player's own picture."""
 
 
 def _row_step(n: int, card_w: int, step: int, room: int) -> int:
@@ -725,6 +814,8 @@ def _hand_layers(pic: HandPicture) -> tuple[tuple[int, int], list[Layer], bool]:
     if len(pic.cards) > MOST_CARDS:
         raise ValueError(f"a stud hand has at most {MOST_CARDS} cards, got {len(pic.cards)}")
     wild = wild_ranks_of(pic.wilds)
+    if pic.flop is not None:
+        return _flop_hand_layers(pic, pic.flop, wild)
     pool = list(pic.cards) + ([pic.community] if pic.community is not None else [])
     described, value = game_best_of(pool, wild, pic.wild_in_flush, pic.ranking)
     lines = pic.lines or (f"Best now: {described}" if described else "No cards yet", _wild_line(pic.wilds))
@@ -751,6 +842,39 @@ def _hand_layers(pic: HandPicture) -> tuple[tuple[int, int], list[Layer], bool]:
         return (PICTURE_WIDTH, height), layers + row, True
     whole = [Layer("card", (0, 0, PICTURE_WIDTH, height), None,
                    functools.partial(_draw_cell, c, x + i * step, y)) for i, c in enumerate(cells)]
+    return (PICTURE_WIDTH, height), [*layers, *whole], False
+
+
+def _flop_hand_layers(pic: HandPicture, game: Game, wild: frozenset[Rank]
+                      ) -> tuple[tuple[int, int], list[Layer], bool]:
+    """``_hand_layers`` in a flop game: the hole cards, a gap, then the board tagged ``board``, the
+    best five framed and lifted across both (what each wild stands for under it); hi-lo gives the
+    high and the low a line each."""
+    described, value = flop_best_of(game, pic.cards, pic.board, wild, pic.wild_in_flush)
+    lines = [f"Best now: {described}" if described else "Best now: after the flop"]
+    if game.has_low and "; " in described:        # hi-lo: the high and the low one line each
+        high, low = described.split("; ", 1)
+        lines = [f"High: {high}", f"Low: {low}"]
+    if pic.wilds:
+        lines.append(_wild_line(pic.wilds))
+    n = len(pic.cards) + len(pic.board)
+    gap = _BOARD_GAP_HAND if pic.board else 0
+    step = _row_step(n, _HAND_CARD_W, _HAND_STEP, PICTURE_WIDTH - 32 - gap)
+    height = _HEAD_TOP + _HEAD_LINE * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
+    y = _HEAD_TOP + _HEAD_LINE * len(lines) + 16
+    head = (pic.title, tuple(lines), pic.four_colour)
+    layers = [Layer("header", (0, 0, PICTURE_WIDTH, y - 8), head, functools.partial(_header_layer, *head))]
+    x = (PICTURE_WIDTH - ((n - 1) * step + _HAND_CARD_W + gap)) // 2 if n else 0
+    bx = x + len(pic.cards) * step + gap
+    hole = _cells(pic.cards, wild, value, {}, _HAND_CARD_W, pic.four_colour)
+    board = _cells(pic.board, wild, value, dict.fromkeys(pic.board, "board"), _HAND_CARD_W, pic.four_colour)
+    rows = (_row_layers(hole, x, y, step), _row_layers(board, bx, y, step))
+    if rows[0] is not None and rows[1] is not None:
+        return (PICTURE_WIDTH, height), layers + rows[0] + rows[1], True
+    placed = [(c, x + i * step) for i, c in enumerate(hole)]
+    placed += [(c, bx + i * step) for i, c in enumerate(board)]
+    whole = [Layer("card", (0, 0, PICTURE_WIDTH, height), None, functools.partial(_draw_cell, c, cx, y))
+             for c, cx in placed]
     return (PICTURE_WIDTH, height), [*layers, *whole], False
 
 
@@ -795,6 +919,17 @@ def hand_alt(pic: HandPicture) -> str:
     """Alt text for ``hand_png``: the cards in order with down cards marked, the community card,
     the best hand, the best five with each wild's stand-in, and the wild ranks."""
     wild = wild_ranks_of(pic.wilds)
+    if pic.flop is not None:
+        described, value = flop_best_of(pic.flop, pic.cards, pic.board, wild, pic.wild_in_flush)
+        out = [f"{pic.title}. Your cards: {' '.join(str(c) for c in pic.cards) or 'none'}."]
+        if pic.board:
+            out.append(f"Board {_cards_alt(pic.board, wild)}.")
+        if described:
+            shown = f"; {_value_alt(value)}" if value is not None else ""
+            out.append(f"Best now: {described}{shown}.")
+        if pic.wilds:
+            out.append(_wild_alt(pic.wilds))
+        return _cap(" ".join(out))
     up = set(pic.up)
     pool = list(pic.cards) + ([pic.community] if pic.community is not None else [])
     described, value = game_best_of(pool, wild, pic.wild_in_flush, pic.ranking)

@@ -14,10 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 
 from bot.engine.cards.card import Card, Rank
+from bot.engine.games.catalogue import Game
 from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
 from bot.engine.values.badugi import badugi
+from bot.engine.values.board import omaha_high, omaha_low
 from bot.engine.values.deuce_to_seven import deuce_to_seven
-from bot.engine.values.evaluator import stand_in
+from bot.engine.values.evaluator import HandValue, stand_in
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.low import LowValue
 from bot.engine.values.showing import ShowingCategory, ShowingValue, showing_value
@@ -86,6 +88,37 @@ def game_best_now(
     return high
 
 
+def flop_high(game: Game, hole: Sequence[Card], board: Sequence[Card], wild_ranks: Collection[Rank] = (),
+              wild_in_flush: WildInFlush = "any-card") -> HandValue:
+    """The high hand ``hole`` makes with ``board`` as ``game``'s showdown values it: Omaha exactly
+    two of the hole cards with exactly three of the board, Hold'em any five of them all. Needs a
+    flop (Omaha) or five cards; raises ``ValueError`` otherwise."""
+    if game.exact_hole:
+        return omaha_high(hole, board, frozenset(wild_ranks), wild_in_flush=wild_in_flush)
+    return best_value((*hole, *board), frozenset(wild_ranks), wild_in_flush=wild_in_flush)
+
+
+def flop_low(game: Game, hole: Sequence[Card], board: Sequence[Card]) -> LowValue | None:
+    """The eight-or-better low ``hole`` makes with ``board`` in a hi-lo flop game (Omaha hi-lo:
+    its own two plus three, chosen apart from the high), or ``None``."""
+    return omaha_low(hole, board) if game.exact_hole else eight_or_better((*hole, *board))
+
+
+def flop_best_now(game: Game, hole: Sequence[Card], board: Sequence[Card], wild_ranks: Sequence[Rank],
+                  wild_in_flush: WildInFlush) -> str:
+    """A flop game's best hand now: from the flop on, the five cards the showdown would play with
+    what each wild stands for (and in hi-lo the eight-or-better low, or ``no low``); before the
+    flop, Hold'em's best group of the hole cards, and nothing for Omaha (two of its cards play with
+    three of a board not dealt yet)."""
+    if len(board) < 3:
+        return "" if game.exact_hole else best_now(hole, wild_ranks, wild_in_flush)
+    text = hand_value_text(flop_high(game, hole, board, wild_ranks, wild_in_flush))
+    if game.has_low:
+        low = flop_low(game, hole, board)
+        text += f"; {low_value_text(low)}" if low is not None else "; no low"
+    return text
+
+
 def _group_name(value: ShowingValue) -> str:
     """``Three of a kind, kings, seven kicker`` -- the words of ``HandValue.describe(kickers=True)``."""
     ranks, category = value.ranks, value.category
@@ -104,6 +137,30 @@ def _group_name(value: ShowingValue) -> str:
     return text
 
 
+def flop_private_text(hand_no: int, street: str, hole: Sequence[Card], board: Sequence[Card], best: str,
+                      wild_ranks: Sequence[Rank]) -> str:
+    """A flop game's private message: hand and street, the hole cards, the board, the best hand
+    now (``best``: ``flop_best_now``) and, when the dealer made a rank wild, the wild ranks.
+
+    >>> from bot.engine.cards.card import parse_cards
+    >>> from bot.engine.games.catalogue import GAMES
+    >>> hole, board = parse_cards("Ah Kd"), parse_cards("Kh 7c 2d")
+    >>> best = flop_best_now(GAMES["texas-holdem"], hole, board, (), "any-card")
+    >>> print(flop_private_text(4, "flop", hole, board, best, ()))
+    Hand #4, flop. Your cards: [A♥ K♦]
+    Board: K♥ 7♣ 2♦
+    Best now: One pair, kings, ace-seven-two kickers: K♥ K♦ A♥ 7♣ 2♦
+    """
+    lines = [f"Hand #{hand_no}, {street}. Your cards: [{card_text(hole)}]"]
+    if board:
+        lines.append(f"Board: {card_text(board)}")
+    if best:
+        lines.append(f"Best now: {best}")
+    if wild_ranks:
+        lines.append(f"Wild: {rank_list(wild_ranks)}")
+    return "\n".join(lines)
+
+
 def private_text(
     hand_no: int,
     street: str,
@@ -114,16 +171,19 @@ def private_text(
     wild_in_flush: WildInFlush,
     board: Collection[Card] = (),
     ranking: str = "high",
+    *,
+    best: str | None = None,
 ) -> str:
     """The private message: hand and street, own cards as dealt (down cards in brackets), the
     community card if any, the best hand now and the wild ranks. ``board``: the other players' up
     cards, which the wilds' stand-ins avoid. ``ranking``: ``"low"`` in razz, ``"high-low"`` in
-    stud hi-lo (``game_best_now``)."""
+    stud hi-lo (``game_best_now``). ``best``: that best hand, when the caller has it already."""
     lines = [f"Hand #{hand_no}, {street}. Your cards: {dealt_cards(cards, up)}"]
     all_cards = list(cards) + ([community] if community is not None else [])
     if community is not None:
         lines.append(f"Community card: {community}")
-    best = game_best_now(all_cards, wild_ranks, wild_in_flush, board, ranking)
+    if best is None:
+        best = game_best_now(all_cards, wild_ranks, wild_in_flush, board, ranking)
     if best:
         lines.append(f"Best now: {best}")
     lines.append(f"Wild: {rank_list(wild_ranks)}")

@@ -24,7 +24,7 @@ MAX_PICTURE_SEATS = 8
 def _note(seat: SeatSnapshot, phase: Phase) -> str:
     if phase is Phase.IN_HAND or phase is Phase.OVER:
         if not seat.dealt_in:
-            return "not dealt in"
+            return "waits for big blind" if seat.waiting and seat.ready else "not dealt in"
         # The latest draw only: it fits beside a bet on a phone (the text table and the log keep
         # every draw: "draws 2, 1, pat").
         drew = "" if seat.folded else drew_note(seat.drawn[-1:])
@@ -56,13 +56,16 @@ def table_picture(snapshot: TableSnapshot, *, four_colour: bool = True) -> Table
             dealer=seat.button,
             bet=seat.street_bet if snapshot.phase is Phase.IN_HAND else 0,
             note=_note(seat, snapshot.phase),
+            blind=seat.blind if in_hand else "",
         )
         for seat in seats
     )
     title = table_view(snapshot).title
     wilds = picture_wilds(snapshot.wild_ranks, snapshot.wild_events) if in_hand else ()
     return TablePicture(title, pictures, snapshot.pot if in_hand else 0, wilds,
-                        snapshot.community if in_hand else None, four_colour=four_colour)
+                        snapshot.community if in_hand else None, four_colour=four_colour,
+                        boards=snapshot.boards if in_hand else (),
+                        board_size=snapshot.board_size if in_hand else 0)
 
 
 def picture_wilds(wild_ranks: Sequence[Rank], events: Iterable[WildEvent]) -> tuple[WildRank, ...]:
@@ -90,5 +93,5 @@ def hand_picture(
     wilds = picture_wilds(notice.wild_ranks, events)
     title = title or f"Hand #{hand_no} · {street_name(notice.street)} · {notice.name}"
     return HandPicture(title, cards, tuple(notice.up_cards), wilds, notice.community_card, wild_in_flush,
-                       ranking=notice.ranking, four_colour=four_colour, discards=discards, lines=lines,
-                       new=new)
+                       ranking=notice.ranking, four_colour=four_colour, board=notice.shared, game=notice.game,
+                       discards=discards, lines=lines, new=new)

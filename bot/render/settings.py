@@ -11,14 +11,38 @@ Stakes: fixed limit 2/4, ante 1 and bring-in 1 → fixed limit 20/40, ante 5 and
 from __future__ import annotations
 
 from bot.engine.betting.stakes import TableStakes
+from bot.engine.games.catalogue import Game
 from bot.engine.games.rulings import RULING_HELP, RULINGS, Rulings
 from bot.render.cards import chips
 
 
-def stakes_line(stakes: TableStakes) -> str:
-    """One line: structure and amounts, then buy-in limits."""
+def hand_stakes(stakes: TableStakes, game: Game) -> str:
+    """The stakes as a hand of ``game`` plays them: stud's ante and bring-in (``describe``); a flop
+    game's blinds (the table's, or its standard ones: ``with_standard_blinds``) with the bets they
+    give (fixed limit's small bet is the big blind, its big bet twice that).
+
+    >>> from bot.engine.betting.stakes import PRESETS
+    >>> from bot.engine.games.catalogue import GAMES
+    >>> holdem = GAMES["texas-holdem"]
+    >>> hand_stakes(PRESETS["small"], holdem), hand_stakes(PRESETS["no-limit"], holdem)
+    ('fixed limit 20/40, blinds 10/20', 'no limit, blinds 10/20')
+    """
+    if not game.positional:
+        return stakes.describe()
+    blinds = stakes.with_standard_blinds()
+    big = blinds.big_blind
+    if blinds.structure == "fixed-limit":
+        head = f"fixed limit {chips(blinds.blind_bet_unit(False))}/{chips(blinds.blind_bet_unit(True))}"
+    else:
+        head = blinds.structure.replace("-", " ")
+    return f"{head}, blinds {chips(blinds.small_blind)}/{chips(big)}"
+
+
+def stakes_line(stakes: TableStakes, described: str | None = None) -> str:
+    """One line: structure and amounts (``described``, default ``stakes.describe()``), then buy-in
+    limits."""
     return (
-        f"{stakes.describe()}; buy-in {chips(stakes.min_buy_in)} to {chips(stakes.max_buy_in)}"
+        f"{described or stakes.describe()}; buy-in {chips(stakes.min_buy_in)} to {chips(stakes.max_buy_in)}"
     )
 
 

@@ -35,6 +35,25 @@ Pot 55 · wild:
   fives are wild
   5♥ (Bea, 4th) → 2♦ (Cid): twos are wild
 Bea to act: 10 to call
+
+A flop game: the board under the seats, and the blinds beside their seats:
+
+>>> holdem = TableView(
+...     title="Hand #4 · flop", stakes="fixed limit 20/40; blinds 10/20",
+...     seats=(
+...         SeatView(1, "Ann", 480, "", (), 2, 20, 0, True, False, "SB"),
+...         SeatView(2, "Bea", 480, "", (), 2, 20, 0, False, False, "BB"),
+...         SeatView(3, "Cid", 480, "", (), 2, 20, 0, False, True),
+...     ),
+...     pot=60, wild_lines=(), footer="Ann to act", boards=(tuple(parse_cards("Kh 7c 2d")),))
+>>> print(format_table(holdem))
+Hand #4 · flop · fixed limit 20/40; blinds 10/20
+  ▶  Ann  ▒▒ ▒▒  480  small blind; in 20
+     Bea  ▒▒ ▒▒  480  big blind; in 20
+   D Cid  ▒▒ ▒▒  480  in 20
+Board: K♥ 7♣ 2♦
+Pot 60
+Ann to act
 """
 
 from __future__ import annotations
@@ -64,11 +83,14 @@ class SeatView:
     street_bet: int
     to_act: bool
     dealer: bool
+    blind: str = ""
+    """A flop game's forced bet posted from this seat: ``SB``, ``BB`` or ``straddle`` ("" none)."""
 
 
 @dataclass(frozen=True, slots=True)
 class TableView:
-    """The whole table at one moment (see ``format_table``)."""
+    """The whole table at one moment (see ``format_table``). ``boards``: a flop game's board (one
+    run), or both runs when the hand is run twice (each its own line)."""
 
     title: str
     stakes: str
@@ -77,6 +99,11 @@ class TableView:
     wild_lines: tuple[str, ...]
     footer: str
     community: Card | None = None
+    boards: tuple[tuple[Card, ...], ...] = ()
+
+
+BLIND_WORDS = {"SB": "small blind", "BB": "big blind", "straddle": "straddle"}
+"""How the text table names the forced bet a seat posted (``SeatView.blind``)."""
 
 
 def format_table(view: TableView) -> str:
@@ -90,6 +117,8 @@ def format_table(view: TableView) -> str:
         # Both marks fit: the dealer stays marked while it is the dealer's turn.
         mark = ("▶" if seat.to_act else " ") + ("D" if seat.dealer else " ")
         notes: list[str] = []
+        if seat.blind:
+            notes.append(BLIND_WORDS[seat.blind])
         if seat.status:
             notes.append(seat.status)
         if seat.in_pot and seat.status not in ("sitting out", "away", "out of chips", "not dealt in"):
@@ -106,6 +135,10 @@ def format_table(view: TableView) -> str:
         lines.append(row.rstrip())
     if view.community is not None:
         lines.append(f"Community card: {view.community}")
+    for i, run in enumerate(view.boards, 1):
+        if run:                       # before the flop there is no board to show
+            label = "Board" if len(view.boards) == 1 else f"Board {i}"
+            lines.append(f"{label}: {' '.join(str(c) for c in run)}")
     if len(view.wild_lines) == 1:
         lines.append(f"Pot {chips(view.pot)} · {view.wild_lines[0]}")
     else:

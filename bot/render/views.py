@@ -15,18 +15,22 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
 from bot.engine.betting.round import LegalActions
 from bot.engine.betting.stakes import TableStakes
 from bot.engine.cards.card import Card, Rank
 from bot.engine.command import AMOUNT_KINDS, PRICE_KINDS, Command, Kind
+from bot.engine.games.catalogue import GAMES, Game
 from bot.engine.games.follow import WildEvent
 from bot.engine.games.rulings import Rulings
 from bot.engine.hand.hand import StudHand
 from bot.engine.hand.records import Decision
+from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.vocab import imperative
 from bot.render.cards import chips, street_name
-from bot.render.private import game_best_now, private_text
+from bot.render.private import flop_best_now, flop_private_text, game_best_now, private_text
+from bot.render.settings import hand_stakes
 from bot.render.table import SeatView, TableView
 
 
@@ -47,6 +51,8 @@ class ActionOption:
     min_to: int | None = None
     max_to: int | None = None
     label: str = ""
+    cards: tuple[Card, ...] = ()
+    """The card a ``discard`` throws away (Crazy Pineapple)."""
 
     @property
     def needs_amount(self) -> bool:
@@ -58,7 +64,8 @@ class ActionOption:
         """The ``Command`` this option sends: a wager with its total (a range at ``amount``, its
         smallest), a decision's choice with its price, any other action bare."""
         kind = Kind(self.action)
-        return Command(kind, self.amount if kind in AMOUNT_KINDS or kind in PRICE_KINDS else None)
+        return Command(kind, self.amount if kind in AMOUNT_KINDS or kind in PRICE_KINDS else None,
+                       cards=self.cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,12 +96,17 @@ class Prompt:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PrivateNotice:
     """One player's own cards, sent after every street (never anyone else's down cards).
 
     ``best`` is their best hand right now under ``wild_ranks`` (e.g. "three kings"), or an empty
-    string when the engine cannot rank so few cards.
+    string when the engine cannot rank so few cards; ``text`` is the private message (with
+    ``opening``, the openings of their down cards, at its end). Both are worked out from the
+    fields the first time they are read: valuing a hand costs an evaluation, and a front end that
+    sends nothing on this street (Discord's DMs go with a new down card) never pays for it.
+    ``cards``: their cards as dealt; ``board``: the other players' up cards (a wild's stand-in
+    avoids them).
     """
 
     member: int
@@ -105,9 +117,40 @@ class PrivateNotice:
     up_cards: tuple[Card, ...]
     community_card: Card | None
     wild_ranks: tuple[Rank, ...]
-    best: str
-    text: str
+    hand_no: int
+    cards: tuple[Card, ...]
+    board: tuple[Card, ...]
+    wild_in_flush: WildInFlush
     ranking: str = "high"
+    opening: str = ""
+    game: str = ""
+    """The hand's game (a ``GAMES`` name): a flop game reads its own best hand and text."""
+    shared: tuple[Card, ...] = ()
+    """A flop game's board so far (``down_cards`` are then the hole cards; ``board`` stays the
+    other players' up cards, which a wild's stand-in avoids)."""
+
+    @cached_property
+    def flop(self) -> Game | None:
+        """The flop game of the hand, or None (stud)."""
+        game = GAMES.get(self.game)
+        return game if game is not None and game.positional and not game.is_draw else None
+
+    @cached_property
+    def best(self) -> str:
+        if self.flop is not None:
+            return flop_best_now(self.flop, self.down_cards, self.shared, self.wild_ranks, self.wild_in_flush)
+        own = list(self.cards) + ([self.community_card] if self.community_card is not None else [])
+        return game_best_now(own, self.wild_ranks, self.wild_in_flush, self.board, self.ranking)
+
+    @cached_property
+    def text(self) -> str:
+        if self.flop is not None:
+            return flop_private_text(self.hand_no, street_name(self.street), self.down_cards, self.shared,
+                                     self.best, self.wild_ranks) + self.opening
+        return private_text(
+            self.hand_no, street_name(self.street), self.cards, self.up_cards, self.community_card,
+            self.wild_ranks, self.wild_in_flush, self.board, self.ranking, best=self.best,
+        ) + self.opening
 
 
 class Phase(StrEnum):
@@ -149,6 +192,10 @@ class SeatSnapshot:
     drawn: tuple[int, ...] = ()
     """A draw game: how many cards each of the seat's draws so far took (0: stood pat). Public:
     everyone at a table sees how many cards a player throws away, never which."""
+    waiting: bool = False
+    """Not dealt in: waits for the big blind (``bot.tables.blinds``)."""
+    blind: str = ""
+    """A flop game's forced bet this seat posted this hand: ``SB``, ``BB`` or ``straddle``."""
 
     @property
     def ready(self) -> bool:
@@ -225,6 +272,13 @@ class TableSnapshot:
     commitment: str = ""
     """The hand's deck commitment (SHA-256 hex), public from before its first card (issue 17: it
     stays on the table message for the whole hand); empty between hands."""
+    game: str = ""
+    """The game of the hand (a ``GAMES`` name); between hands, the game of the next deal (empty when
+    the dealer chooses it)."""
+    boards: tuple[tuple[Card, ...], ...] = ()
+    """A flop game's board (one run), or both runs of a hand run twice; empty in stud."""
+    board_size: int = 0
+    """How many cards a full board holds (5 in the flop games, 0 in stud)."""
 
     def seat_of(self, member: int) -> SeatSnapshot | None:
         """The member's seat, if seated."""
@@ -289,6 +343,10 @@ def prompt(
         if decision.kind == "draw":
             most = decision.amount
             asks = f"your draw: throw away up to {most} card{'s' if most != 1 else ''} or stand pat"
+        elif decision.kind == "run_twice":
+            asks = "everyone is all-in: run the rest of the board twice (every player must agree)?"
+        elif decision.kind == "discard":
+            asks = "discard one of your down cards"
         else:
             card = Card.parse(decision.card)
             asks = (f"your {card} earns an extra card" if decision.kind == "buy"
@@ -321,30 +379,28 @@ def decision_options(decision: Decision) -> tuple[ActionOption, ...]:
         action = command.kind.value
         amount = command.amount
         label = imperative(action, None if amount is None else chips(amount))
-        out.append(ActionOption(action, amount, label=label))
+        if command.cards:                     # a discard names its card
+            label = f"{label} {' '.join(str(c) for c in command.cards)}"
+        out.append(ActionOption(action, amount, label=label, cards=command.cards))
     return tuple(out)
 
 
 def private(
     engine: StudHand, seat: int, *, member: int, name: str, hand_id: int, hand_no: int, rulings: Rulings
 ) -> PrivateNotice:
-    """Engine ``seat``'s own cards now, for that player only (``member``)."""
-    cards = engine.cards(seat)
+    """Engine ``seat``'s own cards now, for that player only (``member``); its hand value and text
+    are worked out when first read. In a flop game ``down_cards`` are the hole cards and ``shared``
+    the board."""
     up = engine.up_cards(seat)
     # The other players' up cards: a wild's stand-in avoids them (issue 14).
-    board = [c for s in range(engine.seat_count) if s != seat for c in engine.up_cards(s)]
-    wilds = own_wild_ranks(engine, seat)
+    board = tuple(c for s in range(engine.seat_count) if s != seat for c in engine.up_cards(s))
     ranking = engine.game.split if engine.game.has_low else "high"
-    text = private_text(
-        hand_no, street_name(engine.street), cards, up, engine.community_card,
-        wilds, rulings.wild_in_flush, board, ranking,
-    )
-    own = list(cards) + ([engine.community_card] if engine.community_card is not None else [])
-    best = game_best_now(own, wilds, rulings.wild_in_flush, board, ranking)
     return PrivateNotice(
         member=member, name=name, hand_id=hand_id, street=engine.street,
         down_cards=engine.down_cards(seat), up_cards=up, community_card=engine.community_card,
-        wild_ranks=wilds, best=best, text=text, ranking=ranking,
+        wild_ranks=own_wild_ranks(engine, seat), hand_no=hand_no, cards=engine.cards(seat), board=board,
+        wild_in_flush=rulings.wild_in_flush, ranking=ranking, game=engine.game.name,
+        shared=engine.board if engine.game.positional else (),
     )
 
 
@@ -373,16 +429,15 @@ def table_view(snapshot: TableSnapshot) -> TableView:
             footer = "Waiting for players (two are needed)."
         if s.auto_deal_after is not None and ready >= 2:
             footer = f"The next hand is dealt in {s.auto_deal_after:g} seconds."
-        stakes = s.pending_stakes or s.stakes
         title = f"{_mark(s)}Between hands (next: hand #{s.hand_no})"
-        return TableView(title, stakes.describe(), seats, 0, (), footer)
+        return TableView(title, snapshot_stakes(s), seats, 0, (), footer)
     if s.phase is Phase.VOID:
         seats = tuple(
             SeatView(seat.seat_no, seat.name, seat.stack, "" if seat.dealt_in else "not dealt in", (), 0,
                      0, 0, False, seat.button)
             for seat in s.seats
         )
-        return TableView(f"Hand #{s.hand_no} · void", s.stakes.describe(), seats, 0, (),
+        return TableView(f"Hand #{s.hand_no} · void", snapshot_stakes(s), seats, 0, (),
                          f"Void: {s.void_reason}. Every chip went back.")
     seats = tuple(_hand_seat(seat) for seat in s.seats)
     title = f"{_mark(s)}Hand #{s.hand_no} · {street_name(s.street or 3)}"
@@ -391,7 +446,15 @@ def table_view(snapshot: TableSnapshot) -> TableView:
         live = sum(1 for seat in s.seats if seat.dealt_in and not seat.folded)
         title = f"{_mark(s)}Hand #{s.hand_no} · {'showdown' if live > 1 else 'won without a showdown'}"
     footer = "Hand over." if s.phase is Phase.OVER else _turn_footer(s.prompt)
-    return TableView(title, s.stakes.describe(), seats, s.pot, s.wilds, footer, s.community)
+    return TableView(title, snapshot_stakes(s), seats, s.pot, s.wilds, footer, s.community, s.boards)
+
+
+def snapshot_stakes(s: TableSnapshot) -> str:
+    """The stakes line of a snapshot as its game plays them (a flop game's blinds, stud's ante and
+    bring-in: ``hand_stakes``): the hand's, or between hands those of the next deal (the table's
+    stakes as they are when the dealer chooses the game)."""
+    stakes = (s.pending_stakes or s.stakes) if s.phase is Phase.BETWEEN_HANDS else s.stakes
+    return hand_stakes(stakes, GAMES[s.game]) if s.game in GAMES else stakes.describe()
 
 
 def _mark(s: TableSnapshot) -> str:
@@ -422,7 +485,8 @@ def drew_note(drawn: Sequence[int]) -> str:
 
 def _hand_seat(seat: SeatSnapshot) -> SeatView:
     if not seat.dealt_in:
-        return SeatView(seat.seat_no, seat.name, seat.stack, "not dealt in", (), 0, 0, 0, False, False)
+        status = "waits for the big blind" if seat.waiting and seat.ready else "not dealt in"
+        return SeatView(seat.seat_no, seat.name, seat.stack, status, (), 0, 0, 0, False, False)
     status = "folded" if seat.folded else ("all-in" if seat.all_in else "")
     if seat.leaving and not status:
         status = "leaving"
@@ -430,7 +494,7 @@ def _hand_seat(seat: SeatSnapshot) -> SeatView:
     if drew and status != "folded":
         status = f"{status}, {drew}" if status else drew
     return SeatView(seat.seat_no, seat.name, seat.stack, status, seat.up, seat.hidden, seat.in_pot,
-                    seat.street_bet, seat.to_act, seat.button)
+                    seat.street_bet, seat.to_act, seat.button, seat.blind)
 
 
 def _turn_footer(prompt: Prompt | None) -> str:

@@ -17,11 +17,13 @@ The store's parts write one SQL text, with ``?`` placeholders, and run it throug
   in progress", "was this idempotency key used") can never be decided on a stale read. Reads run
   at ``REPEATABLE READ READ ONLY``: one consistent snapshot, never aborted.
 
-  The two hot paths are the exception: storing a hand's actions (``append_actions``, every
-  click) and dealing (``create_hand``) run at ``READ COMMITTED`` and lock what they read first
-  (:meth:`Tx.lock`, ``SELECT ... FOR UPDATE``: the hand's row; the table's row and each dealt
-  seat's row), so concurrent calls for one hand or table take turns and calls for different
-  ones never conflict. Under ``SERIALIZABLE`` they did: PostgreSQL's predicate locks on B-tree
+  The hot paths are the exception: storing a hand's actions (``append_actions``, every
+  click), dealing (``create_hand``), settling (``settle_hand``) and storing a hand's stat lines
+  (``record_hand_stats``) run at ``READ COMMITTED`` and lock what they read first (:meth:`Tx.lock`,
+  ``SELECT ... FOR UPDATE``: the hand's row; the table's row and each dealt seat's row), so
+  concurrent calls for one hand or table take turns and calls for different ones never conflict
+  (a single action is stored by a batched statement under the same rules:
+  :mod:`bot.store.pg_batch`). Under ``SERIALIZABLE`` they did: PostgreSQL's predicate locks on B-tree
   pages are page-sized, so appends to neighbouring hands aborted each other (measured: 5,741
   retries for 4,000 appends, 20 hands at once) and so did deals at neighbouring tables. A
   transfer between two members (``transfer``) runs so too: it locks the two balance rows in
@@ -51,7 +53,7 @@ import random
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from contextlib import asynccontextmanager
 from datetime import datetime
 from decimal import Decimal
@@ -62,11 +64,13 @@ from urllib.parse import urlsplit, urlunsplit
 import aiosqlite
 
 from bot.store.errors import DriverMissing, StoreError
+from bot.store.group_commit import GroupCommit
+from bot.store.pg_batch import AppendBatch
+from bot.store.tx import Row, Tx
 
 if TYPE_CHECKING:
     import asyncpg
 
-Row = tuple[Any, ...]
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -188,47 +192,6 @@ def to_postgres(sql: str, id_tables: frozenset[str] = frozenset()) -> tuple[str,
     return text, False
 
 
-class Tx:
-    """One open transaction: run statements, read rows; ``now`` is the transaction's timestamp
-    (``now_dt`` as a datetime, ``now`` as the stored text)."""
-
-    def __init__(self, now: datetime, now_text: str) -> None:
-        self.now_dt = now
-        self.now = now_text
-
-    async def all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
-        """Every row of a query, as tuples."""
-        raise NotImplementedError
-
-    async def one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
-        """The first row of a query, or None (for queries that return at most a few rows)."""
-        rows = await self.all(sql, params)
-        return rows[0] if rows else None
-
-    async def value(self, sql: str, params: Iterable[Any] = ()) -> Any:
-        """The first column of the first row (None when there is no row)."""
-        row = await self.one(sql, params)
-        return None if row is None else row[0]
-
-    async def run(self, sql: str, params: Iterable[Any] = ()) -> tuple[int, int | None]:
-        """Execute a statement; returns ``(rowcount, lastrowid)`` (the new row's ``id`` after an
-        ``INSERT`` into a table that has one, else None on PostgreSQL)."""
-        raise NotImplementedError
-
-    async def lock(self, table: str, column: str, value: Any) -> None:
-        """Lock the rows of ``table`` whose ``column`` is ``value`` until the transaction ends, in a
-        ``locking`` transaction (see :meth:`Backend.transaction`). SQLite: nothing to do, since
-        ``BEGIN IMMEDIATE`` already holds the whole database's write lock."""
-
-    async def lock_rows(self, table: str, where: dict[str, Any]) -> None:
-        """:meth:`lock` for the rows matching every ``column: value`` of ``where``."""
-
-    async def rewrite(self, table: str, where: dict[str, Any]) -> None:
-        """Rewrite the matching rows unchanged (PostgreSQL), so that a serializable transaction
-        changing them meanwhile must retry; a lock alone would not make it. SQLite: nothing to do
-        (its transactions never overlap)."""
-
-
 class Backend:
     """A database the store runs transactions on (see the module docstring)."""
 
@@ -257,6 +220,14 @@ class Backend:
         ``locking``: a write that protects what it reads with :meth:`Tx.lock` instead of relying on
         serializable isolation (PostgreSQL runs it at ``READ COMMITTED``); for hot paths only."""
         raise NotImplementedError
+
+    async def write(self, now: datetime, now_text: str, body: Callable[[Tx], Coroutine[Any, Any, T]], *,
+                    locking: bool = False) -> T:
+        """Run ``body`` as one write transaction and return its result once committed: a hot
+        write (see :meth:`StoreBase._write`). ``body`` awaits nothing but its ``tx`` and may be
+        run more than once (SQLite runs it in a group commit, :mod:`bot.store.group_commit`)."""
+        async with self.transaction(now, now_text, write=True, locking=locking) as tx:
+            return await body(tx)
 
 
 # -- SQLite --------------------------------------------------------------------------------------
@@ -288,6 +259,8 @@ class SqliteBackend(Backend):
         self.db: aiosqlite.Connection | None = db
         self.path = path
         self._lock = asyncio.Lock()
+        self.group = GroupCommit(self._lock, lambda: self.db)
+        """The hot writes' group commit (see :mod:`bot.store.group_commit`)."""
 
     @classmethod
     async def connect(cls, path: Path, upto: int | None) -> SqliteBackend:
@@ -316,7 +289,13 @@ class SqliteBackend(Backend):
     def closed(self) -> bool:
         return self.db is None
 
+    async def write(self, now: datetime, now_text: str, body: Callable[[Tx], Coroutine[Any, Any, T]], *,
+                    locking: bool = False) -> T:
+        return await self.group.write(body, now, now_text)
+
     async def close(self) -> None:
+        # Writes already queued are committed first (their callers are waiting to hear so).
+        await self.group.flush()
         # An open aiosqlite 0.22 connection keeps its non-daemon thread, and so the process, alive.
         async with self._lock:
             if self.db is not None:
@@ -420,19 +399,15 @@ class PostgresTx(Tx):
         rows = await self._conn.fetch(query, *params)
         return [tuple(_plain(v) for v in row) for row in rows]
 
+    async def lock_one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        return await self.one(f"{sql} FOR UPDATE", params)
+
     async def lock(self, table: str, column: str, value: Any) -> None:
         await self._conn.execute(f'SELECT 1 FROM "{table}" WHERE "{column}" = $1 FOR UPDATE', value)
 
     async def lock_rows(self, table: str, where: dict[str, Any]) -> None:
         conditions = " AND ".join(f'"{c}" = ${i}' for i, c in enumerate(where, start=1))
         await self._conn.execute(f'SELECT 1 FROM "{table}" WHERE {conditions} FOR UPDATE', *where.values())
-
-    async def rewrite(self, table: str, where: dict[str, Any]) -> None:
-        column = next(iter(where))
-        conditions = " AND ".join(f'"{c}" = ${i}' for i, c in enumerate(where, start=1))
-        await self._conn.execute(
-            f'UPDATE "{table}" SET "{column}" = "{column}" WHERE {conditions}', *where.values()
-        )
 
     async def run(self, sql: str, params: Iterable[Any] = ()) -> tuple[int, int | None]:
         query, returns_id = to_postgres(sql, self._id_tables)
@@ -450,12 +425,19 @@ class PostgresBackend(Backend):
 
     kind = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool[Any], url: str, id_tables: frozenset[str]) -> None:
+    def __init__(
+        self, pool: asyncpg.Pool[Any], url: str, id_tables: frozenset[str],
+        append_pool: asyncpg.Pool[Any] | None = None,
+    ) -> None:
         import asyncpg
 
         super().__init__(redact(url))
         self.pool: asyncpg.Pool[Any] | None = pool
         self.id_tables = id_tables
+        self._append_pool = append_pool
+        self.appends = AppendBatch(lambda: None if self.pool is None else self._append_pool or self.pool)
+        """Single actions stored many to a statement (see :mod:`bot.store.pg_batch`), on a
+        connection of their own: an action never waits for a deal's or a settlement's connection."""
         self.retryable = (
             asyncpg.SerializationError,
             asyncpg.DeadlockDetectedError,
@@ -472,7 +454,7 @@ class PostgresBackend(Backend):
         from bot.store.pg_migrations import migrate
 
         pool = await asyncpg.create_pool(
-            url, min_size=1, max_size=pool_size, statement_cache_size=1024, command_timeout=60
+            url, min_size=pool_size, max_size=pool_size, statement_cache_size=1024, command_timeout=60
         )
         try:
             async with pool.acquire() as conn:
@@ -481,10 +463,13 @@ class PostgresBackend(Backend):
                     "SELECT table_name FROM information_schema.columns"
                     " WHERE table_schema = current_schema() AND column_name = 'id'"
                 )
+            append_pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=1, statement_cache_size=1024, command_timeout=60
+            )
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, url, frozenset(str(row[0]) for row in rows))
+        return cls(pool, url, frozenset(str(row[0]) for row in rows), append_pool)
 
     @classmethod
     async def connect_readonly(cls, url: str, *, pool_size: int = 2) -> PostgresBackend:
@@ -538,6 +523,10 @@ class PostgresBackend(Backend):
         return self.pool is None
 
     async def close(self) -> None:
+        await self.appends.flush()
+        if self._append_pool is not None:
+            append_pool, self._append_pool = self._append_pool, None
+            await append_pool.close()
         if self.pool is not None:
             pool, self.pool = self.pool, None
             await pool.close()

@@ -9,17 +9,19 @@ from __future__ import annotations
 import inspect
 import json
 import uuid
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.store.backend import Backend, SqliteBackend, retrying
-from bot.store.backend import Row as Row
-from bot.store.backend import Tx as Tx
 from bot.store.errors import StaleLease, StoreError
 from bot.store.records import JSONObject, LedgerEntry
+from bot.store.tx import Row as Row
+from bot.store.tx import Tx as Tx
+
+T = TypeVar("T")
 
 Clock = Callable[[], datetime]
 """Returns the current time as an aware datetime; injected so tests control time."""
@@ -187,6 +189,15 @@ class StoreBase:
         now = self._clock()
         async with self._backend.transaction(now, format_time(now), write=write, locking=locking) as tx:
             yield tx
+
+    async def _write(self, body: Callable[[Tx], Coroutine[Any, Any, T]], *, locking: bool = False) -> T:
+        """Run ``body`` as one write transaction and return its result once it is committed, for
+        the hot writes (an action, a deal, a settlement). On SQLite it joins a group commit with
+        the other writes waiting meanwhile (:mod:`bot.store.group_commit`): so ``body`` must await
+        nothing but its ``tx`` (and helpers that do the same), and may run more than once. As
+        with :meth:`_transaction`, an error raised by the body changes nothing."""
+        now = self._clock()
+        return await self._backend.write(now, format_time(now), body, locking=locking)
 
     async def _check_lease(self, tx: Tx, table_id: int, lease: int | None) -> None:
         """Fencing, inside a hand write's transaction: refuse it (:class:`StaleLease`) when

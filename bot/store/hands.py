@@ -39,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from bot.store.backend import PostgresBackend
 from bot.store.base import StoreBase, Tx, check_id, check_text, dump_json, format_time, load_json, parse_time
 from bot.store.errors import ActionConflict, StoreError
 from bot.store.records import HandPlayer, HandRecord, Settlement, SettleUp
@@ -120,10 +121,10 @@ class HandStore(StoreBase):
         # table's row (deals at one table take turns), and each dealt seat's row, rewritten
         # unchanged so that a serializable top-up or cash-out of that seat running meanwhile must
         # retry and then sees the hand (a lock alone would not make it). See bot.store.backend.
-        async with self._transaction(locking=True) as tx:
-            await tx.lock("tables", "id", table_id)
+        # Each read that locks is one round trip (a storm of deals after a restart pays for each).
+        async def body(tx: Tx) -> int:
+            row = await tx.lock_one("SELECT status, stakes, rulings FROM tables WHERE id = ?", (table_id,))
             await self._check_lease(tx, table_id, lease)
-            row = await tx.one("SELECT status, stakes, rulings FROM tables WHERE id = ?", (table_id,))
             if row is None:
                 raise StoreError("There is no such table.")
             if row[0] != "open":
@@ -140,9 +141,9 @@ class HandStore(StoreBase):
                 raise StoreError("A hand is already in progress at this table.")
             stacks: dict[int, int] = {}
             for seat_no, member_id in sorted(players.items()):
-                await tx.rewrite("seats", {"table_id": table_id, "seat_no": seat_no, "member_id": member_id})
-                stack = await tx.value(
-                    "SELECT stack FROM seats WHERE table_id = ? AND seat_no = ? AND member_id = ?",
+                stack = await tx.value(  # rewritten unchanged and read in one statement
+                    "UPDATE seats SET stack = stack WHERE table_id = ? AND seat_no = ? AND member_id = ?"
+                    " RETURNING stack",
                     (table_id, seat_no, member_id),
                 )
                 if stack is None:
@@ -166,18 +167,20 @@ class HandStore(StoreBase):
                 ),
             )
             assert hand_id is not None
-            for seat_no, member_id in sorted(players.items()):
-                await tx.run(
-                    "INSERT INTO hand_players (hand_id, seat_no, member_id, starting_stack)"
-                    " VALUES (?, ?, ?, ?)",
-                    (hand_id, seat_no, member_id, stacks[seat_no]),
-                )
+            dealt = sorted(players.items())
+            await tx.run(
+                "INSERT INTO hand_players (hand_id, seat_no, member_id, starting_stack) VALUES "
+                + ", ".join("(?, ?, ?, ?)" for _ in dealt),
+                [v for seat_no, member_id in dealt for v in (hand_id, seat_no, member_id, stacks[seat_no])],
+            )
             for seq, action in enumerate(first, start=1):
                 await tx.run(
                     "INSERT INTO hand_actions (hand_id, seq, action, created) VALUES (?, ?, ?, ?)",
                     (hand_id, seq, action, tx.now),
                 )
             return hand_id
+
+        return await self._write(body, locking=True)
 
     async def append_action(self, hand_id: int, seq: int, action: str, *, lease: int | None = None) -> bool:
         """Store action number ``seq`` (1, 2, ...) of a hand; returns True if stored now.
@@ -202,7 +205,15 @@ class HandStore(StoreBase):
         if isinstance(first_seq, bool) or not isinstance(first_seq, int) or first_seq < 1:
             raise StoreError("Action numbers start at 1.")
         actions = _check_actions(actions)
-        async with self._transaction(locking=True) as tx:
+        backend = self._backend
+        if len(actions) == 1 and isinstance(backend, PostgresBackend):
+            # The hot path (one click, one action): stored with the others arriving meanwhile by
+            # one statement when it is certainly the next action; anything else is decided below.
+            now = format_time(self._clock())
+            if await backend.appends.append(hand_id, first_seq, actions[0], now, lease):
+                return 1
+
+        async def body(tx: Tx) -> int:
             # Appends to this hand take turns from here on; one statement reads the status and the
             # count (every action pays for each round trip to the database).
             await tx.lock("hands", "id", hand_id)
@@ -240,6 +251,8 @@ class HandStore(StoreBase):
                 added += 1
             return added
 
+        return await self._write(body, locking=True)
+
     async def settle_hand(
         self, hand_id: int, final_stacks: Mapping[int, int], phh: str, *, lease: int | None = None
     ) -> Settlement:
@@ -261,7 +274,13 @@ class HandStore(StoreBase):
             if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
                 raise StoreError("Final stacks must be whole numbers of chips, zero or more.")
             finals[seat_no] = stack
-        async with self._transaction() as tx:
+        async def body(tx: Tx) -> Settlement:
+            # A hot path (every hand), so it locks what it reads rather than run serializable (as
+            # create_hand): the hand's row, so settling, voiding and appending to it take turns; the
+            # players' rows are written only under that lock, and each seat's stack is written only
+            # if it still holds the starting stack (an UPDATE re-checks that on the newest row).
+            # Serializable, settlements of neighbouring hands aborted each other (see backend).
+            await tx.lock("hands", "id", hand_id)
             hand = await self._hand(tx, hand_id)
             await self._check_lease(tx, hand.table_id, lease)
             starting = {p.seat_no: p for p in hand.players}
@@ -271,7 +290,7 @@ class HandStore(StoreBase):
                 recorded = {p.seat_no: p.final_stack for p in hand.players}
                 if recorded != finals:
                     raise ActionConflict("This hand was already settled with different results.")
-                return self._settlement(hand, applied=False)
+                return self._settlement(hand, finals, applied=False)
             if set(finals) != set(starting):
                 raise StoreError("The final stacks must name exactly the seats dealt into the hand.")
             total_before = sum(p.starting_stack for p in hand.players)
@@ -311,13 +330,16 @@ class HandStore(StoreBase):
                 "UPDATE hands SET status = 'finished', phh = ?, ended = ? WHERE id = ?",
                 (phh, tx.now, hand_id),
             )
-            return self._settlement(await self._hand(tx, hand_id), applied=True)
+            return self._settlement(hand, finals, applied=True)
+
+        return await self._write(body, locking=True)
 
     @staticmethod
-    def _settlement(hand: HandRecord, *, applied: bool) -> Settlement:
-        finals = {p.seat_no: p.final_stack or 0 for p in hand.players}
-        net = {p.member_id: (p.final_stack or 0) - p.starting_stack for p in hand.players}
-        return Settlement(hand_id=hand.id, applied=applied, net=net, final_stacks=finals)
+    def _settlement(hand: HandRecord, finals: Mapping[int, int], *, applied: bool) -> Settlement:
+        # From the stacks just written (or found recorded): no second read of the hand.
+        net = {p.member_id: finals[p.seat_no] - p.starting_stack for p in hand.players}
+        stacks = {p.seat_no: finals[p.seat_no] for p in hand.players}
+        return Settlement(hand_id=hand.id, applied=applied, net=net, final_stacks=stacks)
 
     async def void_hand(self, hand_id: int, reason: str, *, lease: int | None = None) -> bool:
         """Void an unfinished hand that cannot be resumed; returns True if voided now (False if it
@@ -331,7 +353,7 @@ class HandStore(StoreBase):
         """
         check_id(hand_id, "hand")
         reason = check_text(reason, "reason", limit=500)
-        async with self._transaction() as tx:
+        async def body(tx: Tx) -> bool:
             hand = await self._hand(tx, hand_id)
             await self._check_lease(tx, hand.table_id, lease)
             if hand.status == "voided":
@@ -355,6 +377,8 @@ class HandStore(StoreBase):
                 (reason, tx.now, hand_id),
             )
             return True
+
+        return await self._write(body)
 
     # -- reading --------------------------------------------------------------------------------
 

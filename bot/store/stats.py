@@ -238,7 +238,11 @@ class StatsStore(StoreBase):
         """
         check_id(hand_id, "hand")
         given = {line.member_id: line for line in lines}
-        async with self._transaction() as tx:
+        async def body(tx: Tx) -> bool:
+            # A hot path (every hand): the hand's row locked, so writers of one hand's lines take
+            # turns and the count below cannot be stale; the day totals are atomic upserts. Run
+            # serializable, neighbouring hands' lines aborted each other (see bot.store.backend).
+            await tx.lock("hands", "id", hand_id)
             hand = await tx.one(
                 "SELECT h.status, h.table_id, t.guild_id, h.game, h.ended FROM hands h"
                 " JOIN tables t ON t.id = h.table_id WHERE h.id = ?",
@@ -316,6 +320,8 @@ class StatsStore(StoreBase):
                     ),
                 )
             return True
+
+        return await self._write(body, locking=True)
 
     async def hands_without_stats(self, *, limit: int = 500) -> list[int]:
         """Ids of settled hands that have no stat lines yet (hands settled before stats were kept, or

@@ -14,6 +14,13 @@ old number is refused). Everything here is kept in the table's settings JSON
 'sex-in-the-middle-east'
 >>> parse_game_list("seven card stud, Deuces Wild")
 ('seven-card-stud', 'deuces-wild')
+
+Games come in families (``FAMILIES``): ``stud`` (up and down cards, a bring-in), ``flop`` (down
+cards and a shared board, blinds and a button) and ``draw`` (closed hands, draws between betting
+rounds). ``/table games`` and the terminal's ``games`` list them by family.
+
+>>> GAMES["seven-card-stud"].family, GAMES["texas-holdem"].family
+('stud', 'flop')
 """
 
 from __future__ import annotations
@@ -23,16 +30,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine.betting.stakes import PRESETS
+from bot.engine.betting.stakes import PRESETS, TableStakes
 from bot.engine.cards.deck import Deck
-from bot.engine.errors import StakesError
 from bot.engine.games.catalogue import DEALERS_CHOICE, DEFAULT_GAME, GAMES, Game, game_of
 from bot.engine.games.rulings import RULINGS, Rulings
 from bot.engine.hand.hand import StudHand
+from bot.render.settings import hand_stakes
 from bot.tables.errors import TableError
 
 __all__ = [
     "DEALERS_CHOICE",
+    "FAMILIES",
     "GameSettings",
     "PendingChoice",
     "allowed_or_all",
@@ -42,8 +50,11 @@ __all__ = [
     "dealable_games",
     "fallback_game",
     "game_rulings_text",
+    "games_by_family",
+    "games_list_text",
     "parse_game_list",
     "rulings_for",
+    "setting_stakes",
     "setting_title",
 ]
 
@@ -53,10 +64,59 @@ def dealable(name: str) -> bool:
     """Whether the engine deals game ``name`` yet (a game still being built raises
     ``NotImplementedError`` in ``StudHand``; this asks once per process)."""
     try:
-        StudHand([100, 100], PRESETS["small"], Rulings(), Deck.seeded(0), game=name)
-    except (NotImplementedError, StakesError):
-        return False        # the flop games need blinds, which the table's stakes do not have yet
+        StudHand([100, 100], PRESETS["small"].with_standard_blinds(), Rulings(), Deck.seeded(0), game=name)
+    except NotImplementedError:
+        return False
     return True
+
+
+FAMILIES: tuple[str, ...] = ("stud", "flop", "draw")
+"""The families of games, in the order menus list them."""
+
+FAMILY_TITLES = {"stud": "Stud", "flop": "Flop games (Hold'em and Omaha)", "draw": "Draw"}
+
+
+def setting_stakes(stakes: TableStakes, setting: str, allowed: Sequence[str] = ()) -> str:
+    """The stakes as the games of a table's setting play them: one flop game's blinds (``hand_stakes``),
+    stud's ante and bring-in, and both for a dealer's choice that has both families.
+
+    >>> from bot.engine.betting.stakes import PRESETS, TableStakes
+    >>> setting_stakes(PRESETS["small"], "texas-holdem")
+    'fixed limit 20/40, blinds 10/20'
+    >>> setting_stakes(PRESETS["small"], DEALERS_CHOICE, ("razz", "texas-holdem"))
+    'fixed limit 20/40, ante 5 and bring-in 10; blinds 10/20'
+    """
+    games = [GAMES[g] for g in (allowed_or_all(allowed) if setting == DEALERS_CHOICE else (setting,))]
+    if all(g.positional for g in games):
+        return hand_stakes(stakes, games[0])
+    if any(g.positional for g in games):
+        return stakes.with_standard_blinds().describe()
+    return stakes.describe()
+
+
+def games_by_family(names: Iterable[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """``names`` grouped by family, in ``FAMILIES`` order (each family's games in the order given);
+    families with none are left out.
+
+    >>> games_by_family(["seven-card-stud", "razz"])
+    [('stud', ('seven-card-stud', 'razz'))]
+    """
+    names = list(names)
+    grouped = [(f, tuple(n for n in names if GAMES[n].family == f)) for f in FAMILIES]
+    return [(f, group) for f, group in grouped if group]
+
+
+def games_list_text(settings: GameSettings, *, marker: str = "*") -> str:
+    """Every game the table may deal, by family, one a line with its short rules; the game of the
+    next deal (or under dealer's choice every game on the list) marked with ``marker``."""
+    lines = [f"Game: {setting_title(settings.game, settings.allowed)}"]
+    chosen = set(settings.allowed) if settings.game == DEALERS_CHOICE else {settings.game}
+    for fam, names in games_by_family(dealable_games()):
+        lines.append(f"{FAMILY_TITLES[fam]}:")
+        for name in names:
+            mark = marker if name in chosen else " " * len(marker)
+            lines.append(f" {mark} {name}: {GAMES[name].rules}")
+    return "\n".join(lines)
 
 
 def dealable_games() -> tuple[str, ...]:

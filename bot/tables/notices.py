@@ -35,10 +35,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import NamedTuple, Protocol
 
-from bot.render.table import TableView
-from bot.render.views import ActionOption, PrivateNotice, Prompt, TableSnapshot
+from bot.render.table import TableView, format_table
+from bot.render.views import ActionOption, PrivateNotice, Prompt, TableSnapshot, table_view
 from bot.tables.reveal import HandReveal
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "Reply",
     "ShowdownNotice",
     "TableKey",
+    "TableNotice",
     "TableSnapshot",
     "Undeliverable",
     "Update",
@@ -121,6 +123,26 @@ class PublicNotice:
     """For ``REVEAL`` notices: the public openings (or a whole-deck reveal) as data, so each front
     end can say how to check them its own way (``text`` says it for Discord: ``/hand verify``;
     ``HandReveal.verify_command`` is the self-contained ``wildstud verify`` line)."""
+
+
+class TableNotice(PublicNotice):
+    """A ``TABLE`` notice made from its snapshot alone: the table block (``table``, a
+    ``TableView``) and its text are drawn the first time they are read, so a front end that draws
+    the table its own way (Discord) never pays for them."""
+
+    def __init__(self, snapshot: TableSnapshot) -> None:
+        for name, value in (("kind", NoticeKind.TABLE), ("hand_id", snapshot.hand_id),
+                            ("snapshot", snapshot), ("reveal", None)):
+            object.__setattr__(self, name, value)
+
+    @cached_property
+    def table(self) -> TableView:
+        assert self.snapshot is not None
+        return table_view(self.snapshot)
+
+    @cached_property
+    def text(self) -> str:
+        return format_table(self.table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +230,10 @@ class Update:
     ``now``: the service clock's time (prompts carry clock deadlines). ``private_timeout``: the
     longest a private notice may take to deliver (seconds). ``undelivered(notice, reason)``: call
     it when a private notice could not be delivered; it returns the notice to show in the channel
-    instead (said once per player per table), or None.
+    instead (said once per player per table), or None. ``number``: the update's place among the
+    table's updates (1, 2, ...). ``superseded``: a newer update of the same table was already made
+    when this one was delivered, so its ``table`` will be shown right after: a front end may skip
+    drawing this one's table (never its notices) and show only the newest.
     """
 
     table_id: int
@@ -219,14 +244,17 @@ class Update:
     undelivered: Callable[[PrivateNotice, str], PublicNotice | None] = field(
         default=lambda notice, reason: None, compare=False, repr=False
     )
+    number: int = 0
+    superseded: bool = False
 
 
 class Presenter(Protocol):
     """A front end: Discord, the terminal, or a test recorder.
 
-    The service calls ``update`` once per operation, under the table's lock, so one table's
-    updates arrive in order. It should return quickly; an exception is logged and swallowed by the
-    service so that a broken front end cannot stall a hand.
+    The service calls ``update`` once per operation, just after releasing the table's lock (the
+    update is frozen: the table may already be changing again), one call at a time per table, so
+    one table's updates arrive in order. An exception is logged and swallowed by the service so
+    that a broken front end cannot stall a hand.
     """
 
     async def update(self, table: TableKey, update: Update) -> None:

@@ -2,9 +2,13 @@
 
 Every operation on a table (a command, a click, a timer, a restart) runs inside
 ``async with registry.locked(key) as table:``. It takes that table's lock, so changes happen one at
-a time, and when the operation ends (done or refused) it hands what the operation said
-(``Table.outbox``) to the ``release`` callback, still under the lock, so one table's updates reach
-the front end in the order they happened.
+a time. When the operation ends (done or refused), what it said (``Table.outbox``) is made into ONE
+frozen update by the ``collect`` callback, still under the lock; the lock is then released and the
+update handed to the ``deliver`` callback, so a slow front end (a Discord call) never holds a table.
+Updates of one table are delivered one at a time, in the order they were collected: the table's
+``delivery`` lock is queued for before anything else can run (asyncio's locks are first come,
+first served), and ``Table.collected`` tells a delivery whether a newer update of the same table
+is already waiting behind it.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from bot.tables.errors import NoTable
-from bot.tables.notices import TableKey
+from bot.tables.notices import TableKey, Update
 from bot.tables.state import Table
 
 NO_TABLE = "There is no table in this channel. The dealer can open one with /table create."
@@ -23,16 +27,22 @@ NO_TABLE = "There is no table in this channel. The dealer can open one with /tab
 class Registry:
     """Tables by key (see the module docstring).
 
-    ``release(table)`` is awaited at the end of every ``locked`` block; it should send the table's
-    outbox as one update and never raise. ``no_table()`` gives the ``NoTable`` reason for a key
-    with no table (default :data:`NO_TABLE`; several processes on one database say more).
+    ``collect(table)`` is called at the end of every ``locked`` block, under the lock: the table's
+    outbox as one update, or None when the operation said nothing. ``deliver(table, update)`` is
+    awaited after the lock is released, in the order of collection; it should never raise.
+    ``no_table()`` gives the ``NoTable`` reason for a key with no table (default :data:`NO_TABLE`;
+    several processes on one database say more).
     """
 
     def __init__(
-        self, release: Callable[[Table], Awaitable[None]], no_table: Callable[[], str] | None = None
+        self,
+        collect: Callable[[Table], Update | None],
+        deliver: Callable[[Table, Update], Awaitable[None]],
+        no_table: Callable[[], str] | None = None,
     ) -> None:
         self._tables: dict[TableKey, Table] = {}
-        self._release = release
+        self._collect = collect
+        self._deliver = deliver
         self._no_table = no_table or (lambda: NO_TABLE)
         self.creating = asyncio.Lock()
         """Held while a table is being opened (one table per channel)."""
@@ -71,16 +81,24 @@ class Registry:
     @asynccontextmanager
     async def locked(self, key: TableKey, *, table: Table | None = None) -> AsyncIterator[Table]:
         """Hold the lock of the table at ``key`` (or of ``table``, which need not be registered
-        yet) for one operation; its notices go out as one update when the block ends.
+        yet) for one operation; its notices go out as one update when the block ends, after the
+        lock is released (the block's caller waits for that delivery).
 
         Raises ``NoTable`` before taking anything if there is no such table.
         """
         found = table if table is not None else self.get(key)
-        async with found.lock:
-            try:
-                yield found
-            finally:
-                await self._release(found)
+        update: Update | None = None
+        try:
+            async with found.lock:
+                try:
+                    yield found
+                finally:
+                    update = self._collect(found)
+        finally:
+            if update is not None:
+                # No await between the release above and queueing here: updates keep their order.
+                async with found.delivery:
+                    await self._deliver(found, update)
 
     def close(self) -> None:
         """Cancel every table's timers (call before closing the store)."""

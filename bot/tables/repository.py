@@ -4,7 +4,9 @@
 A table's record holds its dealer, stakes and rulings; its ``settings`` JSON holds the timers and
 dealing options (``TableOptions``), the display names of members who sat there, the seat limit,
 stakes and rulings queued for the next deal, the members leaving after the hand in progress, and
-the members who set auto-muck (``automuck``: a list of member ids), and the table's game (``game``,
+the members who set auto-muck (``automuck``: a list of member ids), the members waiting for the
+big blind (``waiting``: ``bot.tables.blinds``), a bomb pot the dealer called for the next flop hand
+(``bomb_pot_next``), and the table's game (``game``,
 ``pending_game``, the dealer's-choice list ``games``, a dealer's choice waiting for its answer
 ``choice`` and the number of the last one asked, ``choice_seq``: see ``bot.tables.games``).
 Seats are rows of their own; the button and the redeal flag are worked out again from the last
@@ -21,6 +23,7 @@ from typing import Any
 from bot.engine.betting.stakes import PRESETS, TableStakes
 from bot.engine.games.catalogue import DEALERS_CHOICE, DEFAULT_GAME, GAMES
 from bot.engine.games.rulings import Rulings
+from bot.engine.hand.options import NO_OPTIONS, HandOptions
 from bot.store import StaleLease, Store, StoreError
 from bot.store.errors import database_failures
 from bot.store.records import HandRecord, Seat, TableRecord
@@ -102,11 +105,13 @@ class Repository:
             except (KeyError, TypeError, ValueError):
                 table.choice = None     # unreadable: the next deal asks again
         leaving = {int(m) for m in settings.get("leaving", ())}
+        waiting = {int(m) for m in settings.get("waiting", ())}
         table.automuck = {int(m) for m in settings.get("automuck", ())}
+        table.bomb_pot_next = bool(settings.get("bomb_pot_next", False))
         for seat in await self.store.seats(record.id):
             table.seats[seat.seat_no] = SeatState(
                 seat.seat_no, seat.member_id, table.name(seat.member_id), seat.stack, seat.status,
-                leaving=seat.member_id in leaving,
+                leaving=seat.member_id in leaving, waiting=seat.member_id in waiting,
             )
         recent = await self.store.table_hands(record.id, limit=5)
         if recent:
@@ -172,6 +177,11 @@ class Repository:
             settings["leaving"] = leaving       # folded at their turn, cashed out after the hand
         if table.automuck:
             settings["automuck"] = sorted(table.automuck)
+        if table.bomb_pot_next:
+            settings["bomb_pot_next"] = True     # called by the dealer for the next flop hand
+        waiting = sorted(s.member for s in table.seats.values() if s.waiting)
+        if waiting:
+            settings["waiting"] = waiting       # waiting for the big blind (bot.tables.blinds)
         return settings
 
     async def save_settings(self, table: Table) -> None:
@@ -224,11 +234,12 @@ class Repository:
     # ------------------------------------------------------------------ hands
     async def create_hand(
         self, table: Table, seats: Sequence[SeatState], deal: DealCommitment, game: str = DEFAULT_GAME.name,
-        rulings: Rulings | None = None,
+        rulings: Rulings | None = None, stakes: TableStakes | None = None, options: HandOptions = NO_OPTIONS,
     ) -> int:
-        """Store a new hand of ``game`` dealt to ``seats`` (in deal order) from ``deal`` under
-        ``rulings`` (default: the table's), with its deal order as its first action, in one
-        transaction; returns its id."""
+        """Store a new hand of ``game`` dealt to ``seats`` (in deal order, the button last) from
+        ``deal`` under ``rulings`` and ``stakes`` (default: the table's; a flop hand's carry its
+        blinds), with its deal order (and its straddle and bomb pot, ``options``) as its first
+        action, in one transaction; returns its id."""
         order = tuple(s.seat_no for s in seats)
         with refused():
             return await self.store.create_hand(
@@ -237,10 +248,10 @@ class Repository:
                 deck=[c.code for c in deal.order],
                 commitment=deal.digest,
                 salt=deal.salt,
-                stakes=table.stakes.to_dict(),
+                stakes=(stakes or table.stakes).to_dict(),
                 rulings=(rulings or table.rulings).to_dict(),
                 game=game,
-                actions=[encode_seats(order)],
+                actions=[encode_seats(order, options)],
                 lease=table.lease,
             )
 

@@ -1,8 +1,8 @@
 """What a finished hand opens of its deck commitment, and to whom (DESIGN "Fairness and secrecy").
 
 After a hand everyone may see the openings of the cards everyone saw (:func:`public_cards`: up cards,
-the community card, indicator cards and the down cards of hands shown at showdown or turned face up
-when betting closed); a player may also
+the community card, indicator cards, a flop game's board and the down cards of hands shown at
+showdown or turned face up when betting closed); a player may also
 see the openings of their own down cards (:func:`own_down_cards`). Nothing else is ever opened: a
 folded or mucked hand, burned cards, the stub and the hand of a player who won without a showdown stay
 closed. Hands stored under the old whole-deck commitment can only be checked with the whole deck,
@@ -21,7 +21,7 @@ from bot.engine.games.rulings import Rulings
 from bot.engine.hand.hand import StudHand
 from bot.engine.log import Action
 from bot.store import HandRecord, Store, StoreError
-from bot.tables.codec import decode_action, decode_seats
+from bot.tables.codec import decode_action, decode_options, decode_seats
 from bot.tables.fairness import DealCommitment, Opening
 
 
@@ -48,6 +48,7 @@ def public_cards(hand: StudHand) -> tuple[Card, ...]:
     if hand.community_card is not None:
         cards.append(hand.community_card)
     cards.extend(hand.indicator_cards)
+    cards.extend(card for board in hand.boards for card in board)
     for seat in shown_seats(hand):
         cards.extend(hand.down_cards(seat))
     return tuple(dict.fromkeys(cards))
@@ -118,9 +119,10 @@ def stored_steps(
     deal = DealCommitment.from_parts(deck, record.salt)
     if deal.digest != record.commitment:
         raise ValueError("the stored deck does not match its commitment")
+    # The deal order ends with the button (bot.tables.runner): the flop games go by it.
     engine = StudHand([players[n].starting_stack for n in order], TableStakes.from_dict(record.stakes),
                       Rulings.from_dict(record.rulings), Deck.from_order(deck), manual_showdown=True,
-                      game=record.game)
+                      game=record.game, button=len(order) - 1, options=decode_options(record.actions[0]))
     yield engine, order, deal, 0
     for text in record.actions[1:]:
         told = len(engine.events)

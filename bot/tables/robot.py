@@ -48,6 +48,7 @@ from bot.engine.values.deuce_to_seven import deuce_to_seven_key
 from bot.engine.values.evaluator import strength
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.valuation import best_value, hole_spade
+from bot.render.private import flop_high, flop_low
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +79,45 @@ class Situation:
     game: str = "sex-in-the-middle-east"
     low_ace: bool = False
     decision: Decision | None = None
+    board: tuple[Card, ...] = ()
+    """A flop game's board so far (``down`` is then the seat's hole cards, ``up`` empty)."""
+
+
+def _flop_equity(situation: Situation, game: Game, rng: random.Random, samples: int) -> float:
+    """``estimate_equity`` in a flop game: the board is completed to its five cards and each live
+    opponent given as many hole cards as this seat holds, from the unseen cards; each hand is valued
+    as the game's showdown values it (``flop_high``/``flop_low``: Omaha plays two plus three), and
+    a hi-lo pot is halved with the best eight-or-better low."""
+    hole = list(situation.down)
+    board = list(situation.board)
+    seen = set(hole) | set(board) | set(situation.dead)
+    unseen = [c for c in FULL_DECK if c not in seen]
+    opponents = len(situation.opponents_up)
+    if not opponents:
+        return 1.0
+    wild = frozenset(situation.wild_ranks)
+    need = max(0, game.board_size - len(board))
+    if need + opponents * len(hole) > len(unseen):      # never at eight seats and four cards each
+        return 1.0 / (opponents + 1)
+    total = 0.0
+    for _ in range(samples):
+        draw = rng.sample(unseen, need + opponents * len(hole))
+        full = board + draw[:need]
+        hands = [hole] + [draw[need + i * len(hole): need + (i + 1) * len(hole)] for i in range(opponents)]
+        scores = [flop_high(game, h, full, wild, situation.wild_in_flush).strength for h in hands]
+        best = max(scores)
+        high = 1.0 / scores.count(best) if scores[0] == best else 0.0
+        if game.has_low:
+            lows = [flop_low(game, h, full) for h in hands]
+            keys = [None if low is None else low.key for low in lows]
+            found = [k for k in keys if k is not None]
+            if found:
+                best_low = min(found)
+                low_share = 1.0 / keys.count(best_low) if keys[0] == best_low else 0.0
+                total += 0.5 * high + 0.5 * low_share
+                continue
+        total += high
+    return total / samples
 
 
 def estimate_equity(situation: Situation, rng: random.Random, samples: int = 120) -> float:
@@ -93,6 +133,8 @@ def estimate_equity(situation: Situation, rng: random.Random, samples: int = 120
     game = game_of(situation.game)
     if game.is_draw:
         return draw_equity(situation, rng, samples)
+    if game.positional:
+        return _flop_equity(situation, game, rng, samples)
     mine = list(situation.down) + list(situation.up)
     shared = [situation.community] if situation.community is not None else []
     seen = set(mine) | set(shared) | set(situation.dead)
@@ -254,7 +296,7 @@ class Robot:
         if s.decision is not None and s.decision.kind == "draw":
             return Command(Kind.DRAW, cards=choose_discards(s))
         if s.decision is not None:
-            return self._decide_baseball(s)
+            return self._decide(s)
         if "muck" in names:          # only a beaten hand may be mucked: give nothing away
             return Command(Kind.MUCK)
         if "show" in names:
@@ -284,11 +326,18 @@ class Robot:
             return Command(Kind.CALL)
         return Command(Kind(names[0]))
 
-    def _decide_baseball(self, s: Situation) -> Command:
-        """Buy the extra card or match the pot when the chance of winning pays for it."""
+    def _decide(self, s: Situation) -> Command:
+        """Baseball: buy the extra card or match the pot when the chance of winning pays for it;
+        Crazy Pineapple: discard the card the engine would (the one that plays least with the
+        board); run it twice whenever asked."""
         decision = s.decision
         assert decision is not None
         equity = estimate_equity(s, self.rng, self.samples)
+        if decision.kind == "discard":           # keep the two that play best with the board
+            assert decision.fallback is not None
+            return Command(Kind.DISCARD, cards=(decision.fallback,))
+        if decision.kind == "run_twice":         # less variance costs nothing: always agree
+            return decision.choices[0]
         yes, no = decision.choices
         if decision.kind == "buy":
             return yes if equity * (len(s.opponents_up) + 1) >= 0.8 else no
@@ -330,6 +379,7 @@ def situation(hand: StudHand, seat: int) -> Situation:
         low_ace=(hand.rulings.low_hole_ace == "low" if hand.game.wilds.per_player
                  else hand.rulings.low_chicago_ace == "ace-low"),
         decision=hand.decision if hand.actor == seat else None,
+        board=hand.board,
     )
 
 

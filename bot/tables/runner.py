@@ -27,10 +27,13 @@ from bot.engine.errors import IllegalAction
 from bot.engine.games.catalogue import DEALERS_CHOICE, GAMES, game_of
 from bot.engine.hand.events import CardDealt, ShowdownStarted, StreetStarted
 from bot.engine.hand.hand import StudHand
+from bot.engine.hand.options import NO_OPTIONS, HandOptions, Post
 from bot.engine.phh.export import export_phh
+from bot.render.cards import chips
 from bot.render.narrate import Line, Narrator
-from bot.render.settings import rulings_changes, stakes_change
+from bot.render.settings import hand_stakes, rulings_changes, stakes_change
 from bot.store.records import HandRecord
+from bot.tables.blinds import bomb_pot_ante, clockwise_from, dealt_in, is_bomb_pot
 from bot.tables.clock import Clock
 from bot.tables.codec import encode_action, encode_seats
 from bot.tables.errors import DatabaseUnavailable, LeaseLost, StaleAction, TableError
@@ -44,12 +47,21 @@ from bot.tables.games import (
     setting_title,
     titles,
 )
-from bot.tables.notices import GameChoiceNotice, NoticeKind, PublicNotice, Reply, ShowdownNotice, TableKey
+from bot.tables.notices import (
+    GameChoiceNotice,
+    NoticeKind,
+    PrivateNotice,
+    PublicNotice,
+    Reply,
+    ShowdownNotice,
+    TableKey,
+    TableNotice,
+)
 from bot.tables.registry import Registry
 from bot.tables.repository import Repository
 from bot.tables.reveal import live_reveal, replay_stored, reveal_text
 from bot.tables.seating import Seating
-from bot.tables.snapshot import hand_prompt, own_cards, table_notice
+from bot.tables.snapshot import hand_prompt, own_cards, snapshot, table_notice
 from bot.tables.state import LiveHand, SeatState, Table
 from bot.tables.stats import lines_for
 from bot.tables.tournaments import Tournaments
@@ -111,8 +123,7 @@ class HandRunner:
             table.post(NoticeKind.NO_DEAL, reason)
             raise TableError(reason)
         await self._apply_pending(table)
-        numbers = [s.seat_no for s in ready]
-        button = table.coming_button(numbers)
+        button = table.coming_button(table.button_seats())
         if game is None:
             if table.game == DEALERS_CHOICE:
                 await self._ask(table, table.seats[button])
@@ -120,23 +131,39 @@ class HandRunner:
             game = table.game
         chosen = game_of(game)
         rulings = rulings_for(chosen, table.rulings)
-        at = numbers.index(button)
-        order = numbers[at + 1 :] + numbers[: at + 1]
+        numbers = [s.seat_no for s in ready]
+        if chosen.positional and table.options.join_blind == "wait":
+            # A seat waiting for the big blind is dealt in when it is its big blind (bot.tables.blinds).
+            numbers = dealt_in(numbers, {s.seat_no for s in ready if s.waiting}, button)
+        order = clockwise_from(numbers, button)
         seats = [table.seats[n] for n in order]
         deal = DealCommitment.shuffle(self.rng)
+        # One stakes record for every family: a flop hand plays the table's blinds, or the ones its
+        # bet size gives (docs/rules.md, "Flop games at the table"); the hand records what it used.
+        stakes = table.stakes.with_standard_blinds() if chosen.positional else table.stakes
+        options = NO_OPTIONS
+        if chosen.positional:        # the table's straddle, and a bomb pot called or due
+            bomb = is_bomb_pot(table.options, table.bomb_pot_next, table.hands_dealt + 1)
+            options = HandOptions(straddle=table.options.straddle,
+                                  bomb_pot=bomb_pot_ante(table.options, stakes) if bomb else 0,
+                                  posts=_posts(seats, stakes.big_blind) if not bomb else ())
         try:   # built before the hand is stored: a game the engine cannot deal stores nothing
-            engine = StudHand([s.stack for s in seats], table.stakes, rulings, Deck.from_order(deal.order),
-                              manual_showdown=True, game=chosen)
+            engine = StudHand([s.stack for s in seats], stakes, rulings, Deck.from_order(deal.order),
+                              manual_showdown=True, game=chosen, button=len(seats) - 1, options=options)
         except NotImplementedError:
             raise TableError(f"{chosen.title} cannot be dealt yet.") from None
+        except ValueError as exc:        # e.g. blinds the stakes cannot give: nothing is stored
+            raise TableError(f"{chosen.title} cannot be dealt at these stakes: {exc}") from None
         try:
-            hand_id = await self.repository.create_hand(table, seats, deal, chosen.name, rulings)
+            hand_id = await self.repository.create_hand(table, seats, deal, chosen.name, rulings, stakes,
+                                                        options)
         except DatabaseUnavailable:
             self.store_failed(table)   # it may have been stored all the same: resync finds it
             raise
         table.button = button
         table.redeal = False
         table.hands_dealt += 1
+        await self._stop_waiting(table, seats, bomb_pot_dealt=table.bomb_pot_next and bool(options.bomb_pot))
         names = tuple(s.name for s in seats)
         live = LiveHand(
             hand_id=hand_id,
@@ -146,11 +173,11 @@ class HandRunner:
             seat_nos=tuple(order),
             members=tuple(s.member for s in seats),
             names=names,
-            stakes=table.stakes,
+            stakes=stakes,
             rulings=rulings,
             narrator=Narrator(names, showing_hand=rulings.showing_hand, wild_ranks=engine.game.wilds.ranks),
             game=chosen,
-            actions=[encode_seats(tuple(order))],
+            actions=[encode_seats(tuple(order), options)],
         )
         table.hand = live
         if table.tournament is not None:
@@ -159,13 +186,30 @@ class HandRunner:
         table.post(
             NoticeKind.HAND_START,
             f"Hand #{live.hand_no}: {names[-1]} deals to {_join(names)}."
-            f" {chosen.title}, {table.stakes.describe()}."
+            f" {chosen.title}, {hand_stakes(stakes, chosen)}.{_bomb_pot_words(options)}"
             f"\nDeck commitment: {deal.digest} (a salted SHA-256 of each card; the cards everyone sees"
             " are opened after the hand, your own down cards to you)",
             hand_id,
         )
         await self._after_change(table, street_dealt=True)
         return hand_id
+
+    async def _stop_waiting(self, table: Table, seats: Sequence[SeatState], *, bomb_pot_dealt: bool) -> None:
+        """The seats just dealt in no longer wait for the big blind, and a bomb pot the dealer
+        called is dealt (kept in the settings JSON; a failure only logs: the hand is stored, and at
+        worst a seat waits one more time, or the bomb pot comes again)."""
+        dealt = [s for s in seats if s.waiting]
+        if not dealt and not bomb_pot_dealt:
+            return
+        for seat in dealt:
+            seat.waiting = False
+        if bomb_pot_dealt:
+            table.bomb_pot_next = False
+        try:
+            await self.repository.save_settings(table)
+        except TableError as exc:
+            log.warning("table %s: could not store who waits for the big blind: %s", table.table_id,
+                        exc.reason)
 
     async def _apply_pending(self, table: Table) -> None:
         lines: list[str] = []
@@ -356,14 +400,11 @@ class HandRunner:
         if engine.is_over:
             await self._finish(table, live.showdown_lines)
             return
-        table.tell(table_notice(table))
         # Everyone's cards when a street starts; otherwise whoever was dealt a card outside a street's
         # start (Baseball: a bought card, and the rest of the pass it paused).
         dealt_to = {e.deal.seat for e in events if isinstance(e, CardDealt)}
-        for seat in engine.live_seats:
-            if street_dealt or seat in dealt_to:
-                table.tell(own_cards(live, seat))
-        await self._next_turn(table)
+        privates = [own_cards(live, seat) for seat in engine.live_seats if street_dealt or seat in dealt_to]
+        await self._next_turn(table, privates)
 
     @staticmethod
     def _tell(table: Table, live: LiveHand, events: Sequence[object]) -> None:
@@ -375,36 +416,58 @@ class HandRunner:
         if live.in_showdown:
             lapse(table)                  # a void asked for before the showdown lapses as it begins
 
-    async def _next_turn(self, table: Table) -> None:
+    async def _next_turn(self, table: Table, privates: Sequence[PrivateNotice] | None = None) -> None:
+        """Prompt the player to act, or act for a seat the table answers for (a leaving seat, a
+        showdown's cards that speak, auto-muck). ``privates``: after an action or a deal, the table
+        is told first, then these players' own cards; None when the caller told the table itself.
+        A prompted turn snapshots the table once, after its timers are armed: the table notice,
+        the prompt and the update's final table are that one snapshot."""
         live = table.hand
         assert live is not None
         seat = live.engine.actor
-        if seat is None:
+        auto = None if seat is None else self._answered_by_table(table, live, seat)
+        if seat is None or auto is not None:
+            if privates is not None:
+                table.tell(table_notice(table))
+                for notice in privates:
+                    table.tell(notice)
+            if seat is not None and auto is not None:
+                await self._auto(table, seat, Command(auto))
             return
-        table_seat = table.seats.get(live.seat_nos[seat])
-        if table_seat is not None and table_seat.leaving:
-            leaving = Kind.FOLD if live.engine.legal_actions(seat).fold else Kind.TIMEOUT
-            await self._auto(table, seat, Command(leaving))
-            return
+        self.arm_timers(table, live.hand_id, live.turn)
+        if privates is None:
+            prompt = hand_prompt(table)
+        else:
+            now = snapshot(table)
+            table.tell(TableNotice(now))
+            for notice in privates:
+                table.tell(notice)
+            prompt = now.prompt
         if live.engine.phase == "showdown":
-            # Card rooms' showdown (SPEC §6): a hand that could still win a pot is shown without
-            # asking (cards speak); a beaten hand is mucked for a player who set auto-muck; anyone
-            # else is asked, after seeing the hands shown before them.
-            if not live.engine.legal_actions(seat).muck:
-                await self._auto(table, seat, Command(Kind.SHOW))
-                return
-            if live.members[seat] in table.automuck:
-                await self._auto(table, seat, Command(Kind.MUCK))
-                return
+            # Anyone asked to show or muck sees the hands shown before them first.
             fresh = live.showdown_lines[live.showdown_posted :]
             if fresh:
                 heading = ["Showdown"] if live.showdown_posted == 0 else []
                 table.post(NoticeKind.RESULT, "\n".join(heading + fresh), live.hand_id)
                 live.showdown_posted = len(live.showdown_lines)
-        self.arm_timers(table, live.hand_id, live.turn)
-        prompt = hand_prompt(table)
         assert prompt is not None
         table.tell(prompt)
+
+    @staticmethod
+    def _answered_by_table(table: Table, live: LiveHand, seat: int) -> Kind | None:
+        """What the table does by itself for engine ``seat`` to act, if anything: a leaving seat
+        folds (or posts the bring-in it owes); at the showdown (card rooms', SPEC §6) a hand that
+        could still win a pot is shown without asking (cards speak) and a beaten hand is mucked for
+        a player who set auto-muck; anyone else is asked."""
+        table_seat = table.seats.get(live.seat_nos[seat])
+        if table_seat is not None and table_seat.leaving:
+            return Kind.FOLD if live.engine.legal_actions(seat).fold else Kind.TIMEOUT
+        if live.engine.phase == "showdown":
+            if not live.engine.legal_actions(seat).muck:
+                return Kind.SHOW
+            if live.members[seat] in table.automuck:
+                return Kind.MUCK
+        return None
 
     async def _auto(self, table: Table, seat: int, command: Command) -> None:
         """An action the table takes by itself (a show, a muck, a leaving seat's fold, a timeout)
@@ -553,7 +616,8 @@ class HandRunner:
                 if live.engine.phase == "showdown":
                     did = "mucked your beaten hand"
                 elif decision is not None:
-                    did = {"buy": "declined the extra card for you",
+                    did = {"buy": "declined the extra card for you", "run_twice": "ran it once for you",
+                           "discard": f"discarded {decision.fallback} for you",
                            "draw": "stood pat for you"}.get(decision.kind, "folded for you")
                 else:
                     did = "acted for you (check if possible, else fold)"
@@ -823,6 +887,21 @@ def _history(live: LiveHand) -> str:
     except Exception:  # the settlement must not fail for want of a history text
         log.exception("PHH export failed for hand %s", live.hand_id)
         return f"# hand {live.hand_no}: export failed\nactions = {live.actions!r}\n"
+
+
+def _posts(seats: Sequence[SeatState], big_blind: int) -> tuple[Post, ...]:
+    """Under ``join_blind = post``: each seat still waiting for the big blind and dealt in away from
+    the blinds posts a live big blind (engine seats: ``seats`` in deal order, the button last)."""
+    n = len(seats)
+    blinds = {n - 1, 0} if n == 2 else {0, 1}
+    return tuple(Post(i, live=big_blind) for i, s in enumerate(seats) if s.waiting and i not in blinds)
+
+
+def _bomb_pot_words(options: HandOptions) -> str:
+    """`` Bomb pot: everyone antes 100; no blinds, no betting before the flop.`` for a bomb pot."""
+    if not options.bomb_pot:
+        return ""
+    return f" Bomb pot: everyone antes {chips(options.bomb_pot)}; no blinds, no betting before the flop."
 
 
 def _no_deal_reason(table: Table, ready: Sequence[SeatState]) -> str:

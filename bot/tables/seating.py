@@ -73,6 +73,7 @@ class Seating:
         stored = await self.repository.buy_in(table, member, buy_in, seat_no)
         seat = SeatState(stored.seat_no, member, name, stored.stack, stored.status)
         table.seats[seat.seat_no] = seat
+        await self._wait_for_big_blind(table, seat)
         when = " from the next hand" if table.hand is not None else ""
         text = f"{name} sits down in seat {seat.seat_no} with {chips(seat.stack)} chips{when}."
         table.post(NoticeKind.SEATING, text)
@@ -131,12 +132,27 @@ class Seating:
         if seat.status != "active":
             await self.repository.set_status(table, seat, "active")
             table.post(NoticeKind.SEATING, f"{seat.name} is back.")
+            await self._wait_for_big_blind(table, seat)
         else:
             table.post(NoticeKind.SEATING, f"{seat.name} stays at the table.")
         self._hand_may_start(table)
         if stays and seat.status == "active" and table.hand is not None:
             return "You stay at the table (you play on if you have not folded yet)."
         return "Welcome back: you are dealt in from the next hand."
+
+    async def _wait_for_big_blind(self, table: Table, seat: SeatState) -> None:
+        """A seat taken, or a player back from sitting out or being away, while the game runs
+        (a hand was dealt here before) waits for the big blind before a blind game deals it in
+        (``bot.tables.blinds``). A tournament deals everyone (a player away is blinded away). Kept
+        in the settings JSON; a failure to store it only logs (the seat then plays at once)."""
+        if table.hands_dealt == 0 or table.tournament is not None or seat.waiting:
+            return
+        seat.waiting = True
+        try:
+            await self.repository.save_settings(table)
+        except TableError as exc:
+            seat.waiting = False
+            log.warning("could not store that %s waits for the big blind: %s", seat.name, exc.reason)
 
     async def top_up(self, table: Table, member: int, amount: int) -> SeatState:
         """Add chips from the balance to the member's seat."""

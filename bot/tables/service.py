@@ -35,7 +35,7 @@ from typing import Any
 
 from bot.engine.betting.stakes import PRESETS, TableStakes
 from bot.engine.command import PLAYER_KINDS, Command, Kind
-from bot.engine.games.catalogue import DEALERS_CHOICE, DEFAULT_GAME
+from bot.engine.games.catalogue import DEALERS_CHOICE, DEFAULT_GAME, GAMES
 from bot.engine.games.rulings import Rulings
 from bot.render.cards import chips
 from bot.render.settings import rulings_changes, stakes_change, stakes_line
@@ -43,6 +43,7 @@ from bot.render.table import TableView, format_table
 from bot.render.views import table_view
 from bot.store import Store
 from bot.store.records import HandRecord
+from bot.tables.blinds import bomb_pot_ante
 from bot.tables.clock import Clock, LoopClock
 from bot.tables.errors import NotDealer, StaleAction, TableError
 from bot.tables.games import (
@@ -53,6 +54,7 @@ from bot.tables.games import (
     check_game_setting,
     parse_game_list,
     parse_ruling_for,
+    setting_stakes,
     setting_title,
     titles,
 )
@@ -76,7 +78,7 @@ from bot.tables.repository import MAX_SEATS, Repository
 from bot.tables.robot import Situation, situation
 from bot.tables.runner import HandRunner
 from bot.tables.seating import Seating
-from bot.tables.snapshot import hand_prompt, own_cards, snapshot, table_notice
+from bot.tables.snapshot import current, hand_prompt, own_cards, snapshot, table_notice
 from bot.tables.state import SeatState, Table, VoidRequest
 from bot.tables.tournaments import Tournaments, Wall
 from bot.tables.voiding import consent_reason, consenters, join, lapse
@@ -133,7 +135,7 @@ class TableService:
         self.clock: Clock = clock if clock is not None else LoopClock()
         self.rng: random.Random = rng if rng is not None else secrets.SystemRandom()
         self.default_options = default_options or TableOptions()
-        self.registry = Registry(self._send_update, self._no_table)
+        self.registry = Registry(self._collect, self._deliver, self._no_table)
         self.repository = Repository(store)
         self.seating = Seating(self.repository, self._fold_leaving, self._hand_may_start)
         self.runner = HandRunner(self.registry, self.repository, self.seating, self.clock, self.rng)
@@ -311,10 +313,13 @@ class TableService:
                 table.lease = self.leases.generations.get(table.table_id)
             self.registry.add(table)
         async with self.registry.locked(key, table=table):
-            table.post(NoticeKind.INFO, f"Table open: {stakes_line(stakes)}. "
+            described = setting_stakes(stakes, setting, table.allowed_games)
+            table.post(NoticeKind.INFO, f"Table open: {stakes_line(stakes, described)}. "
                                         f"Game: {setting_title(setting, table.allowed_games)}.")
-            table.tell(table_notice(table))
-            return snapshot(table)
+            notice = table_notice(table)
+            table.tell(notice)
+            assert notice.snapshot is not None
+            return notice.snapshot
 
     async def close_table(
         self, key: TableKey, who: Actor | int, *, dealer_rights: bool = False
@@ -556,6 +561,33 @@ class TableService:
                 self.runner.arm_timers(table, live.hand_id, live.turn)
             return table.options
 
+    async def call_bomb_pot(self, key: TableKey, who: Actor | int, on: bool = True, *,
+                            dealer_rights: bool = False) -> str:
+        """The dealer calls a bomb pot for the next flop hand (``on``), or takes the call back;
+        kept in the settings JSON. Returns the confirmation; the channel is told too. Raises
+        ``NotDealer``, or ``TableError`` at a table that deals no flop game."""
+        async with self.registry.locked(key) as table:
+            self._check_dealer(table, _actor(who, dealer_rights))
+            setting = table.pending_game or table.game
+            names = allowed_or_all(table.allowed_games) if setting == DEALERS_CHOICE else (setting,)
+            if on and not any(GAMES[n].positional for n in names):
+                raise TableError(f"Bomb pots are for the flop games; this table deals "
+                                 f"{setting_title(setting, table.allowed_games)}.")
+            if table.bomb_pot_next == on:
+                return ("A bomb pot is already called for the next flop hand." if on
+                        else "No bomb pot is called.")
+            table.bomb_pot_next = on
+            try:
+                await self.repository.save_settings(table)
+            except TableError:
+                table.bomb_pot_next = not on
+                raise
+            ante = bomb_pot_ante(table.options, table.pending_stakes or table.stakes)
+            text = (f"Bomb pot for the next flop hand: everyone antes {chips(ante)}, no blinds and no"
+                    " betting before the flop." if on else "The bomb pot is called off.")
+            table.post(NoticeKind.SETTINGS, text)
+            return text
+
     # ==================================================================== dealing and acting
     async def deal(
         self, key: TableKey, who: Actor | int | None = None, *, dealer_rights: bool = False
@@ -575,7 +607,10 @@ class TableService:
                 self._check_dealer(table, _actor(who, dealer_rights))
             return await self.runner.deal(table)
 
-    async def act(self, key: TableKey, who: Actor | int, hand_id: int, turn: int, command: Command) -> None:
+    async def act(
+        self, key: TableKey, who: Actor | int, hand_id: int, turn: int, command: Command, *,
+        table_id: int | None = None,
+    ) -> None:
         """Apply the member's ``command``: ``fold check call bring_in complete bet raise all_in``
         (a wager with its street total "to"), at the showdown ``show muck``, and at a decision its
         choices (Baseball: ``pay`` or ``fold``, ``buy`` or ``decline``). At the showdown only a
@@ -586,11 +621,17 @@ class TableService:
         another hand or an earlier turn is refused with ``StaleAction`` and changes nothing, as is
         anything the engine refuses (``IllegalAction``). The action is stored before any notice.
         ``timeout`` is not a player's command (only the table's timer and a leaving seat use it),
-        and neither is PHH's ``wager``: ``TableError``.
+        and neither is PHH's ``wager``: ``TableError``. ``table_id`` (from a button) must be the
+        channel's current table (``StaleAction`` saying whose it is).
+
+        One pass: the turn is checked here once, the engine resolves the command once
+        (``StudHand.verify``) and that resolved command is stored and applied.
         """
         if command.kind not in PLAYER_KINDS or command.timed_out:
             raise TableError(f"{command.label!r} is not a player's action.")
         async with self.registry.locked(key) as table:
+            if table_id is not None and table.table_id != table_id:
+                raise StaleAction(self.stale_reason(table_id))
             await self.runner.resync(table)
             seat = self.runner.check_turn(table, _actor(who).member, hand_id, turn)
             await self.runner.apply(table, seat, command)
@@ -747,11 +788,12 @@ class TableService:
         return self.registry.get(key).void_request
 
     # ==================================================================== helpers
-    async def _send_update(self, table: Table) -> None:
-        """The end of an operation: its notices and the table now, as one update (nothing when the
-        operation said nothing). A failing front end is logged, never allowed to stop the hand."""
+    def _collect(self, table: Table) -> Update | None:
+        """The end of an operation, under the table's lock: its notices and the table now, as one
+        frozen update (None when the operation said nothing). The table is snapshotted once: when
+        the operation ended on a new turn, the snapshot its prompt came from is the table now."""
         if not table.outbox:
-            return
+            return None
         notices, table.outbox = tuple(table.outbox), []
         is_open = self.registry.find(table.key) is table
 
@@ -766,10 +808,19 @@ class TableService:
                 notice.hand_id,
             )
 
-        update = Update(
-            table.table_id, notices, snapshot(table) if is_open else None, now=self.clock.now(),
+        table.collected += 1
+        return Update(
+            table.table_id, notices, current(table, notices) if is_open else None, now=self.clock.now(),
             private_timeout=table.options.private_timeout, undelivered=undelivered,
+            number=table.collected,
         )
+
+    async def _deliver(self, table: Table, update: Update) -> None:
+        """Hand an update to the front end, after the table's lock was released (one delivery at
+        a time per table, in order: ``Registry.locked``). A failing front end is logged, never
+        allowed to stop the hand."""
+        if table.collected > update.number:
+            update = replace(update, superseded=True)
         try:
             await self.presenter.update(table.key, update)
         except Exception:

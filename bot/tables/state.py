@@ -38,6 +38,10 @@ class SeatState:
     stack: int
     status: SeatStatus = "active"
     leaving: bool = False
+    waiting: bool = False
+    """Sat down (or came back) while the game was running: waits for the big blind before a blind
+    game deals it in (``bot.tables.blinds``); games without blinds deal it at once. Cleared when
+    the seat is dealt a hand."""
 
     @property
     def ready(self) -> bool:
@@ -171,12 +175,19 @@ class Table:
     """The number of the last dealer's-choice question asked at this table."""
     choice_timer: TimerHandle | None = None
     button: int | None = None
+    bomb_pot_next: bool = False
+    """The dealer called a bomb pot: the next flop hand is one (then this clears)."""
     redeal: bool = False
     """The last hand dealt was voided: the next deal keeps its button (a misdeal is re-dealt by the
     same dealer) instead of moving it one seat."""
     hand: LiveHand | None = None
     hands_dealt: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    delivery: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while one update of this table is delivered to the front end (after ``lock`` is
+    released: a slow front end never holds the table), so updates go out one at a time, in order."""
+    collected: int = 0
+    """How many updates of this table were collected so far (``Update.number`` of the newest)."""
     timers: list[TimerHandle] = field(default_factory=list)
     auto_deal: TimerHandle | None = None
     void_request: VoidRequest | None = None
@@ -222,6 +233,13 @@ class Table:
     def tell(self, notice: Notice) -> None:
         """Add any notice (a prompt, a reply, a private notice, the showdown) to the update."""
         self.outbox.append(notice)
+
+    def button_seats(self) -> list[int]:
+        """The seat numbers (ascending) the button may go to at the next deal: the ready seats not
+        waiting for the big blind (every ready seat when fewer than two are not waiting)."""
+        ready = [n for n, s in sorted(self.seats.items()) if s.ready]
+        playing = [n for n in ready if not self.seats[n].waiting]
+        return playing if len(playing) >= 2 else ready
 
     def coming_button(self, ready: Sequence[int]) -> int:
         """The button seat of the next deal, among the ``ready`` seat numbers (ascending): the

@@ -76,6 +76,9 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
             "dealer-role",
             "look",
             "dm",
+            "straddle",
+            "bomb-pot",
+            "join-blind",
         ]
     )
     assert subcommands["ruling"] == ["list", "reset", "set"]

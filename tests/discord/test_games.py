@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from bot.engine.games.catalogue import GAMES
-from bot.tables.games import dealable
+from bot.tables.games import FAMILY_TITLES, dealable, dealable_games
 from tests.discord.helpers import hand_log, new_bot, open_table, play_passively
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeMessage, start_bot
 
@@ -102,3 +102,28 @@ async def test_rulings_belong_to_the_tables_game(fake_discord: FakeDiscord, tmp_
     assert bad.ephemeral and "Unknown game 'blackjack'" in bad.text
     listed = await fake.slash(bob, "ruling list", channel=poker)
     assert "Rulings of Sex in the Middle East" in listed.text and "follow_target" in listed.text
+
+
+async def test_table_games_without_names_lists_every_game_by_family(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob = guild.member("alice"), guild.member("bob")
+    poker = guild.channel("poker")
+    await open_table(fake, alice, poker, [alice, bob], game="dealers-choice")
+    await fake.slash(alice, "table games", {"names": "razz, seven-card-stud"}, channel=poker)
+    listed = await fake.slash(bob, "table games", channel=poker)      # anyone may look
+    assert listed.ephemeral, listed.text
+    lines = listed.text.splitlines()
+    assert lines[0] == "Game: dealer's choice (Razz, Seven-Card Stud)"
+    assert "**Stud**" in lines
+    for name in dealable_games():
+        # Every game once, under its family's heading; the games on the list in bold.
+        entry = next(line for line in lines if f"(`{name}`)" in line)
+        bold = name in ("razz", "seven-card-stud")
+        assert entry.startswith(f"- **{GAMES[name].title}**" if bold else f"- {GAMES[name].title} "), entry
+        heading = next(line for line in reversed(lines[: lines.index(entry)]) if line.startswith("**"))
+        assert heading == f"**{FAMILY_TITLES[GAMES[name].family]}**"

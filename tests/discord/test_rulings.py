@@ -65,7 +65,8 @@ async def test_autocomplete_offers_valid_names_then_that_rulings_options(
     await start_bot(new_bot(tmp_path / "ws.sqlite3"), fake)
     alice = fake.guild().member("alice")
     names = await fake.autocomplete(alice, "ruling set", {"name": "wild"}, focused="name")
-    assert names.choice_values == ["wild_in_flush"]
+    # No table here: every game's rulings (issue 21 adds the flop games' wild_rank).
+    assert names.choice_values == ["wild_in_flush", "wild_rank"]
     values = await fake.autocomplete(
         alice, "ruling set", {"name": "follow_target", "value": ""}, focused="value"
     )

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine.betting.stakes import TableStakes
-from bot.engine.cards.card import FULL_DECK
+from bot.engine.cards.card import FULL_DECK, Card
 from bot.engine.cards.deck import Deck
 from bot.engine.command import AMOUNT_KINDS, PRICE_KINDS, Command, Kind
 from bot.engine.errors import IllegalAction
@@ -24,12 +24,15 @@ from bot.engine.phh.parser import parse_phh
 from tests.engine.helpers import FL, NL, PL
 
 SEATS = st.integers(min_value=0, max_value=7)
+FLOP_KINDS = (Kind.DISCARD, Kind.RUN_TWICE, Kind.RUN_ONCE)
 AMOUNTS = st.integers(min_value=1, max_value=10**9)
 
 
 @st.composite
 def resolved_commands(draw: st.DrawFn) -> Command:
-    kind = draw(st.sampled_from([k for k in Kind if k not in (Kind.ALL_IN, Kind.TIMEOUT)]))
+    # The flop games' decisions are PHH-read by the flop games' reader (below, and issue 21's PHH).
+    kind = draw(st.sampled_from([k for k in Kind
+                                 if k not in (Kind.ALL_IN, Kind.TIMEOUT) and k not in FLOP_KINDS]))
     amount = draw(AMOUNTS) if kind in AMOUNT_KINDS or kind in PRICE_KINDS else None
     cards = tuple(draw(st.lists(st.sampled_from(FULL_DECK), max_size=5, unique=True))) \
         if kind is Kind.DRAW else ()
@@ -37,11 +40,11 @@ def resolved_commands(draw: st.DrawFn) -> Command:
 
 
 def _phh_reference(text: str) -> tuple[str, int | None, int | None, bool, str | None]:
-    """``(kind, player, amount, show_dealt, commentary)`` of one action, read by ``parse_phh`` (a
-    discard in a five-card draw history: ``sd`` is refused in stud's)."""
-    variant = '"_F5CD"' if " sd" in f"{text} " else '"F7S"\nbring_in = 1'
+    """``(kind, player, amount, show_dealt, commentary)`` of one action, read by ``parse_phh``."""
+    head = ('variant = "_F5CD"\n' if " sd" in text             # a draw is a draw game's action
+            else 'variant = "F7S"\nbring_in = 1\n')
     doc = (
-        f"variant = {variant}\nantes = [0, 0, 0, 0, 0, 0, 0, 0]\nsmall_bet = 2\nbig_bet = 4\n"
+        head + "antes = [0, 0, 0, 0, 0, 0, 0, 0]\nsmall_bet = 2\nbig_bet = 4\n"
         "starting_stacks = [1, 1, 1, 1, 1, 1, 1, 1]\n"
         f"actions = [{text!r}]\n".replace("'", '"')
     )
@@ -165,3 +168,25 @@ def test_resolved_commands_replay_the_same_hand(seed: int, stakes: TableStakes, 
         again.apply(seat, from_log)
         assert again.log == live.log
     assert again.result == live.result
+
+
+@given(st.sampled_from(FULL_DECK), SEATS, st.booleans())
+def test_the_flop_games_decisions_read_back(card: Card, seat: int, timed_out: bool) -> None:
+    for command in (Command(Kind.DISCARD, None, timed_out, (card,)), Command(Kind.RUN_TWICE, None, timed_out),
+                    Command(Kind.RUN_ONCE, None, timed_out)):
+        text = command.phh(seat)
+        assert text.startswith(f"p{seat + 1} _{command.kind.value}")
+        assert Command.from_phh(text) == (seat, command)
+        if not timed_out:
+            assert Command.parse(command.text) == command
+    assert Command(Kind.DISCARD, cards=(card,)).phh(seat) == f"p{seat + 1} _discard {card.code}"
+    assert not Command(Kind.DISCARD).resolved
+
+
+def test_cards_belong_to_a_discard_only() -> None:
+    with pytest.raises(ValueError, match="takes no cards"):
+        Command(Kind.FOLD, cards=(Card.parse("Ah"),))
+    with pytest.raises(ValueError, match="one card"):
+        Command(Kind.DISCARD, cards=(Card.parse("Ah"), Card.parse("Kd")))
+    with pytest.raises(ValueError, match="not a card"):
+        Command.parse("discard Zz")

@@ -19,13 +19,15 @@ from bot.engine.simulate import play_hand
 # eight, then issue 19's razz and stud hi-lo, then issue 21's flop games.
 ISSUE_GAMES = ["sex-in-the-middle-east", "seven-card-stud", "follow-the-queen", "baseball",
                "deuces-wild", "low-hole-wild", "high-chicago", "low-chicago", "razz",
-               "seven-card-stud-hi-lo", "texas-holdem"]
+               "seven-card-stud-hi-lo", "texas-holdem", "omaha", "omaha-hi-lo", "crazy-pineapple"]
 # Issue 22's draw games (after the stud and flop games in the menu).
 DRAW_GAMES = ["five-card-draw", "kings-and-little-ones", "deuce-to-seven-triple-draw", "badugi"]
 DRAW_BETTING = {"raise_cap", "heads_up_uncapped"}
 
 BETTING = {"high_hand_tiebreak", "open_pair_double", "raise_cap", "heads_up_uncapped", "burn_cards",
            "odd_chip"}
+FLOP = {"wild_rank", "wild_in_flush", "natural_wins_ties", "flop_ante", "run_it_twice", "raise_cap",
+        "heads_up_uncapped"}
 # Written out from the research notes' table "Which rulings apply to which game" (§10).
 APPLIES = {
     "sex-in-the-middle-east": BETTING | {"follow_target", "five_follows_five", "wild_in_flush",
@@ -42,8 +44,12 @@ APPLIES = {
     # An open pair on fourth street changes no limit in razz or hi-lo (docs/rules.md).
     "razz": BETTING - {"open_pair_double"},
     "seven-card-stud-hi-lo": BETTING - {"open_pair_double"},
-    # The flop games: fixed limit's cap; they always burn, and give odd chips by position.
-    "texas-holdem": {"raise_cap", "heads_up_uncapped"},
+    # The flop games: a wild rank, the ante, run it twice, fixed limit's cap; they always burn
+    # and give odd chips by position.
+    "texas-holdem": FLOP,
+    "omaha": FLOP,
+    "omaha-hi-lo": FLOP,
+    "crazy-pineapple": FLOP,
     # Draw games: no bring-in, showing hand, open pair or burns; docs/rules.md, "Draw games".
     "five-card-draw": DRAW_BETTING | {"openers", "draw_limit", "reshuffle"},
     "kings-and-little-ones": DRAW_BETTING | {"openers", "draw_limit", "reshuffle", "low_hole_ace",

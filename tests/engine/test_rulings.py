@@ -36,6 +36,11 @@ SPEC_RULINGS = {
     "openers": ["anything", "jacks-or-better"],
     "draw_limit": ["three-or-four-with-ace", "three", "five"],
     "reshuffle": ["discards", "discards-and-folds"],
+    # Issue 21's flop games: the wild rank ("none" by the issue), the ante, run it twice.
+    "wild_rank": ["none", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
+                  "tens", "jacks", "queens", "kings", "aces"],
+    "flop_ante": ["none", "per-player", "big-blind"],
+    "run_it_twice": ["off", "on"],
 }
 
 

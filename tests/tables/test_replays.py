@@ -46,6 +46,7 @@ SPECTATOR = 999
 def snapshot_cards(snap: TableSnapshot) -> set[Card]:
     """Every card a snapshot carries as data."""
     cards = {c for seat in snap.seats for c in seat.up}
+    cards |= {c for board in snap.boards for c in board}
     if snap.community is not None:
         cards.add(snap.community)
     for ev in snap.wild_events:
@@ -78,9 +79,11 @@ def shown_at_showdown(engine: Any) -> set[int]:
 def may_see(engine: Any, seat: int | None) -> set[Card]:
     """What the member at engine ``seat`` (None: a spectator) may see of the hand so far, worked
     out from the engine's deal: every up card (folded seats' too: they were dealt face up), the
-    community and indicator cards, the cards of the wilds' origins, the down cards of every hand
-    shown so far or turned face up when betting closed, and their own down cards."""
+    community and indicator cards, a flop game's board as dealt so far, the cards of the wilds'
+    origins, the down cards of every hand shown so far or turned face up when betting closed, and
+    their own down cards."""
     cards = {c for s in range(engine.seat_count) for c in engine.up_cards(s)}
+    cards |= set(engine.board)
     if engine.community_card is not None:
         cards.add(engine.community_card)
     cards |= set(engine.indicator_cards)
@@ -123,6 +126,9 @@ async def play_and_replay(seed: int, game: str, players: int, choices: list[int]
                 turn += 1
                 assert turn < 200
                 amount = pick.min_to if pick.needs_amount else pick.amount
+                if pick.cards:                      # Crazy Pineapple's discard names its card
+                    await h.service.act(h.key, prompt.member, prompt.hand_id, prompt.turn, pick.command)
+                    continue
                 await h.act(prompt.name, pick.action, amount)
             result = engine.result
             assert result is not None

@@ -19,6 +19,7 @@ import re
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,7 +27,7 @@ from bot.engine.betting.stakes import PRESETS, TableStakes
 from bot.engine.cards.card import Card
 from bot.store import Store
 from bot.tables.notices import NoticeKind, PrivateNotice, Reply
-from bot.tables.reveal import reveal_of, viewer_history
+from bot.tables.reveal import rebuild, reveal_of, viewer_history
 from tests.engine.helpers import command
 from tests.tables.helpers import Harness
 
@@ -71,7 +72,7 @@ come often."""
 
 
 async def play_one(seed: int, players: int, choices: list[int], automuck: list[bool] | None = None,
-                   buy_ins: list[int] | None = None) -> set[str]:
+                   buy_ins: list[int] | None = None, game: str = "sex-in-the-middle-east") -> set[str]:
     """One random hand: ``choices`` pick each prompt's option (folds, calls, bets, all-ins, and at
     the showdown show or muck), ``automuck[i]`` turns auto-muck on for player ``i``, ``buy_ins``
     are the stacks (short ones go all-in). Returns what the hand met: ``muck`` (a player mucked at
@@ -84,13 +85,20 @@ async def play_one(seed: int, players: int, choices: list[int], automuck: list[b
             names = ["Ann", "Bea", "Cid", "Dee"][:players]
             stacks = (buy_ins or [500] * 4)[:players]
             await h.table(*zip(names, stacks, strict=True), stakes=SHORT)
+            await h.service.set_game(h.key, h.members["Ann"], game)
             for name, on in zip(names, automuck or [], strict=False):
                 if on:
                     await h.service.set_automuck(h.key, h.members[name], True)
             hand_id = await h.service.deal(h.key, h.members["Ann"])
+            assert hand_id is not None
             live = h.service.table(h.key).hand
-            assert live is not None
-            engine = live.engine
+            if live is not None:
+                engine, members = live.engine, list(live.members)
+            else:   # the blinds put everyone all in: the hand was over as it was dealt
+                stored = await store.get_hand(hand_id)
+                engine, order, _ = rebuild(stored)
+                by_seat = {p.seat_no: p.member_id for p in stored.players}
+                members = [by_seat[n] for n in order]
             step = 0
             while h.service.table(h.key).hand is not None:
                 prompt = h.prompt()
@@ -101,13 +109,13 @@ async def play_one(seed: int, players: int, choices: list[int], automuck: list[b
                                     pick.amount))
             result = engine.result
             assert result is not None
-            members = list(live.members)
             # What was public, from the engine's deal and result alone: every up card, and the down
             # cards of the hands shown (at the showdown, or turned up when betting closed, which
             # the engine shows at the showdown too).
             public = {c for s in range(players) for c in engine.up_cards(s)}
             if engine.community_card is not None:
                 public.add(engine.community_card)
+            public |= set(engine.board)             # a flop game's board is everyone's
             public |= {c for s in result.shown for c in engine.down_cards(s)}
             # Cards speak: no pot goes to a mucked hand, a winner at a showdown was shown, and an
             # all-in hand is always shown; without a showdown nobody shows anything.
@@ -141,7 +149,8 @@ async def play_one(seed: int, players: int, choices: list[int], automuck: list[b
                         seen |= card_tokens(notice.text)
                     if isinstance(notice, Reply) and notice.member == member:
                         seen |= card_tokens(notice.text)
-                seen |= card_tokens(viewer_history(record, member))
+                if HISTORIES[game]:
+                    seen |= card_tokens(viewer_history(record, member))
                 reveal = reveal_of(record, member)
                 seen |= {o.card for o in reveal.openings}
                 seen |= card_tokens(reveal.verify_command())
@@ -150,7 +159,9 @@ async def play_one(seed: int, players: int, choices: list[int], automuck: list[b
                 # And what they may see they do see: their own down cards are opened to them.
                 assert {o.card for o in reveal.own} == own
             # A spectator (nobody at the table) sees only the public cards, and they are all opened.
-            spectator = card_tokens(channel) | card_tokens(viewer_history(record, None))
+            spectator = card_tokens(channel)
+            if HISTORIES[game]:
+                spectator |= card_tokens(viewer_history(record, None))
             spectator |= {o.card for o in reveal_of(record).openings}
             assert spectator <= public and {o.card for o in reveal_of(record).openings} == public
             # The channel's reveal notice carries the same openings as data.
@@ -159,25 +170,45 @@ async def play_one(seed: int, players: int, choices: list[int], automuck: list[b
             return met
 
 
+GAMES_UNDER_TEST = ("sex-in-the-middle-east", "texas-holdem")
+"""A stud game and the flop games (their boards), each under the same property."""
+
+HISTORIES = {"sex-in-the-middle-east": True, "texas-holdem": True}
+"""Whether the game's hand history (``viewer_history``, PHH) is checked too (every game now)."""
+
+
+async def test_a_flop_hands_history_is_written(store: Store, db_path: Path) -> None:
+    h = Harness(store, db_path, rng=random.Random(3))
+    await h.table(("Ann", 500), ("Bea", 500), stakes=PRESETS["small"])
+    await h.service.set_game(h.key, h.members["Ann"], "texas-holdem")
+    hand_id = await h.service.deal(h.key, h.members["Ann"])
+    await h.passive()
+    record = await store.get_hand(hand_id)
+    assert 'variant = "FT"' in viewer_history(record, None)
+
+
+@pytest.mark.parametrize("game", GAMES_UNDER_TEST)
 @settings(max_examples=12, deadline=None)
 @given(st.integers(0, 10**6), st.integers(2, 4), st.lists(st.integers(0, 5), min_size=1, max_size=12))
 def test_no_member_ever_sees_an_unshown_down_card_of_another(
-    seed: int, players: int, choices: list[int]
+    game: str, seed: int, players: int, choices: list[int]
 ) -> None:
-    asyncio.run(play_one(seed, players, choices))
+    asyncio.run(play_one(seed, players, choices, game=game))
 
 
+@pytest.mark.parametrize("game", GAMES_UNDER_TEST)
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10**6), st.integers(2, 4), st.lists(st.integers(0, 5), min_size=1, max_size=12),
        st.lists(st.booleans(), min_size=4, max_size=4),
        st.lists(st.integers(15, 400), min_size=4, max_size=4))
 def test_mucks_automuck_and_all_in_hands_face_up_never_leak_a_down_card(
-    seed: int, players: int, choices: list[int], automuck: list[bool], buy_ins: list[int]
+    game: str, seed: int, players: int, choices: list[int], automuck: list[bool], buy_ins: list[int]
 ) -> None:
-    asyncio.run(play_one(seed, players, choices, automuck, buy_ins))
+    asyncio.run(play_one(seed, players, choices, automuck, buy_ins, game=game))
 
 
-def test_the_property_meets_mucks_automucks_hands_face_up_and_uncontested_wins() -> None:
+@pytest.mark.parametrize("game", GAMES_UNDER_TEST)
+def test_the_property_meets_mucks_automucks_hands_face_up_and_uncontested_wins(game: str) -> None:
     # The random hands above must reach the cases they are about. Seeded hands in the same way
     # until each case has been met (the hands assert the secrecy themselves).
     met: set[str] = set()
@@ -187,7 +218,7 @@ def test_the_property_meets_mucks_automucks_hands_face_up_and_uncontested_wins()
         choices = [rng.randint(0, 5) for _ in range(8)]
         automuck = [rng.random() < 0.5 for _ in range(4)]
         buy_ins = [rng.randint(15, 400) for _ in range(4)]
-        met |= asyncio.run(play_one(seed, players, choices, automuck, buy_ins))
+        met |= asyncio.run(play_one(seed, players, choices, automuck, buy_ins, game=game))
         if met >= {"muck", "automuck", "face_up", "uncontested"}:
             break
     assert met >= {"muck", "automuck", "face_up", "uncontested"}, met

@@ -18,6 +18,7 @@ amount in a modal that states the allowed range (``bot.discord.ui.amount``).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -28,6 +29,7 @@ from bot.discord.ui.common import Interaction, act, reply, table_key, wildstud
 from bot.discord.ui.drawing import PickButton, draw_limit, open_picker
 from bot.discord.ui.errors import answer_error
 from bot.discord.ui.text import WAGERS, button_label
+from bot.engine.cards.card import Card
 from bot.engine.command import Command
 from bot.engine.errors import IllegalAction
 from bot.tables.notices import Prompt
@@ -45,21 +47,27 @@ _STYLES = {
     "buy": discord.ButtonStyle.success,
     "decline": discord.ButtonStyle.secondary,
     "stand": discord.ButtonStyle.secondary,
+    "run_twice": discord.ButtonStyle.success,
+    "run_once": discord.ButtonStyle.secondary,
 }
 
 
 class ActionButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"ws:act:(?P<table>\d+):(?P<hand>\d+):(?P<turn>\d+):(?P<action>[a-z_]+)(?::(?P<amount>\d+))?",
+    template=r"ws:act:(?P<table>\d+):(?P<hand>\d+):(?P<turn>\d+):(?P<action>[a-z_]+)(?::(?P<amount>\d+))?"
+             r"(?::(?P<card>[2-9TJQKA][cdhs]))?",
 ):
-    """One legal action of the prompt, with its exact amount."""
+    """One legal action of the prompt, with its exact amount (a discard: its card)."""
 
     def __init__(
-        self, table_id: int, hand_id: int, turn: int, action: str, amount: int | None = None, label: str = ""
+        self, table_id: int, hand_id: int, turn: int, action: str, amount: int | None = None, label: str = "",
+        card: Card | None = None,
     ) -> None:
         custom_id = f"ws:act:{table_id}:{hand_id}:{turn}:{action}"
         if amount is not None:
             custom_id += f":{amount}"
+        if card is not None:
+            custom_id += f":{card.code}"
         super().__init__(
             discord.ui.Button(
                 label=label or action,
@@ -68,28 +76,30 @@ class ActionButton(
             )
         )
         self.table_id, self.hand_id, self.turn = table_id, hand_id, turn
-        self.action, self.amount = action, amount
+        self.action, self.amount, self.card = action, amount, card
 
     @classmethod
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActionButton:
-        amount = match["amount"]
+        amount, card = match["amount"], match["card"]
         return cls(
             int(match["table"]),
             int(match["hand"]),
             int(match["turn"]),
             match["action"],
             int(amount) if amount is not None else None,
+            card=Card.parse(card) if card is not None else None,
         )
 
     async def callback(self, interaction: Interaction) -> None:
+        # The turn is checked once, by the service under the table's lock (``TableService.act``);
+        # its refusal (another turn, another hand, a closed table) is the answer.
         try:
             key = table_key(interaction)
-            wildstud(interaction).service.check_turn(
-                key, interaction.user.id, self.hand_id, self.turn, table_id=self.table_id
-            )
             command = Command.named(self.action, self.amount)
+            if self.card is not None:
+                command = replace(command, cards=(self.card,))
         except IllegalAction as exc:
             await reply(interaction, exc.reason)
             return
@@ -97,7 +107,7 @@ class ActionButton(
             await reply(interaction, str(exc))
             return
         try:
-            await act(interaction, key, self.hand_id, self.turn, command)
+            await act(interaction, key, self.hand_id, self.turn, command, table_id=self.table_id)
         except Exception as exc:
             await answer_error(interaction, exc)
 
@@ -182,7 +192,9 @@ def action_items(table_id: int, prompt: Prompt) -> list[discord.ui.Item[Any]]:
             items.append(AmountButton(table_id, prompt.hand_id, prompt.turn, option.action, label))
         else:
             amount = option.amount if option.action in WAGERS else None    # a price is the hand's to say
-            items.append(ActionButton(table_id, prompt.hand_id, prompt.turn, option.action, amount, label))
+            card = option.cards[0] if option.cards else None
+            items.append(ActionButton(table_id, prompt.hand_id, prompt.turn, option.action, amount, label,
+                                      card=card))
     return items
 
 

@@ -167,11 +167,15 @@ async def reply(
 
 
 
-async def act(interaction: Interaction, key: TableKey, hand_id: int, turn: int, command: Command) -> None:
-    """Act for the member; the table's update answers the interaction (``Front.responding``)."""
+async def act(
+    interaction: Interaction, key: TableKey, hand_id: int, turn: int, command: Command, *,
+    table_id: int | None = None,
+) -> None:
+    """Act for the member; the table's update answers the interaction (``Front.responding``).
+    ``table_id``: the table the button was drawn for (a button of a closed table is refused)."""
     who = await actor(interaction)
     bot = wildstud(interaction)
     async with bot.presenter.responding(key, interaction):
-        await bot.service.act(key, who, hand_id, turn, command)
+        await bot.service.act(key, who, hand_id, turn, command, table_id=table_id)
 
 

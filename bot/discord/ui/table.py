@@ -41,7 +41,7 @@ from bot.render.pictures import (
 )
 from bot.render.scenes import table_picture
 from bot.render.table import format_table
-from bot.render.views import Phase, Prompt, TableSnapshot, table_view
+from bot.render.views import Phase, Prompt, TableSnapshot, snapshot_stakes, table_view
 
 LOOKS = ("pictures", "pictures-two-colour", "text")
 """The guild setting ``/table look``: the table as a picture with a four-colour deck (default:
@@ -147,15 +147,16 @@ def commitment_line(snapshot: TableSnapshot) -> str:
 def header(snapshot: TableSnapshot) -> str:
     """``### Hand #3 · fifth street`` and the stakes and pot line."""
     s = snapshot
-    stakes = (s.pending_stakes or s.stakes) if s.phase is Phase.BETWEEN_HANDS else s.stakes
     # A tournament's level and Discord's own live countdown to the next: no edit, no request.
     badge = f"\n-# {s.tournament.line(discord=True)}" if s.tournament is not None else ""
     if s.phase is Phase.BETWEEN_HANDS:
-        return f"### Between hands · next: hand #{s.hand_no}\n{stakes.describe().capitalize()}{badge}"
+        described = snapshot_stakes(s)
+        return f"### Between hands · next: hand #{s.hand_no}\n{described[:1].upper()}{described[1:]}{badge}"
     title = f"### Hand #{s.hand_no} · {street_name(s.street or 3)}"
     if s.phase is Phase.VOID:
         title = f"### Hand #{s.hand_no} · void"
-    text = f"{title}\n{stakes.describe().capitalize()} · Pot {chips(s.pot)}{badge}"
+    described = snapshot_stakes(s)          # as the hand's game plays them: a flop game's blinds
+    text = f"{title}\n{described[:1].upper()}{described[1:]} · Pot {chips(s.pot)}{badge}"
     return f"{text}\n{commitment_line(s)}" if s.commitment else text
 
 

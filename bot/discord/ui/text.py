@@ -112,7 +112,10 @@ def button_label(option: ActionOption) -> str:
     >>> button_label(ActionOption("raise", 40, 40, 980))
     'Raise to 40-980'
     """
-    return vocab.button_label(option.action, option.amount, option.min_to, option.max_to)
+    label = vocab.button_label(option.action, option.amount, option.min_to, option.max_to)
+    if option.cards:                      # Crazy Pineapple's discard: one button per card
+        label += " " + " ".join(str(c) for c in option.cards)
+    return label
 
 
 def describe(action: str, amount: int | None) -> str:

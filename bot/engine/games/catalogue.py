@@ -30,6 +30,8 @@ from bot.engine.games.streets import (
     BADUGI_STREETS,
     FIVE_CARD_DRAW_STREETS,
     HOLDEM_STREETS,
+    OMAHA_STREETS,
+    PINEAPPLE_STREETS,
     POSITIONAL,
     RAZZ_STREETS,
     STREETS,
@@ -105,7 +107,8 @@ class Game:
     ``split``: ``"high"`` (best hand takes each pot), ``"high-spade"`` / ``"low-spade"`` (each pot
     halved between the best hand and the highest / lowest spade dealt face down). ``rulings``: the
     ruling names that apply, in SPEC order. ``limited``: ruling options not offered in this game,
-    as ``(name, options offered)`` pairs.
+    as ``(name, options offered)`` pairs. ``exact_hole``: a hand plays exactly this many of its own
+    cards with the rest from the board (Omaha: 2, with 3 of the board); 0 for any of them.
     """
 
     name: str
@@ -118,6 +121,7 @@ class Game:
     pay_rank: Rank | None = None
     split: Split = "high"
     limited: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exact_hole: int = 0
 
     def __post_init__(self) -> None:
         if self.split not in SPLITS:
@@ -289,8 +293,10 @@ _GAME_LIST = (
     ),
 )
 
-FLOP_RULINGS = ("raise_cap", "heads_up_uncapped")
-"""The rulings of every flop game (fixed limit's cap). The flop games always burn before the board,
+FLOP_RULINGS = ("wild_rank", "wild_in_flush", "natural_wins_ties", "flop_ante", "run_it_twice",
+                "raise_cap", "heads_up_uncapped")
+"""The rulings of every flop game: a wild rank (and how wild cards play), the ante, run it twice,
+fixed limit's cap. The flop games always burn before the board,
 and give an odd chip to the first winner left of the button (docs/rules.md, "Flop games")."""
 
 _FLOP_LIST = (
@@ -299,6 +305,25 @@ _FLOP_LIST = (
         "two down cards each and a board of five (flop, turn, river); the best five of your seven "
         "cards; blinds, and the action goes round from the button",
         WildModel("fixed"), FLOP_RULINGS, streets=HOLDEM_STREETS,
+    ),
+    Game(
+        "omaha", "Omaha",
+        "four down cards each and a board of five; your hand is exactly two of your cards with "
+        "exactly three of the board",
+        WildModel("fixed"), FLOP_RULINGS, streets=OMAHA_STREETS, exact_hole=2,
+    ),
+    Game(
+        "omaha-hi-lo", "Omaha Hi-Lo",
+        "Omaha split: half the pot to the best high hand, half to the best low of five different "
+        "ranks from ace to eight (no such low: the high takes all); each half is its own two of "
+        "your cards with three of the board",
+        WildModel("fixed"), FLOP_RULINGS, streets=OMAHA_STREETS, exact_hole=2, split="high-low",
+    ),
+    Game(
+        "crazy-pineapple", "Crazy Pineapple",
+        "three down cards each; after the betting on the flop everyone discards one; then as "
+        "Hold'em, the best five of your two cards and the board",
+        WildModel("fixed"), FLOP_RULINGS, streets=PINEAPPLE_STREETS,
     ),
 )
 

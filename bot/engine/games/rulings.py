@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal, get_args, get_type_hints
 
+from bot.engine.cards.card import Rank
 from bot.engine.errors import RulingError
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.showing import ShowingHand
@@ -45,6 +46,12 @@ LowChicagoAce = Literal["ace-high", "ace-low"]
 Openers = Literal["anything", "jacks-or-better"]
 DrawLimit = Literal["three-or-four-with-ace", "three", "five"]
 Reshuffle = Literal["discards", "discards-and-folds"]
+WildRank = Literal["none", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
+                   "tens", "jacks", "queens", "kings", "aces"]
+FlopAnte = Literal["none", "per-player", "big-blind"]
+
+WILD_RANK_NAMES: tuple[str, ...] = get_args(WildRank)[1:]
+"""``wild_rank``'s ranks, twos to aces (index + 2 is the rank)."""
 
 RULING_HELP: dict[str, str] = {
     "follow_target": "which card after a face-up five sets the new wild rank",
@@ -70,6 +77,9 @@ RULING_HELP: dict[str, str] = {
     "openers": "five-card draw: any hand may open the betting, or only jacks or better",
     "draw_limit": "five-card draw: the most cards one player may draw",
     "reshuffle": "draw games: what is shuffled into a new stub when the deck runs out",
+    "wild_rank": "flop games: a rank the dealer makes wild (every card of it, hole or board)",
+    "flop_ante": "flop games: an ante from every player, or one from the big blind for the table",
+    "run_it_twice": "flop games: all-in players before the river are asked to deal the rest twice",
 }
 """One line per ruling, for help text."""
 
@@ -105,6 +115,9 @@ class Rulings:
     openers: Openers = "anything"
     draw_limit: DrawLimit = "three-or-four-with-ace"
     reshuffle: Reshuffle = "discards"
+    wild_rank: WildRank = "none"
+    flop_ante: FlopAnte = "none"
+    run_it_twice: OffOn = "off"
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -161,6 +174,13 @@ class Rulings:
     def changed_from_default(self) -> dict[str, str]:
         """Only the rulings whose option differs from the default, ``{name: option}``."""
         return {name: value for name, value in self.to_dict().items() if value != RULINGS[name][0]}
+
+    @property
+    def wild_rank_value(self) -> Rank | None:
+        """The rank ``wild_rank`` makes wild, or ``None``."""
+        if self.wild_rank == "none":
+            return None
+        return Rank(WILD_RANK_NAMES.index(self.wild_rank) + 2)
 
     @property
     def raise_cap_count(self) -> int | None:

@@ -6,7 +6,9 @@ or down), then a betting round opened as ``opener`` says. ``shortage``: when the
 every live seat this street's card, one community card is dealt face up for all (TDA RP-10H; only
 a last, single-pass down street can have it). ``big_bet``: fixed limit bets the big bet.
 ``board``: cards dealt face up to the shared board on this street (the flop games: three on the
-flop, one on the turn and one on the river), after the burn and the passes.
+flop, one on the turn and one on the river), after the burn and the passes. ``discard``: before
+this street's cards each live seat throws away that many of its down cards (Crazy Pineapple: one,
+after the flop betting).
 
 Street numbers are unique across every family, so a number alone names a street in the log and the
 narration (``bot.engine.vocab.STREET_NAMES``): stud's are 3..7 (third to seventh street), the flop
@@ -48,6 +50,7 @@ class Street:
     shortage: bool = False
     draw: int = 0
     board: int = 0
+    discard: int = 0
 
     def __post_init__(self) -> None:
         if self.shortage and (self.passes != (False,)):
@@ -105,17 +108,24 @@ PRE_FLOP, FLOP, TURN, RIVER = 10, 11, 12, 13
 """The flop games' street numbers (see the module docstring)."""
 
 
-def flop_streets(down: int) -> tuple[Street, ...]:
+def flop_streets(down: int, discard: int = 0) -> tuple[Street, ...]:
     """A flop game's four streets: ``down`` cards to each seat pre-flop (the blinds open), then the
     flop (three board cards), the turn and the river (one each), each after a burn and opened by
-    the first live seat left of the button; fixed limit bets the big bet on the turn and river."""
+    the first live seat left of the button; fixed limit bets the big bet on the turn and river.
+    ``discard``: down cards each seat throws away after the flop betting, before the turn."""
     return (
         Street(PRE_FLOP, (False,) * down, False, False, "blinds"),
         Street(FLOP, (), True, False, "button", board=3),
-        Street(TURN, (), True, True, "button", board=1),
+        Street(TURN, (), True, True, "button", board=1, discard=discard),
         Street(RIVER, (), True, True, "button", board=1),
     )
 
 
 HOLDEM_STREETS = flop_streets(2)
 """Texas Hold'em: two down cards each, a board of five."""
+
+OMAHA_STREETS = flop_streets(4)
+"""Omaha: four down cards each, a board of five."""
+
+PINEAPPLE_STREETS = flop_streets(3, discard=1)
+"""Crazy Pineapple: three down cards each, one thrown away after the flop betting."""

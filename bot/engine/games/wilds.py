@@ -200,4 +200,7 @@ def make_tracker(game: Game, rulings: Rulings = DEFAULT_RULINGS) -> WildTracker:
         if model.mode == "accumulate":
             return FollowWilds(rulings)
         return QueenTracker(rulings)
+    dealers = rulings.wild_rank_value if "wild_rank" in game.rulings else None
+    if dealers is not None:             # the dealer made a rank wild (the flop games' wild_rank)
+        return FixedWilds(model.ranks | {dealers})
     return FixedWilds(model.ranks)

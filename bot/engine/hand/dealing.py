@@ -54,6 +54,8 @@ def draw(state: HandState, street: int, seat: int | None, face_up: bool, kind: D
             record.add_up_rank(card.rank)
     elif kind == "board":
         state.board.append(card)
+    elif kind == "second_board":
+        state.second_board.append(card)
     elif kind == "community":
         state.community = card
     else:

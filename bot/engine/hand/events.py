@@ -264,7 +264,8 @@ class PotAwarded(NamedTuple):
     leaves over, one each, with the card that decided it (ruling ``odd_chip = high-card-by-suit``:
     the seat's highest card by rank, then suit) or ``None`` (``left-of-dealer``). ``low_shares``: in
     stud hi-lo, the low half's part of ``shares`` (empty when nobody had a low); in razz the whole
-    pot is the low's. ``lowest``: the odd chips went by the lowest card by suit (tied lows)."""
+    pot is the low's. ``lowest``: the odd chips went by the lowest card by suit (tied lows). ``run``:
+    1 for the second run's half when the hand was run twice."""
 
     pot_index: int
     amount: int
@@ -273,6 +274,7 @@ class PotAwarded(NamedTuple):
     odd_chips: tuple[tuple[int, Card | None], ...] = ()
     low_shares: tuple[tuple[int, int], ...] = ()
     lowest: bool = False
+    run: int = 0
 
     @property
     def kind(self) -> str:

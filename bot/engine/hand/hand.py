@@ -44,10 +44,12 @@ from bot.engine.games.catalogue import Game, game_of
 from bot.engine.games.follow import WildEvent
 from bot.engine.games.rulings import DEFAULT_RULINGS, Rulings
 from bot.engine.hand import decisions, drawing, planning, showdown, streets
+from bot.engine.hand.blinds import blind_seats, check_posts
 from bot.engine.hand.dealing import post_antes, sync_wilds
 from bot.engine.hand.events import ActionTaken, CardDealt, Event
 from bot.engine.hand.openers import record_opener
 from bot.engine.hand.opening import showing
+from bot.engine.hand.options import NO_OPTIONS, HandOptions
 from bot.engine.hand.records import Decision, HandResult
 from bot.engine.hand.state import HandState, Phase
 from bot.engine.log import Action, Deal, LogEntry
@@ -96,11 +98,13 @@ def _as_source(source: CardSource | Deck | Sequence[Card] | None) -> CardSource:
 
 
 class StudHand:
-    """One hand of a game of the stud family (SPEC §2-§7; issue 12's games).
+    """One hand of any game of the catalogue: the stud family (SPEC §2-§7; issue 12's games) and
+    the flop games (issue 21).
 
     ``stacks``: chips of each seat, 2 to 8 seats, each above 0; in stud in DEAL ORDER (seat 0 =
     first seat left of the dealer = PHH p1). ``button``: the dealer button's seat (default 0); the
-    flop games post the blinds, deal and act from it (PHH p1 is the seat left of it).
+    flop games post the blinds, deal and act from it (PHH p1 is the seat left of it). ``options``:
+    a flop game's straddle or bomb pot for this hand (``HandOptions``; stud ignores it).
     ``stakes``/``rulings``: what the hand is dealt under. ``source``: a ``CardSource`` (e.g. a
     replay's), a ``Deck`` (adapted; dealt from the top), a list of cards, or ``None`` for a fresh
     deck shuffled by ``secrets.SystemRandom``. ``manual_showdown``: players show or muck in show
@@ -123,6 +127,7 @@ class StudHand:
         manual_showdown: bool = False,
         game: Game | str | None = None,
         button: int = 0,
+        options: HandOptions = NO_OPTIONS,
     ) -> None:
         n = len(stacks)
         if not MIN_SEATS <= n <= MAX_SEATS:
@@ -136,8 +141,9 @@ class StudHand:
         chosen.check_rulings(rulings)
         if chosen.has_blinds:
             stakes.check_blinds()
+            check_posts(options, n, button)
         self.state = HandState(chosen, stakes, rulings, _as_source(source), list(stacks),
-                               manual_showdown=manual_showdown, button=button)
+                               manual_showdown=manual_showdown, button=button, options=options)
         sync_wilds(self.state)
         post_antes(self.state)
         streets.proceed(self.state, 0)
@@ -182,13 +188,15 @@ class StudHand:
     @property
     def phase(self) -> Phase:
         """``"betting"`` (a seat must act), ``"decision"`` (``decision`` says what the actor is asked,
-        e.g. Baseball's ``pay``/``fold`` or ``buy``/``decline``; a timeout folds or declines),
+        e.g. Baseball's ``pay``/``fold`` or ``buy``/``decline``, Crazy Pineapple's ``discard``, run it
+        twice or once; a timeout folds, declines, runs it once or discards for the player),
         ``"showdown"`` (manual showdown: a seat must show or muck) or ``"over"``."""
         return self.state.phase
 
     @property
     def street(self) -> int:
-        """The current street, 3..7 (the last street during the showdown)."""
+        """The current street: stud's 3..7, the flop games' 10..13 (pre-flop to river); the last
+        street during the showdown."""
         return self.state.street
 
     @property
@@ -241,9 +249,39 @@ class StudHand:
         return self.state.button
 
     @property
+    def blind_seats(self) -> tuple[int, int] | None:
+        """A flop game's ``(small blind, big blind)`` seats (heads-up the button is the small
+        blind); ``None`` in stud."""
+        state = self.state
+        return blind_seats(state.n, state.button) if state.game.positional else None
+
+    @property
+    def options(self) -> HandOptions:
+        """This hand's straddle and bomb pot (a flop game's; stud ignores them)."""
+        return self.state.options
+
+    @property
     def board(self) -> tuple[Card, ...]:
         """A flop game's board: the flop, turn and river cards dealt so far (empty in stud)."""
         return tuple(self.state.board)
+
+    @property
+    def boards(self) -> tuple[tuple[Card, ...], ...]:
+        """The boards: one, or two when the hand is run twice (the second shares the cards dealt
+        before the players agreed, and has its own after them)."""
+        state = self.state
+        return tuple(tuple(state.board_of(run)) for run in range(state.runs))
+
+    @property
+    def runs(self) -> int:
+        """1, or 2 once the players agreed to run it twice."""
+        return self.state.runs
+
+    def discarded(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` threw away (Crazy Pineapple; secret, as its down cards are)."""
+        return tuple(card for entry in self.state.log
+                     if type(entry) is Action and entry.seat == seat and entry.action == "discard"
+                     for card in entry.cards)
 
     @property
     def community_card(self) -> Card | None:
@@ -505,6 +543,9 @@ class StudHand:
     def stand_pat(self, seat: int) -> None:
         """A draw decision: keep every card."""
         self.apply(seat, _STAND)
+    def discard(self, seat: int, card: Card) -> None:
+        """Crazy Pineapple's discard decision: throw ``card`` away."""
+        self.apply(seat, Command(Kind.DISCARD, cards=(card,)))
 
     # ------------------------------------------------------------------ execution
     def _perform(self, seat: int, plan: planning.Plan) -> Action:

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 from bot.engine.betting.pots import uncalled
 from bot.engine.betting.round import BettingRound
 from bot.engine.games.low import high_door_index, low_hand_index
-from bot.engine.hand.blinds import blind_seats
 from bot.engine.hand.events import BettingClosed, BringInSeat, FirstToAct, UncalledReturned
 from bot.engine.values.showing import door_card_key
 from bot.engine.values.valuation import best_showing
@@ -111,13 +110,14 @@ def _showing_leader(state: HandState, street: Street) -> int | None:
 
 
 def _after_blinds(state: HandState, street: Street) -> int | None:
-    """Pre-flop: the blinds are in; the bet is the full big blind, and the first seat left of the
-    big blind acts first (heads-up: the button, who posted the small blind)."""
+    """Pre-flop: the blinds are in; the bet is the full big blind (or the straddle), and the first
+    seat left of the big blind (or the straddler) acts first (heads-up: the button, who posted the
+    small blind)."""
     rnd = _round(state, street)
-    big = state.stakes.big_blind
-    rnd.open_on_forced_bets(big, 1, big)
-    _small, big_seat = blind_seats(state)
-    return rnd.first_actor(state.left_of(big_seat))
+    forced = state.forced
+    assert forced is not None
+    rnd.open_on_forced_bets(forced.level, forced.increments, forced.raise_by)
+    return rnd.first_actor(state.left_of(forced.last))
 
 
 def _left_of_button(state: HandState, street: Street) -> int | None:

@@ -12,10 +12,11 @@ and their sources are in docs/rules.md, "Razz and stud hi-lo").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from bot.engine.betting.pots import chicago_shares, share_pot, split_pots
+from bot.engine.betting.pots import Pot, chicago_shares, share_pot, split_pots
 from bot.engine.cards.card import Card, Rank, Suit
 from bot.engine.games.low import hi_lo_shares, low_card_order, low_value, low_winners
 from bot.engine.games.wilds import low_hole_rank
@@ -31,6 +32,7 @@ from bot.engine.hand.events import (
 from bot.engine.hand.opening import leader_seat
 from bot.engine.hand.records import HandResult, PotResult
 from bot.engine.log import Action
+from bot.engine.values.board import omaha_high, omaha_low
 from bot.engine.values.evaluator import HandValue
 from bot.engine.values.low import LowValue
 from bot.engine.values.valuation import best_value, hole_spade
@@ -94,20 +96,28 @@ def seat_wilds(state: HandState, seat: int) -> frozenset[Rank]:
     return wild
 
 
-def value_of(state: HandState, seat: int) -> HandValue:
-    """``seat``'s hand value now (its cards with the community card, with its wild ranks)."""
+def value_of(state: HandState, seat: int, run: int = 0) -> HandValue:
+    """``seat``'s hand value now (its cards with the community card or the board -- of ``run``
+    when the hand is run twice --, with its wild ranks; Omaha: exactly two of its cards with three
+    of the board)."""
     wild_in_flush = state.rulings.wild_in_flush
-    return best_value(state.hand_cards(seat), seat_wilds(state, seat), wild_in_flush=wild_in_flush)
+    if state.game.exact_hole:
+        return omaha_high(state.seats[seat].cards, state.board_of(run), seat_wilds(state, seat),
+                          wild_in_flush=wild_in_flush)
+    return best_value(state.hand_cards(seat, run), seat_wilds(state, seat), wild_in_flush=wild_in_flush)
 
 
 def _key(state: HandState, value: HandValue) -> tuple[int, int]:
     return value.showdown_key(natural_wins_ties=state.rulings.natural_wins_ties == "on")
 
 
-def low_of(state: HandState, seat: int) -> LowValue | None:
-    """``seat``'s low in razz (ace-to-five), stud hi-lo (eight-or-better, or ``None``),
-    deuce-to-seven or badugi."""
-    return low_value(state.game.split, state.hand_cards(seat))
+def low_of(state: HandState, seat: int, run: int = 0) -> LowValue | None:
+    """``seat``'s low in razz (ace-to-five), hi-lo (eight-or-better, or ``None``; Omaha hi-lo:
+    two of its cards with three of the board, chosen apart from the high), deuce-to-seven or
+    badugi."""
+    if state.game.exact_hole:
+        return omaha_low(state.seats[seat].cards, state.board_of(run), seat_wilds(state, seat))
+    return low_value(state.game.split, state.hand_cards(seat, run))
 
 
 def show(state: HandState, seat: int, timed_out: bool) -> None:
@@ -221,57 +231,25 @@ def award(state: HandState, *, showdown: bool) -> None:
             state.events.append(UncalledReturned(seat, chips))
     winnings = [0] * state.n
     pots = state.with_dead(split.pots)
-    results: list[PotResult | None] = [None] * len(pots)
-    keys = {s: _key(state, v) for s, v in state.shown.items()}
-    by_suit = state.rulings.odd_chip != "left-of-dealer" and not state.game.positional
-    low_only = state.game.low_only
-    lowest = showdown and low_only   # razz, 2-7, badugi: the low takes the pot, odd chips by the lowest card
-    for index in range(len(pots) - 1, -1, -1):                 # side pots first (SPEC §6)
-        pot = pots[index]
-        spade: int | None = None
-        lows: list[int] = []
-        if showdown and low_only:
-            contenders = [s for s in pot.eligible if s in state.lows]
-            winners = low_winners(state.lows, contenders)
-        elif showdown:
-            contenders = [s for s in pot.eligible if s in keys]
-            best = max(keys[s] for s in contenders)
-            winners = [s for s in contenders if keys[s] == best]
+    runs = state.runs if showdown else 1
+    results: list[PotResult] = []
+    second: dict[int, HandValue] = {}
+    second_lows: dict[int, LowValue] = {}
+    for run in range(runs):
+        shown, lows = state.shown, state.lows
+        if run:                           # the second run: the same hands on the second board
+            shown = second = {s: value_of(state, s, run) for s in state.shown}
             if state.game.has_low:
-                lows = low_winners(state.lows, contenders)
-            else:
-                spade = _spade_seat(state, contenders)
-        else:
-            winners = list(pot.eligible)
-        order = _odd_chip_order(state, winners, low=lowest)
-        low_order = _odd_chip_order(state, lows, low=True)
-        low_part: dict[int, int] = {}
-        if lows:
-            shares = hi_lo_shares(pot.amount, order, low_order)
-            low_part = share_pot(pot.amount // 2, low_order)
-        else:
-            shares = chicago_shares(pot.amount, order, spade)
-        if spade is not None and spade not in winners:
-            winners.append(spade)
-        winners.extend(s for s in lows if s not in winners)
-        for seat, chips in shares.items():
-            winnings[seat] += chips
-        paid = tuple(shares.items())
-        results[index] = PotResult(pot.amount, pot.eligible, tuple(sorted(winners)), paid)
-        # Who got the chips an even split leaves over, and why (issue 14); Chicago's odd chip goes
-        # to the high half by its own rule, and so does hi-lo's.
-        odd: tuple[tuple[int, Card | None], ...] = ()
-        if spade is None and not lows:
-            odd = tuple((s, (_lowest_card(seats[s].cards) if lowest else max(seats[s].cards))
-                         if by_suit else None)
-                        for s in order[: pot.amount % len(order)])
-        state.events.append(PotAwarded(index, pot.amount, paid, not showdown, odd,
-                                       tuple(low_part.items()), lowest))
+                second_lows = {s: low for s in state.shown if (low := low_of(state, s, run)) is not None}
+            lows = second_lows
+        # Run twice: each pot is halved between the runs, the odd chip to the first run.
+        amounts = [pot.amount if runs == 1 else (pot.amount + 1 - run) // 2 for pot in pots]
+        results.extend(_award_run(state, pots, amounts, run, shown, lows, showdown, winnings))
     for seat, record in enumerate(seats):
         record.stack += winnings[seat]
     final = tuple(record.stack for record in seats)
     state.result = HandResult(
-        pots=tuple(r for r in results if r is not None),
+        pots=tuple(results),
         returned=tuple(record.returned for record in seats),
         shown=MappingProxyType(dict(state.shown)),
         mucked=tuple(state.mucked),
@@ -281,8 +259,69 @@ def award(state: HandState, *, showdown: bool) -> None:
         showdown=showdown,
         wild_ranks=state.wild_tuple,
         lows=MappingProxyType(dict(state.lows)),
+        boards=tuple(tuple(state.board_of(r)) for r in range(state.runs)) if state.game.board_size else (),
+        second_shown=MappingProxyType(second),
+        second_lows=MappingProxyType(second_lows),
     )
     state.events.append(HandEnded(final))
+
+
+def _award_run(state: HandState, pots: tuple[Pot, ...], amounts: list[int], run: int,
+               shown: Mapping[int, HandValue], lows_by_seat: Mapping[int, LowValue], showdown: bool,
+               winnings: list[int]) -> list[PotResult]:
+    """Split ``amounts[i]`` of each pot (side pots first) among the hands ``shown`` (one run's
+    values) as the game says; adds to ``winnings``; returns the results, main pot first."""
+    seats = state.seats
+    results: list[PotResult | None] = [None] * len(pots)
+    keys = {s: _key(state, v) for s, v in shown.items()}
+    by_suit = state.rulings.odd_chip != "left-of-dealer" and not state.game.positional
+    low_only = state.game.low_only
+    lowest = showdown and low_only   # razz, 2-7, badugi: the low takes the pot, odd chips by the lowest card
+    for index in range(len(pots) - 1, -1, -1):                 # side pots first (SPEC §6)
+        pot = pots[index]
+        amount = amounts[index]
+        if not amount:
+            continue
+        spade: int | None = None
+        lows: list[int] = []
+        if showdown and low_only:
+            contenders = [s for s in pot.eligible if s in lows_by_seat]
+            winners = low_winners(lows_by_seat, contenders)
+        elif showdown:
+            contenders = [s for s in pot.eligible if s in keys]
+            best = max(keys[s] for s in contenders)
+            winners = [s for s in contenders if keys[s] == best]
+            if state.game.has_low:
+                lows = low_winners(lows_by_seat, contenders)
+            else:
+                spade = _spade_seat(state, contenders)
+        else:
+            winners = list(pot.eligible)
+        order = _odd_chip_order(state, winners, low=lowest)
+        low_order = _odd_chip_order(state, lows, low=True)
+        low_part: dict[int, int] = {}
+        if lows:
+            shares = hi_lo_shares(amount, order, low_order)
+            low_part = share_pot(amount // 2, low_order)
+        else:
+            shares = chicago_shares(amount, order, spade)
+        if spade is not None and spade not in winners:
+            winners.append(spade)
+        winners.extend(s for s in lows if s not in winners)
+        for seat, chips in shares.items():
+            winnings[seat] += chips
+        paid = tuple(shares.items())
+        results[index] = PotResult(amount, pot.eligible, tuple(sorted(winners)), paid, run)
+        # Who got the chips an even split leaves over, and why (issue 14); Chicago's odd chip goes
+        # to the high half by its own rule, and so does hi-lo's.
+        odd: tuple[tuple[int, Card | None], ...] = ()
+        if spade is None and not lows:
+            odd = tuple((s, (_lowest_card(seats[s].cards) if lowest else max(seats[s].cards))
+                         if by_suit else None)
+                        for s in order[: amount % len(order)])
+        state.events.append(PotAwarded(index, amount, paid, not showdown, odd,
+                                       tuple(low_part.items()), lowest, run))
+    return [r for r in results if r is not None]
 
 
 def _lowest_card(cards: list[Card]) -> Card:

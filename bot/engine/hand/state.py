@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Literal
 from bot.engine.betting.pots import Pot, split_pots
 from bot.engine.cards.card import Card, Rank
 from bot.engine.games.wilds import make_tracker
+from bot.engine.hand.options import NO_OPTIONS, HandOptions, Opening
 from bot.engine.log import Action, Deal, LogEntry
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -85,17 +86,63 @@ class HandState:
     ``StudHand`` is its public face."""
 
     __slots__ = (
-        "accepted", "actor", "betting_closed", "board", "bring_in_seat", "burns", "button", "community",
-        "deal_seq", "dealer", "decision", "discard_pile", "events", "first_actors", "follow", "game",
-        "high_hands", "indicators", "last_aggressor", "legal", "live", "log", "lows", "manual_showdown",
-        "mucked", "n", "opener", "openers", "phase", "reshuffles", "result", "round", "rulings", "seats",
-        "seen", "show_index", "show_order", "shown", "source", "stakes", "starting", "street", "to_draw",
-        "wild_mask", "wild_tuple",
+        "accepted",
+        "actor",
+        "betting_closed",
+        "board",
+        "bring_in_seat",
+        "burns",
+        "button",
+        "community",
+        "deal_seq",
+        "dealer",
+        "decision",
+        "discard_pile",
+        "events",
+        "first_actors",
+        "follow",
+        "forced",
+        "game",
+        "high_hands",
+        "indicators",
+        "last_aggressor",
+        "legal",
+        "live",
+        "log",
+        "lows",
+        "manual_showdown",
+        "mucked",
+        "n",
+        "opener",
+        "openers",
+        "options",
+        "phase",
+        "reshuffles",
+        "result",
+        "round",
+        "rulings",
+        "run_asked",
+        "run_from",
+        "seats",
+        "second_board",
+        "seen",
+        "show_index",
+        "show_order",
+        "shown",
+        "source",
+        "stakes",
+        "starting",
+        "street",
+        "to_draw",
+        "wild_mask",
+        "wild_tuple",
     )
 
     def __init__(self, game: Game, stakes: TableStakes, rulings: Rulings, source: CardSource,
-                 stacks: list[int], *, manual_showdown: bool, button: int = 0) -> None:
+                 stacks: list[int], *, manual_showdown: bool, button: int = 0,
+                 options: HandOptions = NO_OPTIONS) -> None:
         self.game = game
+        self.options = options
         self.stakes = stakes
         self.rulings = rulings
         self.source = source
@@ -105,10 +152,16 @@ class HandState:
         self.seats = [SeatState(chips) for chips in stacks]
         self.live = self.n                          # seats not folded
         self.button = button                        # the dealer button (flop and draw games' positions)
+        self.forced: Opening | None = None          # what the blinds left for the pre-flop betting
         # The centre of the table: the shortage's community card, follow indicator cards, burns,
         # a flop game's board.
         self.community: Card | None = None
         self.board: list[Card] = []
+        # Run it twice: asked once; the street index the second run starts at (None: one run),
+        # and the second run's own board cards (it shares the board dealt before it).
+        self.run_asked = False
+        self.run_from: int | None = None
+        self.second_board: list[Card] = []
         self.indicators: list[Card] = []
         self.burns: list[Card] = []
         self.seen: set[Card] = set()
@@ -197,13 +250,25 @@ class HandState:
         assert type(entry) is Action
         return entry
 
-    def hand_cards(self, seat: int) -> list[Card]:
-        """``seat``'s cards with the community card, if one was dealt, and the board."""
+    def hand_cards(self, seat: int, run: int = 0) -> list[Card]:
+        """``seat``'s cards with the community card, if one was dealt, and the board (of ``run``)."""
         cards = list(self.seats[seat].cards)
         if self.community is not None:
             cards.append(self.community)
-        cards.extend(self.board)
+        cards.extend(self.board_of(run))
         return cards
+
+    @property
+    def runs(self) -> int:
+        """How many times the rest of the board is dealt: 2 when the hand is run twice."""
+        return 1 if self.run_from is None else 2
+
+    def board_of(self, run: int) -> list[Card]:
+        """The board of ``run`` (0 or 1): the second shares what was dealt before it."""
+        if run == 0:
+            return self.board
+        shared = sum(street.board for street in self.game.streets[: self.run_from])
+        return self.board[:shared] + self.second_board
 
     def left_of(self, seat: int, step: int = 1) -> int:
         """The seat ``step`` places clockwise from ``seat``."""

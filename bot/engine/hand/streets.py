@@ -7,11 +7,13 @@ flop game's board cards, as card rooms do); each pass deals one card to every li
 order (face up or down; the flop games from the seat left of the button), or, on a ``shortage``
 street the stub cannot cover, one community card; then the street's ``board`` cards, face up;
 after each face-up card the game's card rules may ask its holder a question
-(``decisions.after_up_card``), and the loop waits for the answer; on a draw street each live seat
-draws in turn (``drawing.draw_round``). Then the street's betting opens (``opening.start_round``);
-when at most one player can bet, the streets are dealt on without betting. After the last street:
-the showdown. Under jacks or better a first round nobody opened is dealt again, after new antes
-(``openers.pass_out``).
+(``decisions.after_up_card``), and the loop waits for the answer. Before a street's cards, a flop
+game may ask: run it twice (everyone all in before the board is out), and Crazy Pineapple's
+discards (``Street.discard``); a hand run twice gets its second board after the first run; on a
+draw street each live seat draws in turn (``drawing.draw_round``). Then the street's betting opens
+(``opening.start_round``); when at most one player can bet, the streets are dealt on without
+betting. After the last street: the showdown. Under jacks or better a first round nobody opened is
+dealt again, after new antes (``openers.pass_out``).
 
 The loop is a generator: it yields each ``Decision`` and resumes when ``answer`` has applied it.
 ``proceed`` starts it from a street, ``advance`` runs it to its next pause, and ``end_round``
@@ -26,7 +28,7 @@ from typing import TYPE_CHECKING
 from bot.engine.games.streets import POSITIONAL
 from bot.engine.hand.blinds import post_blinds
 from bot.engine.hand.dealing import deal_last_down, deal_pass, draw, finish_cards
-from bot.engine.hand.decisions import after_up_card
+from bot.engine.hand.decisions import after_up_card, discards, run_it_twice
 from bot.engine.hand.drawing import draw_round
 from bot.engine.hand.events import StreetStarted
 from bot.engine.hand.openers import opening_round, pass_out
@@ -54,8 +56,16 @@ def deal_streets(state: HandState, index: int) -> Iterator[Decision]:
         for seat in state.seats:
             seat.street_bet = 0
         state.events.append(StreetStarted(number))
-        if street.opener == "blinds":
-            post_blinds(state)
+        if street.board and _ask_run_twice(state):
+            state.run_asked = True
+            yield from run_it_twice(state)
+            if state.accepted and state.live > 1:
+                state.run_from = index
+        if street.discard:
+            yield from discards(state, number)
+        blinds = street.opener == "blinds"
+        if blinds:
+            state.forced = post_blinds(state)
         if street.shortage:
             deal_last_down(state, number)
         else:
@@ -74,13 +84,33 @@ def deal_streets(state: HandState, index: int) -> Iterator[Decision]:
         if street.draw:
             yield from draw_round(state, street)
         state.actor = None
-        if not state.betting_closed and start_round(state, street):
+        bomb_pot = blinds and state.forced is None        # no betting before a bomb pot's flop
+        if not state.betting_closed and not bomb_pot and start_round(state, street):
             return
         if index == len(streets) - 1:
-            finish_cards(state)
-            begin_showdown(state)
+            finish(state)
             return
         index += 1
+
+
+def _ask_run_twice(state: HandState) -> bool:
+    """Run it twice is asked once, when betting closed before the board is out, with the ruling on
+    and two or more players in the hand."""
+    return (state.betting_closed and not state.run_asked and state.live > 1
+            and state.rulings.run_it_twice == "on" and "run_it_twice" in state.game.rulings)
+
+
+def finish(state: HandState) -> None:
+    """Every card of the first run is out: deal the second run's board when the hand is run twice
+    (a burn before each of its streets, as for the first), then go to the showdown."""
+    if state.run_from is not None:
+        for street in state.game.streets[state.run_from:]:
+            if street.board:
+                draw(state, street.number, None, False, "burn")
+                for _ in range(street.board):
+                    draw(state, street.number, None, True, "second_board")
+    finish_cards(state)
+    begin_showdown(state)
 
 
 def proceed(state: HandState, index: int) -> None:
@@ -116,8 +146,7 @@ def end_round(state: HandState) -> None:
     streets = state.game.streets
     index = next(i for i, street in enumerate(streets) if street.number == state.street)
     if index == len(streets) - 1:
-        finish_cards(state)
-        begin_showdown(state)
+        finish(state)
         return
     if len(state.able()) <= 1:
         # Betting is over for the hand: the hands are turned face up before the remaining

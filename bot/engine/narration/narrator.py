@@ -52,7 +52,7 @@ from bot.engine.hand.events import (
     UncalledReturned,
     WildRankAdded,
 )
-from bot.engine.log import Action, Deal
+from bot.engine.log import FORCED, Action, Deal
 
 L = TypeVar("L")
 
@@ -70,6 +70,9 @@ _METHODS: dict[type, str] = {
 
 _DEAL_BLOCK = (CardDealt, WildRankAdded, FollowNoted, CommunityCardNeeded, BurnsScrambled)
 """Events that belong to the street being dealt (said with it); every other event ends the block."""
+
+_BEFORE_CARDS = frozenset({*FORCED, "discard", "run_twice", "run_once"})
+"""Actions taken at the start of a street, before its cards: they leave its deal block open."""
 
 
 class EventVisitor:
@@ -188,8 +191,9 @@ class Narrator(EventVisitor, Generic[L]):
     def before(self, event: Event) -> None:
         if isinstance(event, _DEAL_BLOCK):
             return
-        if isinstance(event, ActionTaken) and event.action.action == "ante":
-            return
+        if isinstance(event, ActionTaken) and event.action.action in _BEFORE_CARDS:
+            return          # antes join the deal block; blinds and the flop games' decisions are
+                            # said before the cards of the street they precede
         self.flush()
 
     def visit_street_started(self, event: StreetStarted) -> None:

@@ -13,12 +13,15 @@ from typing import Any, Literal
 
 from bot.engine.cards.card import Card, Rank
 
-ActionKind = Literal["dh", "db", "pb", "cbr", "cc", "f", "sm", "sd", "noop", "_pay", "_buy", "_decline"]
+ActionKind = Literal["dh", "db", "pb", "cbr", "cc", "f", "sm", "sd", "noop", "_pay", "_buy", "_decline",
+                     "_discard", "_run_twice", "_run_once"]
 """What one ``actions`` entry does: deal to a hand (``dh``), deal the community card (``db``),
 bring in (``pb``), complete/bet/raise to (``cbr``), check or call (``cc``), fold (``f``),
 show or muck (``sm``), or nothing (``noop``: an empty string or a lone commentary). Baseball
 adds ``_pay AMOUNT`` (match the pot for a face-up three), ``_buy AMOUNT`` and ``_decline`` (the
-extra card for a face-up four); PHH readers do not know these, and only Wildstud replays Baseball."""
+extra card for a face-up four); PHH readers do not know these, and only Wildstud replays Baseball.
+The flop games add ``_discard CARD`` (Crazy Pineapple's discard), ``_run_twice`` and ``_run_once``
+(a player's answer when asked to run the rest of the board twice)."""
 
 _PREFIX: dict[str, str] = {"F": "fixed-limit", "P": "pot-limit", "N": "no-limit"}
 FAMILY_OF_SPLIT: dict[str, str] = {"low": "R", "high-low": "7S/8"}
@@ -64,10 +67,34 @@ def draw_variant_code(structure: str, game: str) -> str:
     code = VARIANT_OF_STRUCTURE[structure][0] + family
     return code if code in _STANDARD_DRAW else "_" + code
 
+_FLOP_FAMILIES: dict[str, tuple[str, str]] = {
+    "texas-holdem": ("T", "FN"),
+    "omaha": ("O", "P"),
+    "omaha-hi-lo": ("O/8", "F"),
+    "crazy-pineapple": ("CP", ""),
+}
+"""A flop game -> its PHH family letter(s) and the structures (``F``, ``P``, ``N``) pokerkit has a
+standard variant for: ``FT``, ``NT``, ``PO`` and ``FO/8``. Every other structure of a flop game is
+written with a leading underscore (``_PT`` pot-limit hold'em, ``_FO`` and ``_NO`` Omaha, ``_PO/8``
+and ``_NO/8`` Omaha hi-lo, ``_FCP``/``_PCP``/``_NCP`` Crazy Pineapple): PHH has no code for them, and
+the underscore keeps other readers from taking the file for a game they know."""
 
-def variant_code(structure: str, split: str) -> str:
+FLOP_VARIANTS: dict[str, tuple[str, str]] = {
+    ("" if prefix in standard else "_") + prefix + family: (game, structure)
+    for game, (family, standard) in _FLOP_FAMILIES.items()
+    for prefix, structure in _PREFIX.items()
+}
+"""PHH variant code of a flop game -> ``(game, structure)``."""
+
+STRUCTURE_OF_VARIANT.update({code: structure for code, (_, structure) in FLOP_VARIANTS.items()})
+
+
+def variant_code(structure: str, split: str, game: str | None = None) -> str:
     """The PHH variant of a hand: ``F7S``, ``FR`` (razz: ``split = "low"``) or ``F7S/8`` (stud
-    hi-lo: ``"high-low"``), with ``P``/``N`` for pot and no limit."""
+    hi-lo: ``"high-low"``), with ``P``/``N`` for pot and no limit; a flop ``game`` its own code
+    (``FT``, ``NT``, ``PO``, ``FO/8``, or an underscore code: ``FLOP_VARIANTS``)."""
+    if game is not None and game in _FLOP_FAMILIES:
+        return next(code for code, key in FLOP_VARIANTS.items() if key == (game, structure))
     return VARIANT_OF_STRUCTURE[structure][0] + FAMILY_OF_SPLIT.get(split, "7S")
 
 _PLAYER_RE = re.compile(r"^p([1-9][0-9]*)$")
@@ -167,9 +194,10 @@ class HandHistory:
 
     variant: str
     antes: tuple[int, ...]
-    bring_in: int
     starting_stacks: tuple[int, ...]
     actions: tuple[PhhAction, ...]
+    bring_in: int = 0
+    blinds_or_straddles: tuple[int, ...] = ()
     small_bet: int | None = None
     big_bet: int | None = None
     min_bet: int | None = None
@@ -183,6 +211,13 @@ class HandHistory:
     deck_commitment: Any = None
     extra: Mapping[str, Any] = field(default_factory=dict)
     game: str = "sex-in-the-middle-east"
+    posts: tuple[tuple[int, int, int], ...] = ()
+    """A flop game's ``_posts``: ``(seat, live, dead)`` of each blind posted out of position."""
+
+    @property
+    def is_flop(self) -> bool:
+        """A flop game (blinds, a button, a board): ``FT``, ``NT``, ``PO``, ``FO/8``..."""
+        return self.variant in FLOP_VARIANTS
 
     @property
     def player_count(self) -> int:
@@ -207,8 +242,10 @@ class HandHistory:
 
     def stakes_dict(self) -> dict[str, Any]:
         """The stakes as plain data for ``TableStakes.from_dict`` (keys: structure, ante, bring_in,
-        small_bet, big_bet or min_bet)."""
+        small_bet, big_bet or min_bet; a flop game's small_blind and big_blind too)."""
         out: dict[str, Any] = {"structure": self.structure, "ante": self.ante, "bring_in": self.bring_in}
+        if self.is_flop:
+            out["small_blind"], out["big_blind"] = self.blinds_or_straddles[:2]
         if self.structure == "fixed-limit":
             out["small_bet"] = self.small_bet
             out["big_bet"] = self.big_bet

@@ -19,7 +19,7 @@ from bot.engine.phh.history import (
     _PLAYER_RE,
     DRAW_FAMILIES,
     DRAW_VARIANTS,
-    FAMILY_OF_SPLIT,
+    FLOP_VARIANTS,
     GAME_OF_FAMILY,
     STRUCTURE_OF_VARIANT,
     HandHistory,
@@ -58,11 +58,14 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
     if variant not in STRUCTURE_OF_VARIANT:
         raise UnknownVariant(f"variant {reprlib.repr(variant)} is not a game Wildstud deals: it reads "
                              "seven-card stud (F7S, P7S, N7S), razz (FR, PR, NR), stud hi-lo "
-                             "(F7S/8, P7S/8, N7S/8), deuce-to-seven triple draw (F2L3D), badugi (FB) "
-                             "and its own five-card draw (_F5CD, _P5CD, _N5CD)")
+                             "(F7S/8, P7S/8, N7S/8), Texas Hold'em (FT, NT, _PT), Omaha (PO, _FO, "
+                             "_NO), Omaha hi-lo (FO/8, _PO/8, _NO/8), Crazy Pineapple (_FCP, _PCP, "
+                             "_NCP), deuce-to-seven triple draw (F2L3D), badugi (FB) and its own "
+                             "five-card draw (_F5CD, _P5CD, _N5CD)")
     structure = STRUCTURE_OF_VARIANT[variant]
+    flop = variant in FLOP_VARIANTS
     draw_family = DRAW_VARIANTS[variant][1] if variant in DRAW_VARIANTS else None
-    if "blinds_or_straddles" in data and draw_family in (None, "5CD"):
+    if "blinds_or_straddles" in data and not flop and draw_family in (None, "5CD"):
         raise PhhError("blinds_or_straddles has no place in stud or five-card draw: use antes"
                        + (" and bring_in" if draw_family is None else ""))
     stacks = _chips_list(data, "starting_stacks", positive=True)
@@ -70,36 +73,38 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
     if not 2 <= n <= 8:
         raise PhhError(f"starting_stacks must list 2 to 8 players, not {n}")
     antes = _chips_list(data, "antes", length=n)
-    if len(set(antes)) > 1:
-        raise PhhError(f"antes must be the same for every player, got {list(antes)}")
-    if draw_family is None:
-        bring_in = _chips(data, "bring_in", positive=True)
-    elif "bring_in" in data:
-        raise PhhError("bring_in is for stud: a draw game has no bring-in")
-    else:
+    blinds: tuple[int, ...] = ()
+    if flop:
         bring_in = 0
+        if "bring_in" in data:
+            raise PhhError(f"bring_in has no place in {variant}: a flop game has blinds_or_straddles")
+        blinds = _chips_list(data, "blinds_or_straddles", length=n)
+    else:
+        if len(set(antes)) > 1:
+            raise PhhError(f"antes must be the same for every player, got {list(antes)}")
+        if draw_family is None:
+            bring_in = _chips(data, "bring_in", positive=True)
+        elif "bring_in" in data:
+            raise PhhError("bring_in is for stud: a draw game has no bring-in")
+        else:
+            bring_in = 0
     small_bet = big_bet = min_bet = None
     if structure == "fixed-limit":
         small_bet = _chips(data, "small_bet", positive=True)
         big_bet = _chips(data, "big_bet", positive=True)
         if "min_bet" in data:
-            raise PhhError(f"min_bet is for pot and no limit (P7S, N7S); {variant} uses small_bet "
-                           "and big_bet")
+            raise PhhError(f"min_bet is for pot and no limit; {variant} uses small_bet and big_bet")
     else:
         min_bet = _chips(data, "min_bet", positive=True)
         for key in ("small_bet", "big_bet"):
             if key in data:
-                raise PhhError(f"{key} is for fixed limit (F7S); {variant} uses min_bet")
+                raise PhhError(f"{key} is for fixed limit; {variant} uses min_bet")
     raw_actions = data.get("actions")
     if not isinstance(raw_actions, list) or not all(isinstance(a, str) for a in raw_actions):
         raise PhhError("actions must be an array of strings")
     lines = _action_lines(text, raw_actions) if text is not None else [None] * len(raw_actions)
-    actions = tuple(_parse_action(i, s, n, lines[i]) for i, s in enumerate(raw_actions))
-    if draw_family is None:
-        for action in actions:
-            if action.kind == "sd":
-                raise PhhError(f"'sd' (a discard) is for draw games; {variant} has no draw",
-                               index=action.index, line=action.line)
+    draw = draw_family is not None
+    actions = tuple(_parse_action(i, s, n, lines[i], flop, draw=draw) for i, s in enumerate(raw_actions))
 
     players = None
     if "players" in data:
@@ -137,31 +142,36 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
     wild_events = None
     if "_wild_events" in data:
         wild_events = _parse_wild_events(data["_wild_events"], n)
+    posts = _parse_posts(data["_posts"], n) if "_posts" in data else ()
 
     if draw_family is not None:
         return _draw_history(data, text, variant, draw_family, antes, stacks, actions, small_bet, big_bet,
                              min_bet, players, seats, finishing, winnings, rulings, wild_ranks, wild_events)
-    family = variant[1:]
-    game = GAME_OF_FAMILY[family] or DEFAULT_GAME.name
+    if flop:
+        game = FLOP_VARIANTS[variant][0]
+    else:
+        game = GAME_OF_FAMILY[variant[1:]] or DEFAULT_GAME.name
     if "_game" in data:
         try:
             named = game_of(str(data["_game"]))
         except ValueError as exc:
             raise PhhError(f"_game: {exc}") from None
-        if FAMILY_OF_SPLIT.get(named.split, "7S") != family:
-            written = variant_code(structure, named.split)
+        written = variant_code(structure, named.split, named.name)
+        if written != variant:
             raise PhhError(f"_game {named.name} is written as variant {written}, not {variant}")
         game = named.name
     known = {
-        "_game", "variant", "antes", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks",
+        "_game", "variant", "antes", "bring_in", "blinds_or_straddles", "small_bet", "big_bet", "min_bet",
+        "starting_stacks",
         "actions", "players", "seats", "finishing_stacks", "winnings", "_rulings", "_wild_ranks",
-        "_wild_events", "_deck_commitment",
+        "_wild_events", "_deck_commitment", "_posts",
     }
     extra = {k: v for k, v in data.items() if k not in known}
     return HandHistory(
         variant=str(variant),
         antes=antes,
         bring_in=bring_in,
+        blinds_or_straddles=blinds,
         starting_stacks=stacks,
         actions=actions,
         small_bet=small_bet,
@@ -177,6 +187,7 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
         deck_commitment=data.get("_deck_commitment"),
         extra=extra,
         game=game,
+        posts=posts,
     )
 
 
@@ -209,9 +220,8 @@ def _draw_history(data: Mapping[str, Any], text: str | None, variant: str, famil
         "_deck_commitment", "blinds_or_straddles",
     }
     extra = {k: v for k, v in data.items() if k not in known}
-    if blinds is not None:
-        extra["blinds_or_straddles"] = list(blinds)
     return HandHistory(variant=variant, antes=antes, bring_in=0, starting_stacks=stacks, actions=actions,
+                       blinds_or_straddles=blinds or (),
                        small_bet=small_bet, big_bet=big_bet, min_bet=min_bet, players=players, seats=seats,
                        finishing_stacks=finishing, winnings=winnings, rulings=rulings,
                        wild_ranks=wild_ranks, wild_events=wild_events,
@@ -279,7 +289,8 @@ def _parse_cards(token: str, index: int, line: int | None) -> tuple[Card, ...]:
         raise PhhError(str(exc), index=index, line=line) from None
 
 
-def _parse_action(index: int, text: str, n: int, line: int | None) -> PhhAction:
+def _parse_action(index: int, text: str, n: int, line: int | None, flop: bool = False, *,
+                  draw: bool = False) -> PhhAction:
     """Parse one action string (PHH grammar ``[[Actor Action[ Arguments...]][ # Commentary]]``)."""
     body, sep, comment = text.partition("#")
     commentary = comment.strip() if sep else None
@@ -304,7 +315,9 @@ def _parse_action(index: int, text: str, n: int, line: int | None) -> PhhAction:
             if len(args) != 1:
                 raise bad(f"expected 'd db CARD', got {text.strip()!r}")
             cards = _parse_cards(args[0], index, line)
-            if len(cards) != 1:
+            if flop and not 1 <= len(cards) <= 5:
+                raise bad("'d db' deals board cards: the flop (three), the turn or the river (one)")
+            if not flop and len(cards) != 1:
                 raise bad("stud has one community card at most: 'd db' deals exactly one card")
             return PhhAction(index, text, "db", None, cards, commentary=commentary, line=line)
         raise bad(f"unknown dealer action {verb!r}: stud uses 'd dh' and 'd db'")
@@ -336,11 +349,18 @@ def _parse_action(index: int, text: str, n: int, line: int | None) -> PhhAction:
             raise bad(f"expected 'pN {verb} AMOUNT' (whole chips)")
         return PhhAction(index, text, verb, seat, amount=int(args[0]),  # type: ignore[arg-type]
                          commentary=commentary, line=line)
-    if verb == "_decline":
+    if verb in ("_decline", "_run_twice", "_run_once"):
         if args:
-            raise bad("'_decline' takes no argument")
-        return PhhAction(index, text, "_decline", seat, commentary=commentary, line=line)
+            raise bad(f"'{verb}' takes no argument")
+        return PhhAction(index, text, verb, seat, commentary=commentary, line=line)  # type: ignore[arg-type]
+    if verb == "_discard":
+        cards = _parse_cards(args[0], index, line) if len(args) == 1 else ()
+        if len(cards) != 1:
+            raise bad("expected 'pN _discard CARD' (the one card thrown away)")
+        return PhhAction(index, text, "_discard", seat, cards, commentary=commentary, line=line)
     if verb == "sd":
+        if not draw:
+            raise bad("'sd' (stand pat/discard) is for draw games, not stud")
         if len(args) > 1:
             raise bad("expected 'pN sd' (stand pat) or 'pN sd CARDS' (the discards)")
         cards = _parse_cards(args[0], index, line) if args else ()
@@ -376,6 +396,25 @@ def _parse_wild_events(value: object, n: int) -> tuple[RecordedWildEvent, ...]:
             raise PhhError(f"{where}: {name}: {exc}") from None
         out.append(RecordedWildEvent(five, seat, rank, follow_card, follow_seat, street,
                                      None if how is None else str(how)))
+    return tuple(out)
+
+
+def _parse_posts(value: object, n: int) -> tuple[tuple[int, int, int], ...]:
+    """``_posts``: an array of tables ``{player = "p4", live = 20, dead = 10}`` (blinds posted out
+    of position: ``live`` chips are the player's bet, ``dead`` chips go to the pot)."""
+    if not isinstance(value, list) or not all(isinstance(x, dict) for x in value):
+        raise PhhError("_posts must be an array of tables such as {player = \"p4\", live = 20, dead = 0}")
+    out: list[tuple[int, int, int]] = []
+    for i, post in enumerate(value):
+        try:
+            seat = _opt_seat(post.get("player"), n)
+        except ValueError as exc:
+            raise PhhError(f"_posts[{i}]: player: {exc}") from None
+        if seat is None:
+            raise PhhError(f"_posts[{i}]: missing player")
+        live = _as_chips(f"_posts[{i}].live", post.get("live", 0), positive=False)
+        dead = _as_chips(f"_posts[{i}].dead", post.get("dead", 0), positive=False)
+        out.append((seat, live, dead))
     return tuple(out)
 
 

@@ -36,7 +36,9 @@ def report_json(report: ReplayReport) -> dict[str, Any]:
     ``returned`` (uncalled chips per player), ``winnings``, ``finishing_stacks``, ``showdown``
     (in show order: ``player``, ``category``, ``best`` (five card codes), ``cards`` (as dealt),
     ``description``, ``wilds_used``), ``mucked`` and ``error`` (``None`` or
-    :meth:`ReplayError.to_dict`). Results are ``None`` when the hand could not be dealt.
+    :meth:`ReplayError.to_dict`). Results are ``None`` when the hand could not be dealt. A flop game
+    adds ``boards`` (the board, or both when the hand was run twice; then each pot's ``run``, 1 or
+    2, says which board it is half of) and its ``best`` fives are chosen with the board.
     """
     history, hand = report.history, report.hand
     out: dict[str, Any] = {"ok": report.ok, "complete": report.complete}
@@ -53,6 +55,8 @@ def report_json(report: ReplayReport) -> dict[str, Any]:
         out["rulings"] = hand.game.rulings_dict(hand.rulings)
         out["wild_ranks"] = [r.char for r in hand.wild_ranks]
         out["wild_events"] = [_wild_event_json(e) for e in hand.wild_events]
+        if hand.game.positional:
+            out["boards"] = [[c.code for c in board] for board in hand.boards]
         result = hand.result
         if result is not None:
             out["pots"] = [
@@ -61,6 +65,7 @@ def report_json(report: ReplayReport) -> dict[str, Any]:
                     "eligible": [player_label(s) for s in pot.eligible],
                     "winners": [player_label(s) for s in pot.winners],
                     "shares": [dict(pot.shares)[s] for s in pot.winners],
+                    **({"run": pot.run + 1} if len(result.boards) > 1 else {}),
                 }
                 for pot in result.pots
             ]

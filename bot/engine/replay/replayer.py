@@ -61,6 +61,7 @@ from bot.engine.errors import IllegalAction
 from bot.engine.games.catalogue import game_of
 from bot.engine.games.follow import WildEvent
 from bot.engine.hand.hand import StudHand
+from bot.engine.hand.options import NO_OPTIONS
 from bot.engine.log import Deal
 from bot.engine.phh.history import (
     HandHistory,
@@ -71,7 +72,7 @@ from bot.engine.phh.history import (
     player_label,
 )
 from bot.engine.phh.parser import parse_phh
-from bot.engine.replay.report import ReplayError, ReplayReport, rulings_of, stakes_of
+from bot.engine.replay.report import ReplayError, ReplayReport, flop_setup, rulings_of, stakes_of
 from bot.engine.vocab import STREET_NAMES
 
 __all__ = ["HistorySource", "replay", "replay_file", "replay_text"]
@@ -211,9 +212,13 @@ def replay(history: HandHistory, *, check_results: bool = True) -> ReplayReport:
     Never raises for a bad history; the report carries the error.
     """
     report = ReplayReport(history)
+    options = NO_OPTIONS
     try:
-        stakes = stakes_of(history)
         rulings = rulings_of(history)
+        if history.is_flop:
+            stakes, rulings, options = flop_setup(history, rulings)
+        else:
+            stakes = stakes_of(history)
     except ValueError as exc:
         report.error = ReplayError("format", str(exc))
         return report
@@ -226,9 +231,10 @@ def replay(history: HandHistory, *, check_results: bool = True) -> ReplayReport:
     source = HistorySource(history)
     manual = any(a.kind == "sm" for a in history.actions)
     try:
-        # PHH's last player has the button (stud ignores it; p1 is first left of it).
+        # A flop game's p1 is the seat left of the button: the button is the last seat.
+        button = history.player_count - 1 if history.is_flop or game_of(history.game).is_draw else 0
         hand = StudHand(list(history.starting_stacks), stakes, rulings, source, manual_showdown=manual,
-                        game=history.game, button=history.player_count - 1)
+                        game=history.game, button=button, options=options)
     except LookupError:
         report.error = _missing_card_error(source, None, history)
         return report
@@ -299,6 +305,10 @@ def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: 
             hand.check_or_call(seat)
         elif action.kind == "f":
             hand.fold(seat)
+        elif action.kind == "_discard":
+            hand.apply(seat, Command(Kind.DISCARD, cards=action.cards))
+        elif action.kind in ("_run_twice", "_run_once"):
+            hand.apply(seat, Command(Kind(action.kind[1:])))
         elif action.kind in ("_pay", "_buy", "_decline"):
             decision = hand.decision
             if decision is not None and action.amount is not None and action.amount != decision.amount:
@@ -359,13 +369,20 @@ def _cumulative_deal_counts(history: HandHistory) -> list[tuple[tuple[int, ...],
             assert a.player is not None
             counts[a.player] += len(a.cards)
         elif a.kind == "db":
-            center += 1
+            center += len(a.cards)
         out.append((tuple(counts), center))
     return out
 
 
 def _center_cards(hand: StudHand) -> int:
-    return (1 if hand.community_card is not None else 0) + len(hand.indicator_cards)
+    """Cards dealt face up to the centre so far: the community card, indicator cards, a flop game's
+    board (both boards when it is run twice)."""
+    return sum(1 for entry in hand.log if type(entry) is Deal and entry.seat is None and entry.face_up)
+
+
+def _board_street(cards: int) -> str:
+    """The street that deals a flop game's ``cards``-th board card (1-based)."""
+    return "flop" if cards <= 3 else "turn" if cards == 4 else "river"
 
 
 def _check_deal_line(hand: StudHand, action: PhhAction, written: tuple[tuple[int, ...], int]) -> None:
@@ -378,6 +395,11 @@ def _check_deal_line(hand: StudHand, action: PhhAction, written: tuple[tuple[int
         if _center_cards(hand) < center:
             if hand.is_over:
                 raise stop("the hand is over: no more cards are dealt")
+            if hand.game.positional:
+                if center > hand.game.board_size:
+                    raise stop(f"the board holds {hand.game.board_size} cards: 'd db' deals {center}")
+                raise stop(f"too early: the {_board_street(center)} is dealt only when the betting "
+                           f"on {STREET_NAMES[hand.street]} is over")
             raise stop("no card is dealt in the centre here: a community card comes only on seventh street "
                        "when the stub is short (SPEC §2)")
         return
@@ -391,6 +413,9 @@ def _check_deal_line(hand: StudHand, action: PhhAction, written: tuple[tuple[int
             raise stop("the hand is over: no more cards are dealt")
         if hand.community_card is not None:
             raise stop(f"seventh street is a community card ('d db'), not a card for {who}")
+        if hand.game.positional:
+            raise stop(f"{who} is dealt {len(hand.cards(seat))} cards in {hand.game.title}, "
+                       f"not {counts[seat]}")
         if hand.street == 7:
             raise stop(f"{who} would get more than seven cards: no street comes after seventh street")
         raise stop(f"too early: this card is dealt only when the betting on {STREET_NAMES[hand.street]} "
@@ -404,15 +429,16 @@ def _check_cards_written(hand: StudHand, history: HandHistory, action: PhhAction
     for seat in range(history.player_count):
         dealt = dealt_count(hand, seat)
         if dealt > counts[seat]:
-            street = _street_of_card(counts[seat])
+            street = "pre-flop" if hand.game.positional else _street_of_card(counts[seat])
             raise _ReplayStop(ReplayError(
                 "cards",
                 f"{player_label(seat)}'s {street} card must be dealt (a 'd dh' line) before "
                 f"{action.label} acts",
                 action.index, action.line, action.text))
     if _center_cards(hand) > center:
+        what = f"the {_board_street(len(hand.board))}" if hand.game.positional else "the community card"
         raise _ReplayStop(ReplayError(
-            "cards", f"the community card must be dealt (a 'd db' line) before {action.label} acts",
+            "cards", f"{what} must be dealt (a 'd db' line) before {action.label} acts",
             action.index, action.line, action.text))
 
 
@@ -451,7 +477,9 @@ def _check_shown_cards(hand: StudHand, action: PhhAction, seat: int, written_cou
 
 def _missing_card_error(source: HistorySource, action: PhhAction | None, history: HandHistory) -> ReplayError:
     missing = source.missing
-    if missing is not None and missing[0] is None:
+    if missing is not None and missing[0] is None and history.is_flop:
+        reason = "the history has no 'd db' line for the next board card"
+    elif missing is not None and missing[0] is None:
         reason = "the history has no 'd db' line for the card dealt in the centre (community card)"
     elif missing is not None:
         seat = missing[0]

@@ -7,13 +7,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.engine.betting.stakes import TableStakes
 from bot.engine.errors import StakesError
-from bot.engine.games.rulings import Rulings
+from bot.engine.games.rulings import FlopAnte, Rulings
 from bot.engine.hand.hand import StudHand
+from bot.engine.hand.options import HandOptions, Post
 from bot.engine.phh.history import HandHistory
 
 ERROR_KINDS = ("format", "illegal-action", "cards", "mismatch", "variant")
@@ -119,8 +120,8 @@ def stakes_of(history: HandHistory) -> TableStakes:
     else:
         make = TableStakes.pot_limit if history.structure == "pot-limit" else TableStakes.no_limit
         stakes = make(ante=history.ante, bring_in=bring_in, min_bet=unit)
-    blinds = history.extra.get("blinds_or_straddles") if history.bring_in == 0 else None
-    if blinds is None:
+    blinds = history.blinds_or_straddles if history.bring_in == 0 else ()
+    if not blinds:
         return stakes
     if history.ante:
         raise StakesError("Wildstud deals triple draw and badugi with blinds and no ante")
@@ -136,3 +137,62 @@ def stakes_of(history: HandHistory) -> TableStakes:
 def rulings_of(history: HandHistory) -> Rulings:
     """The history's ``_rulings`` as ``Rulings`` (defaults for the rest; raises ``RulingError``)."""
     return Rulings.from_dict(dict(history.rulings))
+
+
+def flop_setup(history: HandHistory, rulings: Rulings) -> tuple[TableStakes, Rulings, HandOptions]:
+    """A flop game's stakes, rulings and hand options from its forced bets (raises ``StakesError``
+    or ``RulingError``, ``ValueError``s, naming the field).
+
+    ``blinds_or_straddles`` is the small blind, the big blind and a straddle of twice the big blind
+    (``HandOptions.straddle``); no blinds and one ante from everyone is a bomb pot; antes from
+    everyone with the blinds are ``flop_ante = per-player``, the big blind's entry alone (index 1,
+    as much as the big blind) ``flop_ante = big-blind`` -- as ``_rulings`` says, or as the antes
+    say when the file has no ``_rulings`` (pokerkit's). Wildstud bets in big blinds: fixed limit
+    bets the big blind and twice it, pot and no limit's smallest bet is the big blind."""
+    n = history.player_count
+    blinds, antes = history.blinds_or_straddles, history.antes
+    if not any(blinds):
+        if len(set(antes)) != 1 or not antes[0]:
+            raise StakesError(f"blinds_or_straddles: a hand without blinds is a bomb pot, where every "
+                              f"player antes the same, not antes = {list(antes)}")
+        options = HandOptions(bomb_pot=antes[0])
+        # No blinds are posted; the bets after the flop are still in big blinds.
+        bet = history.small_bet if history.structure == "fixed-limit" else history.min_bet
+        assert bet is not None
+        small, big, ante = max(1, bet // 2), bet, 0
+    else:
+        small, big = blinds[0], blinds[1]
+        if big <= 0 or small > big:
+            raise StakesError(f"blinds_or_straddles must start with the small blind and a bigger big "
+                              f"blind, got {list(blinds[:2])}")
+        straddle = blinds[2] if n > 2 else 0
+        if any(blinds[3:]) or straddle not in (0, 2 * big) or (straddle and n < 4):
+            raise StakesError(f"blinds_or_straddles: Wildstud's straddle is twice the big blind, under "
+                              f"the gun with four players or more, not {list(blinds)}")
+        options = HandOptions(straddle=bool(straddle),
+                              posts=tuple(Post(seat, live, dead) for seat, live, dead in history.posts))
+        ante = 0
+        implied: FlopAnte = "none"
+        if any(antes) and len(set(antes)) == 1:
+            implied, ante = "per-player", antes[0]
+        elif any(antes) and antes[1] == big and not any(a for i, a in enumerate(antes) if i != 1):
+            implied = "big-blind"
+        elif any(antes):
+            raise StakesError(f"antes must be the same for everyone, or the big blind's alone (as much "
+                              f"as the big blind), not {list(antes)}")
+        said = rulings.flop_ante
+        if said == "none" and implied != "none":
+            rulings = replace(rulings, flop_ante=implied)
+        elif said != implied and (said, implied) != ("per-player", "none"):
+            raise StakesError(f"antes = {list(antes)} is not what _rulings.flop_ante = {said} posts")
+    if history.structure == "fixed-limit":
+        if (history.small_bet, history.big_bet) != (big, 2 * big):
+            raise StakesError(f"fixed limit bets the big blind and twice it: small_bet = {big} and "
+                              f"big_bet = {2 * big}, not {history.small_bet} and {history.big_bet}")
+        stakes = TableStakes.fixed_limit(ante=ante, bring_in=1, small_bet=2 * big, big_bet=4 * big)
+    else:
+        if history.min_bet != big:
+            raise StakesError(f"the smallest bet is the big blind: min_bet = {big}, not {history.min_bet}")
+        make = TableStakes.pot_limit if history.structure == "pot-limit" else TableStakes.no_limit
+        stakes = make(ante=ante, bring_in=1, min_bet=2 * big)
+    return stakes.with_blinds(small, big), rulings, options

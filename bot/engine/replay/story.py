@@ -14,6 +14,7 @@ from bot.engine.hand.events import (
     BettingClosed,
     BringInSeat,
     BurnsScrambled,
+    CardDealt,
     CommunityCardNeeded,
     DiscardsReshuffled,
     DrawAceShown,
@@ -29,6 +30,7 @@ from bot.engine.hand.events import (
     UncalledReturned,
     WildRankAdded,
 )
+from bot.engine.hand.hand import StudHand
 from bot.engine.log import Action, Deal
 from bot.engine.narration.narrator import Narrator
 from bot.engine.phh.history import player_label
@@ -57,7 +59,8 @@ def narrate(report: ReplayReport) -> list[str]:
 
     stakes_text = ""
     try:
-        stakes_text = stakes_of(history).describe()
+        stakes_text = _flop_stakes(hand) if hand is not None and hand.game.positional \
+            else stakes_of(history).describe()
     except ValueError:
         stakes_text = "invalid stakes"
     lines.append(f"{history.variant}: {stakes_text}; {n} players")
@@ -102,6 +105,25 @@ def narrate(report: ReplayReport) -> list[str]:
     return lines
 
 
+def _flop_stakes(hand: StudHand) -> str:
+    """A flop game's stakes as the replay's first line says them: ``no limit, blinds 5/10``, with a
+    straddle, a bomb pot or the antes."""
+    stakes, options, ante = hand.stakes, hand.options, hand.rulings.flop_ante
+    parts = [stakes.structure.replace("-", " ")]
+    if options.bomb_pot:
+        parts.append(f"a bomb pot: antes of {options.bomb_pot} each, no blinds "
+                     f"(the big blind {stakes.big_blind})")
+    else:
+        parts.append(f"blinds {stakes.small_blind}/{stakes.big_blind}")
+        if any(type(e) is Action and e.action == "straddle" for e in hand.log):
+            parts.append(f"a straddle of {2 * stakes.big_blind}")
+        if ante == "per-player" and stakes.ante:
+            parts.append(f"antes of {stakes.ante}")
+        elif ante == "big-blind":
+            parts.append(f"a big blind ante of {stakes.big_blind}")
+    return ", ".join(parts)
+
+
 class _Narrator(Narrator[str]):
     """The replay's voice of the one narrator: deals of one street grouped by seat, down cards too
     (a history is public), amounts as plain numbers."""
@@ -111,6 +133,7 @@ class _Narrator(Narrator[str]):
     ) -> None:
         super().__init__(names, wild_ranks)
         self.who = who
+        self.seen_board: list[Deal] = []
 
     def antes_lines(self, antes: Sequence[Action]) -> list[str]:
         amounts = {a.amount for a in antes}
@@ -119,10 +142,11 @@ class _Narrator(Narrator[str]):
         return [f"  {self.who(a.seat)} antes {a.amount}{' (all-in)' if a.all_in else ''}" for a in antes]
 
     def deal_lines(self, street: int | None, cards: Sequence[Deal]) -> list[str]:
-        by_seat: dict[int | None, list[str]] = {}
+        by_seat: dict[str, list[str]] = {}
         for d in cards:
-            by_seat.setdefault(d.seat, []).append(f"{d.card}{'' if d.face_up else ' (down)'}")
-        return [f"  {self.who(seat)}: {' '.join(dealt)}" for seat, dealt in by_seat.items()]
+            where = {"board": "the board", "second_board": "the second board"}.get(d.kind) or self.who(d.seat)
+            by_seat.setdefault(where, []).append(f"{d.card}{'' if d.face_up else ' (down)'}")
+        return [f"  {where}: {' '.join(dealt)}" for where, dealt in by_seat.items()]
 
     def keep_card(self, deal: Deal) -> None:
         if deal.kind == "burn":
@@ -199,6 +223,16 @@ class _Narrator(Narrator[str]):
     def visit_showdown_started(self, ev: ShowdownStarted) -> None:
         self.say("— showdown — order: " + ", ".join(self.who(s) for s in ev.order))
 
+    @property
+    def runs_twice(self) -> bool:
+        """The hand was run twice (a second board was dealt)."""
+        return any(d.kind == "second_board" for d in self.seen_board)
+
+    def visit_card_dealt(self, event: CardDealt) -> None:
+        super().visit_card_dealt(event)
+        if event.deal.kind == "second_board":
+            self.seen_board.append(event.deal)
+
     def visit_hand_shown(self, ev: HandShown) -> None:
         if (ev.ranking == "low" and ev.low is not None) or ev.value is None:
             worth = ev.describe()
@@ -226,6 +260,8 @@ class _Narrator(Narrator[str]):
     def visit_pot_awarded(self, ev: PotAwarded) -> None:
         super().visit_pot_awarded(ev)
         name = "main pot" if ev.pot_index == 0 else f"side pot {ev.pot_index}"
+        if self.runs_twice:
+            name += " (second board)" if ev.run else " (first board)"
         shares = ev.halves_note(self.who) or ", ".join(f"{self.who(s)} {c}" for s, c in ev.shares)
         folded = " (everyone else folded)" if ev.by_fold else ""
         self.say(f"  {name} {ev.amount}: {shares}{folded}{ev.odd_chip_note(self.who)}")

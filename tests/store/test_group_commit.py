@@ -1,0 +1,248 @@
+"""SQLite's group commit (``bot.store.group_commit``): many writes, one transaction and one fsync,
+and each caller still hears exactly its own outcome.
+
+Every test queues its writes while it holds the backend's lock, so they are known to land in one
+batch (checked through ``GroupCommit.largest``); then it reads the file with sqlite3, not through
+the store. The crash half (nothing acknowledged is lost to a SIGKILL mid-batch) is in
+``test_group_commit_crash.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Awaitable, Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.store import Store, StoreError
+from bot.store.backend import SqliteBackend
+from bot.store.group_commit import GroupCommit
+from bot.store.tx import Tx
+
+G = 100
+HANDS = 8
+
+
+def group_of(store: Store) -> GroupCommit:
+    backend = store._backend
+    assert isinstance(backend, SqliteBackend)
+    return backend.group
+
+
+async def one_batch(store: Store, calls: list[Callable[[], Awaitable[Any]]]) -> list[Any]:
+    """Start every call while the backend's lock is held, so they all queue, then let them run as
+    one batch; returns each call's result or exception, in order."""
+    backend = store._backend
+    assert isinstance(backend, SqliteBackend)
+    before = group_of(store).batches
+    async with backend._lock:
+        tasks = [asyncio.ensure_future(call()) for call in calls]
+        for _ in range(3):
+            await asyncio.sleep(0)
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    assert group_of(store).batches == before + 1, "the writes did not share one batch"
+    assert group_of(store).largest >= len(calls)
+    return results
+
+
+async def hands_at_tables(store: Store, count: int) -> list[int]:
+    hands = []
+    for n in range(count):
+        table = await store.create_table(G, 9000 + n, 1)
+        await store.buy_in(G, table.id, 10 + 2 * n, 100)
+        await store.buy_in(G, table.id, 11 + 2 * n, 100)
+        hands.append(
+            await store.create_hand(
+                table.id, players={1: 10 + 2 * n, 2: 11 + 2 * n}, deck="Ah Kd", commitment="c", salt="s",
+                actions=["seats 1 2"],
+            )
+        )
+    return hands
+
+
+def logged(path: Path) -> dict[int, list[str]]:
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT hand_id, action FROM hand_actions ORDER BY hand_id, seq").fetchall()
+    out: dict[int, list[str]] = {}
+    for hand, action in rows:
+        out.setdefault(hand, []).append(action)
+    return out
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path) -> Any:
+    async with await Store.open(tmp_path / "g.sqlite3") as opened:
+        yield opened
+
+
+async def test_concurrent_appends_share_one_commit_and_all_are_stored(
+    sqlite_store: Store, tmp_path: Path
+) -> None:
+    hands = await hands_at_tables(sqlite_store, HANDS)
+    results = await one_batch(
+        sqlite_store, [lambda h=h: sqlite_store.append_action(h, 2, f"p1 cc {h}") for h in hands]
+    )
+    assert results == [True] * HANDS
+    assert logged(tmp_path / "g.sqlite3") == {h: ["seats 1 2", f"p1 cc {h}"] for h in hands}
+
+
+async def test_a_refused_write_fails_alone(sqlite_store: Store, tmp_path: Path) -> None:
+    hands = await hands_at_tables(sqlite_store, HANDS)
+    # The fourth call skips a number: only it is refused; the batch around it commits.
+    seqs = [2, 2, 2, 5, 2, 2, 2, 2]
+    results = await one_batch(
+        sqlite_store,
+        [lambda h=h, s=s: sqlite_store.append_action(h, s, "p1 cc")
+         for h, s in zip(hands, seqs, strict=True)],
+    )
+    assert isinstance(results[3], StoreError) and "out of order" in str(results[3])
+    assert [r for i, r in enumerate(results) if i != 3] == [True] * (HANDS - 1)
+    stored = logged(tmp_path / "g.sqlite3")
+    assert stored[hands[3]] == ["seats 1 2"]
+    assert all(stored[h] == ["seats 1 2", "p1 cc"] for i, h in enumerate(hands) if i != 3)
+
+
+def inserting(hand: int, seq: int, then: Callable[[Tx], Coroutine[Any, Any, None]] | None = None) -> Any:
+    async def body(tx: Tx) -> int:
+        await tx.run(
+            "INSERT INTO hand_actions (hand_id, seq, action, created) VALUES (?, ?, 'x', ?)",
+            (hand, seq, tx.now),
+        )
+        if then is not None:
+            await then(tx)
+        return seq
+
+    return body
+
+
+async def test_a_write_that_fails_after_writing_leaves_nothing_and_spares_the_others(
+    sqlite_store: Store, tmp_path: Path
+) -> None:
+    hands = await hands_at_tables(sqlite_store, 3)
+
+    async def fail(tx: Tx) -> None:
+        raise StoreError("changed my mind")
+
+    async def duplicate(tx: Tx) -> None:  # a statement's own error: the primary key is taken
+        await tx.run("INSERT INTO hand_actions (hand_id, seq, action, created) VALUES (?, 1, 'y', ?)",
+                     (hands[2], tx.now))
+
+    results = await one_batch(
+        sqlite_store,
+        [
+            lambda: sqlite_store._write(inserting(hands[0], 2)),
+            lambda: sqlite_store._write(inserting(hands[1], 2, fail)),
+            lambda: sqlite_store._write(inserting(hands[2], 2, duplicate)),
+            lambda: sqlite_store._write(inserting(hands[0], 3)),
+        ],
+    )
+    assert results[0] == 2 and results[3] == 3
+    assert isinstance(results[1], StoreError)
+    assert isinstance(results[2], sqlite3.IntegrityError)
+    stored = logged(tmp_path / "g.sqlite3")
+    assert stored == {hands[0]: ["seats 1 2", "x", "x"], hands[1]: ["seats 1 2"], hands[2]: ["seats 1 2"]}
+
+
+async def test_a_write_that_ends_the_transaction_fails_alone_and_the_rest_commit_once(
+    sqlite_store: Store, tmp_path: Path
+) -> None:
+    # As SQLite does on a full disk or an I/O error: the whole transaction is rolled back under
+    # the batch's feet. The writes before it are run again without it, and stored once.
+    hands = await hands_at_tables(sqlite_store, 3)
+
+    async def end_everything(tx: Tx) -> None:
+        await tx.run("ROLLBACK")
+        raise sqlite3.OperationalError("disk I/O error (simulated)")
+
+    results = await one_batch(
+        sqlite_store,
+        [
+            lambda: sqlite_store._write(inserting(hands[0], 2)),
+            lambda: sqlite_store._write(inserting(hands[1], 2, end_everything)),
+            lambda: sqlite_store._write(inserting(hands[2], 2)),
+        ],
+    )
+    assert results[0] == 2 and results[2] == 2
+    assert isinstance(results[1], sqlite3.OperationalError)
+    assert logged(tmp_path / "g.sqlite3") == {
+        hands[0]: ["seats 1 2", "x"], hands[1]: ["seats 1 2"], hands[2]: ["seats 1 2", "x"]
+    }
+
+
+async def test_a_failed_commit_fails_exactly_its_batch(sqlite_store: Store, tmp_path: Path) -> None:
+    # Foreign keys checked at COMMIT, and one write breaks one: the COMMIT fails, every caller of
+    # that batch hears so, nothing of theirs is stored, and the next batch is unaffected.
+    hands = await hands_at_tables(sqlite_store, 2)
+
+    async def defer(tx: Tx) -> None:
+        await tx.run("PRAGMA defer_foreign_keys = ON")
+
+    results = await one_batch(
+        sqlite_store,
+        [
+            lambda: sqlite_store._write(inserting(hands[0], 2, defer)),
+            lambda: sqlite_store._write(inserting(999_999, 1)),  # no such hand
+            lambda: sqlite_store._write(inserting(hands[1], 2)),
+        ],
+    )
+    assert all(isinstance(r, sqlite3.IntegrityError) for r in results), results
+    assert logged(tmp_path / "g.sqlite3") == {hands[0]: ["seats 1 2"], hands[1]: ["seats 1 2"]}
+    assert await sqlite_store.append_action(hands[0], 2, "p1 cc")
+    assert logged(tmp_path / "g.sqlite3")[hands[0]] == ["seats 1 2", "p1 cc"]
+
+
+async def test_a_write_that_awaits_something_else_is_refused_alone(
+    sqlite_store: Store, tmp_path: Path
+) -> None:
+    hands = await hands_at_tables(sqlite_store, 2)
+
+    async def nap(tx: Tx) -> None:
+        await asyncio.sleep(0.01)
+
+    results = await one_batch(
+        sqlite_store,
+        [
+            lambda: sqlite_store._write(inserting(hands[0], 2, nap)),
+            lambda: sqlite_store._write(inserting(hands[1], 2)),
+        ],
+    )
+    assert isinstance(results[0], RuntimeError) and results[1] == 2
+    assert logged(tmp_path / "g.sqlite3") == {hands[0]: ["seats 1 2"], hands[1]: ["seats 1 2", "x"]}
+
+
+async def test_a_write_cancelled_while_queued_is_not_stored(sqlite_store: Store, tmp_path: Path) -> None:
+    hands = await hands_at_tables(sqlite_store, 2)
+    backend = sqlite_store._backend
+    assert isinstance(backend, SqliteBackend)
+    async with backend._lock:
+        dropped = asyncio.ensure_future(sqlite_store.append_action(hands[0], 2, "p1 cc"))
+        kept = asyncio.ensure_future(sqlite_store.append_action(hands[1], 2, "p1 cc"))
+        await asyncio.sleep(0)
+        dropped.cancel()
+        await asyncio.sleep(0)
+    assert await kept is True
+    assert dropped.cancelled()
+    assert logged(tmp_path / "g.sqlite3") == {hands[0]: ["seats 1 2"], hands[1]: ["seats 1 2", "p1 cc"]}
+
+
+async def test_one_tables_writes_keep_their_order_in_a_batch(sqlite_store: Store, tmp_path: Path) -> None:
+    # Submitted in order within one batch, each sees the one before it (seq 3 needs seq 2).
+    [hand] = await hands_at_tables(sqlite_store, 1)
+    results = await one_batch(
+        sqlite_store, [lambda s=s: sqlite_store.append_action(hand, s, f"a{s}") for s in range(2, 8)]
+    )
+    assert results == [True] * 6
+    assert logged(tmp_path / "g.sqlite3")[hand] == ["seats 1 2", *(f"a{s}" for s in range(2, 8))]
+
+
+async def test_close_commits_what_is_queued(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "g.sqlite3")
+    hands = await hands_at_tables(store, 3)
+    pending = [asyncio.ensure_future(store.append_action(h, 2, "p1 cc")) for h in hands]
+    await asyncio.sleep(0)
+    await store.close()
+    assert [await p for p in pending] == [True, True, True]
+    assert all(actions == ["seats 1 2", "p1 cc"] for actions in logged(tmp_path / "g.sqlite3").values())
