@@ -27,7 +27,7 @@ from bot.engine.log import Deal
 from bot.store import Store
 from bot.tables.games import dealable
 from bot.tables.notices import PrivateNotice, Reply
-from bot.tables.reveal import reveal_of, viewer_history
+from bot.tables.reveal import reveal_of, shown_seats, viewer_history
 from tests.engine.helpers import command
 from tests.tables.helpers import Harness
 from tests.tables.test_secrecy import SHORT, card_tokens
@@ -88,7 +88,8 @@ async def play_one(seed: int, game: str, players: int, choices: list[int],
             for entry in engine.log:
                 if isinstance(entry, Deal) and entry.seat is not None:
                     held_by[entry.seat].add(entry.card)
-            shown = {c for s in result.shown for c in engine.cards(s)}
+            # Every hand shown at the showdown: a badugi has no high value, so it is among the lows.
+            shown = {c for s in (*result.shown, *result.lows, *shown_seats(engine)) for c in engine.cards(s)}
             record = await store.get_hand(hand_id)
             channel = h.rec.text(h.key)
             for seat, member in enumerate(members):
