@@ -33,7 +33,7 @@ from bot.render.cards import chips
 from bot.render.chart import net_chart
 from bot.store import StoreError
 from bot.store.stats import GameTotals, Season, combine
-from bot.tables.seasons import STANDINGS, Standing, season_standings
+from bot.tables.seasons import STANDINGS, Standing, season_standings, tournament_finishes
 from bot.tables.stats import Period
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def standings_text(season: Season, rows: list[Standing], by: str, name: dict[int
         if by in ("chips", "both"):
             parts.append(f"{row.net:+,} chips")
         if by in ("points", "both"):
-            parts.append(f"{row.points:g} points")
+            parts.append(f"{row.points:g} point{'' if row.points == 1 else 's'}")
         lines.append(f"{place}. {name.get(row.member_id, f'<@{row.member_id}>')}: {', '.join(parts)}")
     return "\n".join(lines)
 
@@ -288,7 +288,8 @@ class Seasons(commands.GroupCog, group_name="season", group_description="Seasons
         board = await self.bot.store.net_leaderboard(
             guild, since=season.started, until=season.ended, limit=CANDIDATES
         )
-        ordered = season_standings(board, finishes=(), by=by)
+        finished = await self.bot.store.finished_tournaments(guild, since=season.started, until=season.ended)
+        ordered = season_standings(board, tournament_finishes(finished), by=by)
         listed = set(await shown(interaction, [r.member_id for r in ordered]))
         rows = [r for r in ordered if r.member_id in listed]
         names = _Names(self.bot, interaction.guild)

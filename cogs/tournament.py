@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.ui.common import Interaction, actor, reply, require_channel_access, table_key
-from bot.discord.ui.text import code_block
+from bot.discord.ui.text import code_block, plain_but_timestamps
 from bot.tables.errors import TableError
 from bot.tournament.model import CANCEL_RULINGS, ROTATE, GamePlan, Options, TournamentError
 from bot.tournament.payouts import PAYOUTS
@@ -68,6 +68,12 @@ def build_options(
 
 
 @app_commands.guild_only()
+async def _say(interaction: Interaction, text: str) -> None:
+    """Reply with the service's text as written: names escaped (a player called ``*Ann*`` is not
+    italic), the level countdown's Discord timestamp kept live."""
+    await reply(interaction, plain_but_timestamps(text))
+
+
 class Tournament(commands.GroupCog, group_name="tournament", group_description="Sit-and-go tournaments"):
     """``/tournament create join leave start rebuy status cancel``."""
 
@@ -114,7 +120,7 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         require_channel_access(interaction)
         await interaction.response.defer(ephemeral=False, thinking=True)
         text = await self.bot.service.tournaments.create(key, await actor(interaction), options)
-        await reply(interaction, f"Sit-and-go open for registration: {text}\nJoin with /tournament join.")
+        await _say(interaction, f"Sit-and-go open for registration: {text}\nJoin with /tournament join.")
 
     @app_commands.command(name="join", description="Enter the tournament: your buy-in goes into the pool")
     async def join(self, interaction: Interaction) -> None:
@@ -122,13 +128,13 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         await interaction.response.defer(ephemeral=False, thinking=True)
         async with self.bot.presenter.responding(key, interaction):
             who = await actor(interaction)
-            await reply(interaction, await self.bot.service.tournaments.join(key, who, str(interaction.id)))
+            await _say(interaction, await self.bot.service.tournaments.join(key, who, str(interaction.id)))
 
     @app_commands.command(name="leave", description="Leave before the start (your buy-in comes back)")
     async def leave(self, interaction: Interaction) -> None:
         key = table_key(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await reply(interaction, await self.bot.service.tournaments.leave(key, await actor(interaction)))
+        await _say(interaction, await self.bot.service.tournaments.leave(key, await actor(interaction)))
 
     @app_commands.command(name="start", description="Start now with the players in (the organiser)")
     async def start(self, interaction: Interaction) -> None:
@@ -136,7 +142,7 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         who = await actor(interaction, dealer=True)
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with self.bot.presenter.responding(key, interaction):
-            await reply(interaction, await self.bot.service.tournaments.start(key, who))
+            await _say(interaction, await self.bot.service.tournaments.start(key, who))
 
     @app_commands.command(name="rebuy", description="Buy back in after busting, during the rebuy levels")
     async def rebuy(self, interaction: Interaction) -> None:
@@ -144,12 +150,12 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with self.bot.presenter.responding(key, interaction):
             who = await actor(interaction)
-            await reply(interaction, await self.bot.service.tournaments.rebuy(key, who, str(interaction.id)))
+            await _say(interaction, await self.bot.service.tournaments.rebuy(key, who, str(interaction.id)))
 
     @app_commands.command(name="status", description="Level, time to the next, stakes, stacks, places paid")
     async def status(self, interaction: Interaction) -> None:
         key = table_key(interaction)
-        text = await self.bot.service.tournaments.status(key)
+        text = plain_but_timestamps(await self.bot.service.tournaments.status(key))
         if self.bot.service.has_table(key):
             text += "\n" + code_block(self.bot.service.status_text(key))
         await reply(interaction, text)
@@ -162,7 +168,7 @@ class Tournament(commands.GroupCog, group_name="tournament", group_description="
         who = await actor(interaction, dealer=True)
         await interaction.response.defer(ephemeral=False, thinking=True)
         async with self.bot.presenter.responding(key, interaction):
-            await reply(interaction, await self.bot.service.tournaments.cancel(key, who, ruling))
+            await _say(interaction, await self.bot.service.tournaments.cancel(key, who, ruling))
 
 
 async def setup(bot: WildstudBot) -> None:

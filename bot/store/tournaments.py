@@ -129,6 +129,24 @@ class TournamentStore(StoreBase):
             )
             return [await self._tournament(tx, int(row[0])) for row in ids]
 
+    async def finished_tournaments(
+        self, guild_id: int, *, since: datetime | None = None, until: datetime | None = None
+    ) -> list[TournamentRecord]:
+        """The guild's tournaments that finished (not cancelled) in ``[since, until)``, oldest first:
+        a season's tournament points (``bot.tables.seasons``)."""
+        check_id(guild_id, "server")
+        where: list[str] = ["guild_id = ?", "status = 'finished'"]
+        params: list[object] = [guild_id]
+        if since is not None:
+            where.append("ended >= ?")
+            params.append(format_time(since))
+        if until is not None:
+            where.append("ended < ?")
+            params.append(format_time(until))
+        async with self._transaction(write=False) as tx:
+            ids = await tx.all(f"SELECT id FROM tournaments WHERE {' AND '.join(where)} ORDER BY id", params)
+            return [await self._tournament(tx, int(row[0])) for row in ids]
+
     async def enter_tournament(
         self,
         tournament_id: int,

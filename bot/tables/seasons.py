@@ -2,8 +2,9 @@
 
 A season's standings put together two records over the season's window: each member's net chips
 from the hands played (``Store.net_leaderboard``) and the points their tournament finishes earn
-(:func:`points`). Tournaments are not part of this version yet, so callers pass the finishes they
-have (today: none); a finish is just ``(member, place, entrants)``, whatever records it.
+(:func:`points`): every sit-and-go that finished in the window (``Store.finished_tournaments``; a
+cancelled one scores nothing) gives each entrant a ``Finish`` (member, place, entrants) by its
+final standings (:func:`tournament_finishes`).
 
 The default points table is the home leagues' simple scheme: a finisher gets one point for each
 player they outlasted plus one, ``entrants - place + 1`` (the last one out of a field of 8 scores
@@ -20,7 +21,9 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from bot.store.records import TournamentRecord
 from bot.store.stats import NetRow
+from bot.tournament.model import Tournament
 
 STANDINGS = {"chips": "net chips", "points": "tournament points", "both": "tournament points, then net chips"}
 """How standings may be ordered (``/season standings by:``), as the reply names them."""
@@ -93,3 +96,16 @@ def season_standings(
     else:
         rows.sort(key=lambda s: (-s.points, -s.net, s.member_id))
     return rows
+
+
+def tournament_finishes(records: Iterable[TournamentRecord]) -> list[Finish]:
+    """Each entrant's place in each finished tournament of ``records`` (its model's final standings;
+    players tied out in one hand keep the distinct places the standings give them). Who may be
+    listed is the board's business (opt-outs, the hidden role), as for net chips."""
+    finishes: list[Finish] = []
+    for record in records:
+        if record.status != "finished":
+            continue
+        rows = Tournament.from_dict(dict(record.state)).standings()
+        finishes += [Finish(r.member, r.place, len(rows)) for r in rows]
+    return finishes

@@ -14,7 +14,8 @@ Driving it::
 
 Every operation on a table (a command, a click, a timer, a restart) runs under that table's lock
 and produces ONE ``Update`` for the presenter: the notices it caused, in order, ending with a
-frozen snapshot of the table (``bot.tables.notices``). Queries return frozen values
+frozen snapshot of the table (``bot.tables.notices``), handed over after the lock is released
+(``bot.tables.registry``). Queries return frozen values
 (``snapshot``, ``current_prompt``, ``my_cards``); front ends never read live state. Commands take
 the member asking, as an ``Actor`` (member, display name, dealer rights) or a bare member id.
 Refusals raise ``TableError`` (an ``IllegalAction``) with a reason for the player; nothing changes.

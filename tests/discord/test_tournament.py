@@ -29,6 +29,8 @@ async def test_six_members_play_a_sit_and_go_to_one_winner(fake_discord: FakeDis
     members = [guild.member(n) for n in ("alice", "bob", "carol")]
     members += [guild.add_member(n) for n in ("dave", "erin", "fred")]
     room = guild.channel("poker")
+    started = await fake.slash(guild.member("owner"), "season start", {"name": "Autumn"}, channel=room)
+    assert "starts now" in started.text, started.text
 
     made = await fake.slash(members[0], "tournament create",
                             {"game": "seven-card-stud", "buy_in": 100, "starting_stack": 100,
@@ -78,5 +80,33 @@ async def test_six_members_play_a_sit_and_go_to_one_winner(fake_discord: FakeDis
     report = await bot.store.audit()
     assert report.ok, report.all_problems()
     assert await total_chips(bot, guild.id) == 6 * STARTING_CHIPS
+
+    # The season counts the finish: the winner outlasted five (6 points), the first one out none (1).
+    season = await fake.slash(members[0], "season standings", {"by": "points"}, channel=room)
+    lines = season.text.splitlines()
+    assert "by tournament points" in lines[0], season.text
+    assert lines[1] == f"1. {winner}: 6 points", season.text
+    scores = sorted(line.rsplit(": ", 1)[1] for line in lines[1:7])
+    assert scores == ["1 point"] + [f"{n} points" for n in range(2, 7)], season.text
+    out_first = text.split(" is out in ")[0].rsplit("\n", 1)[-1].strip()
+    assert f"6. {out_first}: 1 point" in season.text, (out_first, season.text)
     status = await fake.slash(members[0], "tournament status", channel=room)
     assert "no tournament" in status.text.lower()
+
+
+async def test_tournament_replies_show_names_as_written(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """A member nicknamed ``*Ann* <@1>`` is neither italic nor a mention in /tournament's replies."""
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3", clock=FakeClock())
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    organiser = guild.member("alice")
+    tricky = guild.add_member("ann", nick="*Ann* <@1>")
+    room = guild.channel("poker")
+    made = await fake.slash(organiser, "tournament create", {"game": "seven-card-stud", "buy_in": 100,
+                                                             "seats": 2}, channel=room)
+    assert "Sit-and-go open for registration" in made.text, made.text
+    joined = await fake.slash(tricky, "tournament join", channel=room)
+    assert "\\*Ann\\* \\<\\@1\\> is in (" in joined.text, joined.text
+    left = await fake.slash(tricky, "tournament leave", channel=room)
+    assert "*Ann*" not in left.text.replace("\\*", ""), left.text

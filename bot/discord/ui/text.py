@@ -46,6 +46,20 @@ def plain(text: str) -> str:
     return _LINE_START.sub(_escape_line_start, text)
 
 
+_TIMESTAMP = re.compile(r"(<t:-?\d{1,13}(?::[tTdDfFR])?>)")
+"""A Discord timestamp (``<t:UNIX:R>``): the one Markdown form the service writes on purpose."""
+
+
+def plain_but_timestamps(text: str) -> str:
+    """``plain(text)`` except Discord timestamps (``<t:1700000000:R>``), which stay live: for the
+    service's texts that hold both names and a countdown (``/tournament``).
+
+    >>> print(plain_but_timestamps("*Ann* is in; next level <t:1700000000:R>"))
+    \\*Ann\\* is in; next level <t:1700000000:R>
+    """
+    return "".join(part if i % 2 else plain(part) for i, part in enumerate(_TIMESTAMP.split(text)))
+
+
 def _escape_line_start(m: re.Match[str]) -> str:
     lead, marker = m[1], m[2]
     return f"{lead}{marker}\\" if marker[0].isdigit() else f"{lead}\\{marker}"
