@@ -1,6 +1,6 @@
-"""Betting: ``/bet`` ``/raise`` ``/call`` ``/check`` ``/fold`` ``/allin``, and at the showdown
-``/show`` ``/muck``: the prompt's actions as slash commands, and the listener that answers amount
-modals (the buttons and the modal live in ``bot.discord.ui``).
+"""Betting: ``/bet`` ``/raise`` ``/call`` ``/check`` ``/fold`` ``/allin``, at a draw ``/draw``
+``/stand``, and at the showdown ``/show`` ``/muck``: the prompt's actions as slash commands, and
+the listener that answers amount modals (the buttons and the modal live in ``bot.discord.ui``).
 """
 
 from __future__ import annotations
@@ -14,6 +14,14 @@ from discord.ext import commands
 from bot.discord.ui.amount import AMOUNT_MODAL, AmountButton, submit_amount
 from bot.discord.ui.betting import ActionButton, FoldAskButton, MyCardsButton
 from bot.discord.ui.common import Interaction, actor, table_key
+from bot.discord.ui.drawing import (
+    DiscardSelect,
+    DrawButton,
+    PickButton,
+    discards_from_text,
+    draw_limit,
+    send_new_hand,
+)
 from bot.discord.ui.text import describe
 from bot.engine.command import Command, Kind
 
@@ -80,6 +88,30 @@ class Betting(commands.Cog):
     async def allin(self, interaction: Interaction) -> None:
         await self._command(interaction, Command(Kind.ALL_IN))
 
+    @app_commands.command(name="draw", description="Draw: throw away these cards (positions 1 3, or Kh 5c)")
+    @app_commands.describe(cards="Positions in your hand, counted from the left (1 3), or the cards (Kh 5c)")
+    @app_commands.guild_only()
+    async def draw(self, interaction: Interaction, cards: app_commands.Range[str, 1, 60]) -> None:
+        key = table_key(interaction)
+        service = self.bot.service
+        prompt = service.current_prompt(key)
+        most = draw_limit(prompt) if prompt is not None and prompt.member == interaction.user.id else None
+        if most is None:
+            # Not their draw: the service says why (not their turn, not a draw, not in the hand).
+            await self._command(interaction, Command(Kind.DRAW))
+            return
+        before = service.my_cards(key, interaction.user.id)
+        command = Command(Kind.DRAW, cards=discards_from_text(cards, before.down_cards, most))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with self.bot.presenter.responding(key, interaction):
+            await service.act_on_prompt(key, await actor(interaction), command)
+            await send_new_hand(interaction, key, before, command)     # before the ping's followup
+
+    @app_commands.command(name="stand", description="Stand pat: keep every card at your draw")
+    @app_commands.guild_only()
+    async def stand(self, interaction: Interaction) -> None:
+        await self._command(interaction, Command(Kind.STAND))
+
     @app_commands.command(name="show", description="Show your hand at the showdown")
     @app_commands.guild_only()
     async def show(self, interaction: Interaction) -> None:
@@ -94,4 +126,5 @@ class Betting(commands.Cog):
 async def setup(bot: WildstudBot) -> None:
     """Extension entry point: the cog and the persistent (dynamic) buttons."""
     await bot.add_cog(Betting(bot))
-    bot.add_dynamic_items(ActionButton, AmountButton, FoldAskButton, MyCardsButton)
+    bot.add_dynamic_items(ActionButton, AmountButton, FoldAskButton, MyCardsButton, PickButton, DiscardSelect,
+                          DrawButton)

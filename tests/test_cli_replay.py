@@ -161,14 +161,16 @@ ISSUE_12_GAMES = ["sex-in-the-middle-east", "seven-card-stud", "follow-the-queen
                   "deuces-wild", "low-hole-wild", "high-chicago", "low-chicago"]
 ISSUE_19_GAMES = ["razz", "seven-card-stud-hi-lo"]
 ISSUE_21_GAMES = ["texas-holdem", "omaha", "omaha-hi-lo", "crazy-pineapple"]
+ISSUE_22_GAMES = ["five-card-draw", "kings-and-little-ones", "deuce-to-seven-triple-draw", "badugi"]
 
 
 def test_simulate_list_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["simulate", "--list-games"]) == 0
-    assert capsys.readouterr().out.split("\n") == [*ISSUE_12_GAMES, *ISSUE_19_GAMES, *ISSUE_21_GAMES, ""]
+    assert capsys.readouterr().out.split("\n") == [*ISSUE_12_GAMES, *ISSUE_19_GAMES, *ISSUE_21_GAMES,
+                                                    *ISSUE_22_GAMES, ""]
 
 
-@pytest.mark.parametrize("game", ISSUE_12_GAMES + ISSUE_19_GAMES + ISSUE_21_GAMES)
+@pytest.mark.parametrize("game", ISSUE_12_GAMES + ISSUE_19_GAMES + ISSUE_21_GAMES + ISSUE_22_GAMES)
 def test_simulate_every_game_keeps_the_json_keys(game: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["simulate", "--players", "6", "--hands", "60", "--seed", "5", "--game", game, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -176,7 +178,8 @@ def test_simulate_every_game_keeps_the_json_keys(game: str, capsys: pytest.Captu
     for key in ("wild_ranks", "mean_wild_ranks", "winning_categories", "split_hand_rate", "showdowns",
                 "split_hands", "hands_per_second"):
         assert key in data
-    shared = {"sex-in-the-middle-east": None, "follow-the-queen": None, "baseball": 2, "deuces-wild": 1}
+    shared = {"sex-in-the-middle-east": None, "follow-the-queen": None, "baseball": 2, "deuces-wild": 1,
+              "kings-and-little-ones": 1}
     if game in shared and shared[game] is not None:
         assert data["wild_ranks"] == {str(shared[game]): 60}
     elif game not in shared:

@@ -26,7 +26,8 @@ from bot.engine.replay.as_json import report_json
 from bot.engine.replay.replayer import replay_text
 from bot.engine.simulate import RandomPlayer
 
-FLOP_GAMES = [name for name, game in GAMES.items() if game.positional]
+FLOP_GAMES = [name for name, game in GAMES.items() if game.positional and not game.is_draw]
+"""The flop games (the draw games go by the button too: their PHH is tested with the draw)."""
 STRUCTURES = ("fixed-limit", "pot-limit", "no-limit")
 
 

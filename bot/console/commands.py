@@ -4,7 +4,8 @@ Accepted: the number of an option, or words -- ``fold`` (``f``), ``check`` (``k`
 (``c``), ``bring in`` (``bi``), ``complete``, ``bet 40`` / ``raise 80`` / ``raise to 80``
 (``b``/``r``; in fixed limit the amount may be left out), ``all in`` (``a``, ``allin``, ``shove``),
 at the showdown ``show`` or ``muck``, and at a decision its choices (Baseball: ``pay`` or ``fold``,
-``buy`` or ``decline``).
+``buy`` or ``decline``; a draw game's draw: ``draw 1 3`` (the places of the cards to throw away, as
+the terminal numbers your hand), ``draw Kh 5c`` (the cards), or ``stand``).
 "Bet", "raise" and "complete" all mean the one wager allowed now. Amounts are street totals ("to").
 An amount that does not fit is refused with what would: below zero, a fixed-limit total that is
 not one of the listed ones, or a number after ``call``/``check``/``fold``/``all in`` other than
@@ -26,8 +27,10 @@ I don't understand 'dance'. Type a number (1-3) or one of: fold, call 10, raise 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from bot.engine import vocab
+from bot.engine.cards.card import Card, parse_cards
 from bot.engine.command import Command, Kind
 from bot.render.cards import chips
 from bot.tables.notices import ActionOption, Prompt
@@ -43,6 +46,7 @@ HELP = (
     "at the showdown, when a hand shown beats yours: show, or muck (give up the pot unseen);\n"
     "Baseball's questions: pay or fold (a face-up three), buy or decline (a face-up four);\n"
     "run twice or run once (everyone all-in, run it twice on); discard CARD (Crazy Pineapple).\n"
+    "Draw games: draw 1 3 (throw away your 1st and 3rd cards), draw Kh 5c (those cards), stand.\n"
     "Other commands: cards (your cards again), table (the table), chips (everyone's chips),\n"
     "openings (your down cards' openings, to check against the deck after the hand),\n"
     "rulings (this hand's rulings), ruling NAME VALUE (change one from the next deal), help (?), quit (q),\n"
@@ -155,8 +159,36 @@ def _nothing_more(action: str, rest: list[str], prompt: Prompt) -> None:
     )
 
 
-def parse_action(text: str, prompt: Prompt) -> Command:
-    """The ``Command`` for ``TableService.act_on_prompt``; raises ``InputError`` with what to type."""
+_DRAW_HOW = "draw 1 3 (the places of the cards to throw away), draw Kh 5c (the cards), or stand"
+
+
+def parse_draw(words: list[str], hand: Sequence[Card]) -> Command:
+    """A draw: ``words`` after ``draw`` are 1-based places in ``hand`` or cards of it."""
+    if not words:
+        raise InputError(f"Say which cards to throw away: {_DRAW_HOW}.")
+    if all(is_number(w) for w in words):
+        places = [int(w) if len(w) <= MAX_DIGITS else 0 for w in words]
+        bad = [p for p in places if not 1 <= p <= len(hand)]
+        if bad:
+            raise InputError(f"Your cards are numbered 1 to {len(hand)}: {bad[0]} is not one of them.")
+        if len(set(places)) != len(places):
+            raise InputError("Name each card once.")
+        return Command(Kind.DRAW, cards=tuple(hand[p - 1] for p in places))
+    try:
+        cards = parse_cards(words)
+    except ValueError as exc:
+        raise InputError(f"{exc}. Draw with: {_DRAW_HOW}.") from None
+    strangers = [str(c) for c in cards if c not in hand]
+    if strangers:
+        raise InputError(f"You do not hold {' '.join(strangers)}. Draw with: {_DRAW_HOW}.")
+    if len(set(cards)) != len(cards):
+        raise InputError("Name each card once.")
+    return Command(Kind.DRAW, cards=tuple(cards))
+
+
+def parse_action(text: str, prompt: Prompt, hand: Sequence[Card] = ()) -> Command:
+    """The ``Command`` for ``TableService.act_on_prompt``; raises ``InputError`` with what to type.
+    ``hand``: the player's cards in the order the terminal shows them (for a draw's places)."""
     if _NEGATIVE.search(text):
         raise InputError("An amount can't be negative: it is your total for this street, e.g. raise 40.")
     words = text.strip().lower().replace("-", " ").split()
@@ -183,6 +215,8 @@ def parse_action(text: str, prompt: Prompt) -> Command:
         if not 1 <= index <= len(prompt.options):
             raise InputError(f"Choose a number from 1 to {len(prompt.options)}.")
         option = prompt.options[index - 1]
+        if option.action == "draw":
+            raise InputError(f"Say which cards to throw away: {_DRAW_HOW}.")
         if option.needs_amount:
             raise InputError(
                 f"Say how much: {option.action} to between {option.min_to} and {option.max_to},"
@@ -195,6 +229,14 @@ def parse_action(text: str, prompt: Prompt) -> Command:
             f"I don't understand {echo(text)}. Type a number (1-{len(prompt.options)}) or one of: "
             f"{_choices(prompt)} (? for help)."
         )
+    if action in ("draw", "stand"):
+        if prompt.option("draw") is None:
+            raise InputError(f"There is no draw now. Your options: {_choices(prompt)}.")
+        if action == "stand":
+            if words[1:] not in ([], ["pat"]):
+                raise InputError(f"I don't understand {echo(text)}: type stand (or stand pat) alone.")
+            return Command(Kind.STAND)
+        return parse_draw(words[1:], hand)
     rest = [w for w in words[1:] if w != "to"]
     _nothing_more(action, rest, prompt)
     if action not in WAGERS:

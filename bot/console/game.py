@@ -34,6 +34,7 @@ from bot.console.commands import HELP, MAX_DIGITS, InputError, echo, is_number, 
 from bot.console.presenter import ConsolePresenter
 from bot.console.terminal import LineReader, Style
 from bot.engine.betting.stakes import PRESETS, TableStakes
+from bot.engine.cards.card import Card
 from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction
 from bot.engine.games.catalogue import DEALERS_CHOICE, DEFAULT_GAME, GAMES
@@ -394,6 +395,10 @@ class TerminalGame:
         self.say(s.dim(service.status_text(self.key)))
         self.show_cards(prompt.member)
         self.presenter.unseen.pop(prompt.member, None)
+        hand = self.own_cards(prompt.member)
+        if prompt.option("draw") is not None:     # a draw: number the cards for "draw 1 3"
+            self.presenter.say(s.tint("cyan", "   " + "  ".join(
+                f"{i}) {card}" for i, card in enumerate(hand, 1))), public=False)
         if prompt.option("check") is not None:
             # Folding when a check is free is legal but never wise: keep it off the numbered list
             # (typing "fold" still works).
@@ -440,7 +445,8 @@ class TerminalGame:
                     return
                 continue
             try:
-                await service.act_on_prompt(self.key, Actor(prompt.member, name), parse_action(line, prompt))
+                await service.act_on_prompt(self.key, Actor(prompt.member, name),
+                                            parse_action(line, prompt, hand))
             except InputError as exc:
                 self.say(s.tint("yellow", str(exc)))
                 continue
@@ -510,6 +516,16 @@ class TerminalGame:
             return
         text = "\n".join("   " + line for line in self.presenter.private_text(notice).splitlines())
         self.presenter.say(self.style.tint("cyan", text), public=False)
+
+    def own_cards(self, member: int) -> tuple[Card, ...]:
+        """The member's cards in the order the terminal shows them (down, then up)."""
+        service = self.service
+        assert service is not None
+        try:
+            notice = service.my_cards(self.key, member)
+        except IllegalAction:
+            return ()
+        return (*notice.down_cards, *notice.up_cards)
 
     async def read(self, prompt: str) -> str:
         """One line of input; end of input means quit."""

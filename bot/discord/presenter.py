@@ -74,6 +74,7 @@ from bot.discord.ui.table import (
 )
 from bot.discord.ui.text import plain, split_text
 from bot.discord.ui.voiding import void_line, void_view
+from bot.engine.cards.card import Card
 from bot.render.scenes import hand_picture
 from bot.render.views import Phase, TableSnapshot
 from bot.render.wilds import wild_summary
@@ -203,6 +204,14 @@ class DiscordPresenter(PrivateMessages):
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.response.defer()
 
+    def keep_table_click(self, key: TableKey, interaction: discord.Interaction[Any]) -> None:
+        """``interaction``, a click on ``key``'s table message acknowledged without a change (type 6)
+        that opened a private message for its member (the draw picker): the member's next action
+        from that private message edits the table through this click's webhook, exempt from the
+        channel's limit (``_TableState.table_clicks``)."""
+        loop = asyncio.get_running_loop()
+        self._state(key).table_clicks[interaction.user.id] = (interaction, loop.time())
+
     def table_message_refusal(self, key: TableKey) -> discord.HTTPException | None:
         """Discord's refusal of the table message in the last update of ``key``, if it was refused
         (``/table create`` tells the creator)."""
@@ -245,15 +254,19 @@ class DiscordPresenter(PrivateMessages):
         self._dm_modes[(guild, member)] = mode
 
     async def hand_files(
-        self, key: TableKey, notice: PrivateNotice, snapshot: TableSnapshot
+        self, key: TableKey, notice: PrivateNotice, snapshot: TableSnapshot,
+        *, discards: tuple[Card, ...] = (), lines: tuple[str, ...] = (), new: tuple[Card, ...] = (),
+        title: str = "",
     ) -> list[discord.File]:
         """The hand picture of ``notice`` (a player's own cards: for that player only), or none
-        with the guild's look set to ``text``."""
+        with the guild's look set to ``text``. ``discards``, ``lines``, ``new``, ``title``: a draw's
+        marks (``bot.render.scenes.hand_picture``)."""
         look = await self.look(key.guild)
         if not shows_pictures(look):
             return []
         picture = hand_picture(notice, snapshot.hand_no, snapshot.wild_events, snapshot.rulings.wild_in_flush,
-                               four_colour=four_colour(look))
+                               four_colour=four_colour(look), discards=discards, lines=lines,
+                               new=new, title=title)
         return [await asyncio.to_thread(hand_file, picture)]
 
     # ------------------------------------------------------------------ the Presenter protocol
@@ -533,6 +546,8 @@ class DiscordPresenter(PrivateMessages):
                         await interaction.response.edit_message(**body)
                         self._attached(key, message_id, layout)
                         return True
+            if await self._put_through_click(key, message_id, layout, body, interaction.user.id):
+                return True
         message = self._channel(key).get_partial_message(message_id)
         try:
             await message.edit(**body)
@@ -542,6 +557,28 @@ class DiscordPresenter(PrivateMessages):
             if exc.status != 400 or files is None:
                 raise
             log.warning("could not edit table message %s (%s); posting a new one", message_id, exc)
+            return False
+        self._attached(key, message_id, layout)
+        return True
+
+    async def _put_through_click(
+        self, key: TableKey, message_id: int, layout: Layout, body: dict[str, Any], member: int
+    ) -> bool:
+        """Draw ``layout`` (as ``body``, the edit ``_put`` would make) on the table message through
+        the webhook of ``member``'s kept click on it (``keep_table_click``), once, while its token
+        lives; False if there is none (or Discord refused: the channel edit follows)."""
+        state = self._tables.get(key)
+        kept = state.table_clicks.pop(member, None) if state is not None else None
+        if kept is None:
+            return False
+        click, at = kept
+        fresh = asyncio.get_running_loop().time() - at < PING_TOKEN_LIFE
+        if not fresh or click.message is None or click.message.id != message_id:
+            return False
+        try:
+            await click.edit_original_response(**body)
+        except discord.HTTPException as exc:
+            log.info("could not edit table message %s through a kept click (%s)", message_id, exc.status)
             return False
         self._attached(key, message_id, layout)
         return True

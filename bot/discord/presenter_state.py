@@ -86,6 +86,11 @@ class _TableState:
     """The service clock at the last update (a prompt's deadline is on that clock)."""
     refusal: discord.HTTPException | None = None
     """Discord's refusal of the last table message post, if it failed."""
+    table_clicks: dict[int, tuple[discord.Interaction[Any], float]] = field(default_factory=dict)
+    """member: a click of theirs on the table message, acknowledged without a change (type 6), that
+    opened a private message (the draw picker), and when (loop time). The action taken from that
+    private message edits the table through this click's webhook, as a click on the table itself
+    would (no channel request); used once, while its token lives."""
     attached: tuple[int, TablePicture] | None = None
     """A message of this table and the table picture it has as ``table.png``: an edit of that
     message showing the same picture keeps the attachment instead of uploading it again."""

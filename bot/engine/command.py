@@ -23,11 +23,11 @@ and ``wager`` only.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.engine import vocab
-from bot.engine.cards.card import Card
+from bot.engine.cards.card import Card, parse_cards
 
 
 class Kind(StrEnum):
@@ -56,6 +56,10 @@ class Kind(StrEnum):
     """A decision: buy the extra card (Baseball's face-up four) for ``amount`` chips."""
     DECLINE = "decline"
     """A decision: no extra card, no chips."""
+    DRAW = "draw"
+    """A draw decision: discard ``cards`` (the discards; empty = stand pat) and be dealt as many."""
+    STAND = "stand"
+    """A draw decision: stand pat (draw no card; the same as a ``draw`` of no cards)."""
     DISCARD = "discard"
     """A decision: throw away the one card in ``cards`` (Crazy Pineapple, after the flop betting)."""
     RUN_TWICE = "run_twice"
@@ -70,10 +74,14 @@ AMOUNT_KINDS = frozenset({Kind.COMPLETE, Kind.BET, Kind.RAISE, Kind.WAGER})
 PRICE_KINDS = frozenset({Kind.PAY, Kind.BUY})
 """Decisions that carry a price (chips paid, not a street total); the hand fills it in."""
 
-DECISION_KINDS = frozenset({Kind.PAY, Kind.BUY, Kind.DECLINE, Kind.DISCARD, Kind.RUN_TWICE, Kind.RUN_ONCE})
+DECISION_KINDS = frozenset({Kind.PAY, Kind.BUY, Kind.DECLINE, Kind.DISCARD, Kind.RUN_TWICE,
+                            Kind.RUN_ONCE, Kind.DRAW, Kind.STAND})
 """The answers to a decision (fold answers a pay-or-fold too)."""
 
-CARD_KINDS = frozenset({Kind.DISCARD})
+DRAW_KINDS = frozenset({Kind.DRAW, Kind.STAND})
+"""The answers to a draw decision (``stand`` is a draw of no cards)."""
+
+CARD_KINDS = frozenset({Kind.DISCARD, Kind.DRAW})
 """Kinds that name cards (``Command.cards``)."""
 
 PLAYER_KINDS = frozenset(Kind) - {Kind.TIMEOUT, Kind.WAGER}
@@ -84,7 +92,8 @@ TIMED_OUT = "timed out"
 
 _PHH_RE = re.compile(
     r"^p([1-9][0-9]*) (f|cc|pb|cbr [1-9][0-9]*|sm|sm -|sm [2-9TJQKA][cdhs](?:[2-9TJQKA][cdhs])*"
-    r"|_pay [1-9][0-9]*|_buy [1-9][0-9]*|_decline|_discard [2-9TJQKA][cdhs]|_run_twice|_run_once)$"
+    r"|_pay [1-9][0-9]*|_buy [1-9][0-9]*|_decline|_discard [2-9TJQKA][cdhs]|_run_twice|_run_once"
+    r"|sd|sd [2-9TJQKA][cdhs](?:[2-9TJQKA][cdhs])*)$"
 )
 _LEGACY_RE = re.compile(r"^p([1-9][0-9]*) ([a-z_]+)(?: ([0-9]+))?$")
 
@@ -92,15 +101,17 @@ _LEGACY_RE = re.compile(r"^p([1-9][0-9]*) ([a-z_]+)(?: ([0-9]+))?$")
 @dataclass(frozen=True, slots=True, repr=False)
 class Command:
     """``kind`` and, for a wager, ``amount`` (chips, the street total "to"); ``timed_out`` marks a
-    resolved command the timer took. Raises ``ValueError`` for an amount on a kind without one or
-    an amount that is not an ``int``, and cards on a kind without them (``cards``: the card a
-    ``discard`` throws away). Whether the amount is legal (and a ``bet`` without one) is
-    the hand's to say: ``StudHand.verify`` raises ``IllegalAction`` with the reason."""
+    resolved command the timer took; ``cards``: the card a ``discard`` throws away, or a ``draw``'s
+    discards (secret: only the drawing player and the history file ever see them; empty = stand
+    pat). Raises ``ValueError`` for an amount on a kind without one, an amount that is not an
+    ``int``, cards on a kind without them, or a card named twice. Whether the amount (or the
+    discard) is legal is the hand's to say: ``StudHand.verify`` raises ``IllegalAction`` with the
+    reason."""
 
     kind: Kind
     amount: int | None = None
     timed_out: bool = False
-    cards: tuple[Card, ...] = ()
+    cards: tuple[Card, ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, Kind):
@@ -108,10 +119,12 @@ class Command:
         if self.cards:
             if self.kind not in CARD_KINDS:
                 raise ValueError(f"{vocab.verb(self.kind)} takes no cards")
-            if not all(isinstance(card, Card) for card in self.cards):
+            if not isinstance(self.cards, tuple) or not all(isinstance(c, Card) for c in self.cards):
                 raise ValueError(f"not cards: {self.cards!r}")
             if self.kind is Kind.DISCARD and len(self.cards) != 1:
                 raise ValueError("discard one card")
+            if len(set(self.cards)) != len(self.cards):
+                raise ValueError("a card can be discarded only once")
         amount = self.amount
         if amount is not None:
             if self.kind not in AMOUNT_KINDS and self.kind not in PRICE_KINDS:
@@ -121,6 +134,8 @@ class Command:
 
     def __repr__(self) -> str:
         cards = f", cards={self.cards!r}" if self.cards else ""     # only a discard names cards
+        if self.kind is Kind.DRAW and self.cards:                  # a draw's discards stay secret
+            cards = f", cards=<{len(self.cards)} secret>"
         return (f"Command(kind={self.kind!r}, amount={self.amount!r}, timed_out={self.timed_out!r}"
                 f"{cards})")
 
@@ -141,6 +156,13 @@ class Command:
         """What a player types, or one old stored codec entry without its seat: ``raise 40``,
         ``raise to 40``, ``All-in``, ``bring in``, ``timeout``. ``ValueError`` if it is not one."""
         words = text.strip().lower().replace(",", "").split()
+        if words and words[0] in ("draw", "sd"):
+            try:
+                cards = tuple(parse_cards(words[1:]))
+            except ValueError as exc:
+                raise ValueError(f"not a draw: {text.strip()!r} ({exc}); say the cards, e.g. "
+                                 "draw Kh 5c") from None
+            return cls(Kind.DRAW, cards=cards)
         words = [w for w in words if w != "to"]
         amount: int | None = None
         if words and words[-1].isdigit() and words[-1].isascii():
@@ -188,6 +210,8 @@ class Command:
         seat = int(match.group(1)) - 1
         verb, _, arg = match.group(2).partition(" ")
         timed_out = bool(sep) and comment.strip() == TIMED_OUT
+        if verb == "sd":
+            return seat, cls(Kind.DRAW, None, timed_out, tuple(parse_cards(arg)) if arg else ())
         kind = {"f": Kind.FOLD, "cc": Kind.CHECK_OR_CALL, "pb": Kind.BRING_IN,
                 "cbr": Kind.WAGER, "_pay": Kind.PAY, "_buy": Kind.BUY, "_decline": Kind.DECLINE,
                 "_discard": Kind.DISCARD, "_run_twice": Kind.RUN_TWICE, "_run_once": Kind.RUN_ONCE}.get(verb)
@@ -207,7 +231,7 @@ class Command:
             return False
         if self.kind in AMOUNT_KINDS or self.kind in PRICE_KINDS:
             return self.amount is not None and self.amount > 0
-        if self.kind in CARD_KINDS:
+        if self.kind is Kind.DISCARD:
             return bool(self.cards)
         return True
 
@@ -239,6 +263,8 @@ class Command:
             verb = f"_{kind.value}"
         elif kind is Kind.DISCARD:
             verb = f"_discard {self.cards[0].code}"
+        elif kind in DRAW_KINDS:
+            verb = "sd " + "".join(c.code for c in self.cards) if self.cards else "sd"
         elif kind in PRICE_KINDS:
             verb = f"_{kind.value} {self.amount}"
         else:
@@ -249,14 +275,20 @@ class Command:
     @property
     def text(self) -> str:
         """The command as a player would type it, read back by ``parse``: ``raise 40``, ``all_in``,
-        ``discard 7h``."""
+        ``discard 7h``, ``draw Kh 5c`` (a draw's text names its discards: it is for its player
+        only)."""
+        if self.kind is Kind.DRAW:
+            return " ".join(("draw", *(c.code for c in self.cards)))
         if self.cards:
             return f"{self.kind.value} {' '.join(card.code for card in self.cards)}"
         return self.kind.value if self.amount is None else f"{self.kind.value} {self.amount}"
 
     @property
     def label(self) -> str:
-        """The player-facing wording: ``raise to 1,000``, ``bring in``, ``go all-in``, ``fold``."""
+        """The player-facing wording: ``raise to 1,000``, ``bring in``, ``go all-in``, ``fold``;
+        a draw says how many cards, never which (``draw 2``, ``stand pat``)."""
+        if self.kind is Kind.DRAW:
+            return f"draw {len(self.cards)}" if self.cards else "stand pat"
         if self.kind is Kind.WAGER:
             return "bet or raise" if self.amount is None else f"bet or raise to {self.amount:,}"
         if self.cards:
@@ -272,6 +304,8 @@ class Command:
             raise ValueError(f"{self.label!r} must be resolved by the hand first")
         if self.kind in (Kind.CHECK, Kind.CALL):
             return Command(Kind.CHECK_OR_CALL, None, self.timed_out)
+        if self.kind is Kind.STAND:
+            return Command(Kind.DRAW, None, self.timed_out)
         if self.kind in AMOUNT_KINDS:
             return Command(Kind.WAGER, self.amount, self.timed_out)
         return self

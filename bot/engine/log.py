@@ -24,8 +24,10 @@ FORCED = ("ante", "small_blind", "big_blind", "straddle", "dead_blind")
 
 ACTIONS = ("ante", "small_blind", "big_blind", "straddle", "dead_blind", "bring_in", "complete", "bet",
            "raise", "call", "check", "fold", "show", "muck", "pay", "buy", "decline", "discard",
-           "run_twice", "run_once")
-"""Action names in the log (each but the ``FORCED`` bets is a ``Command`` kind the hand applies)."""
+           "run_twice", "run_once", "draw")
+"""Action names in the log (each but the ``FORCED`` bets is a ``Command`` kind the hand applies). A
+``draw`` row (a draw game's discard, ``stand`` included) has ``to`` = the number of cards drawn
+(0 = stood pat) and never names the cards: they are the seat's own (``StudHand.discards``)."""
 
 
 class Deal(NamedTuple):

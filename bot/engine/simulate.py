@@ -31,6 +31,7 @@ from typing import Any
 
 from bot.engine.betting.stakes import TableStakes
 from bot.engine.cards.deck import Deck
+from bot.engine.command import Command, Kind
 from bot.engine.games.catalogue import Game, game_of
 from bot.engine.games.rulings import DEFAULT_RULINGS, Rulings
 from bot.engine.hand.hand import StudHand
@@ -76,6 +77,16 @@ class RandomPlayer:
         assert seat is not None, "nobody is to act"
         rng = self.rng
         decision = hand.decision
+        if decision is not None and decision.kind == "draw":
+            cards = hand.cards(seat)
+            count = rng.randint(0, decision.amount)
+            discards = tuple(rng.sample(cards, count))
+            if not hand.can(seat, Command(Kind.DRAW, cards=discards)):
+                discards = discards[:min(count, 3)]     # four only keeping an ace: draw three
+                if not hand.can(seat, Command(Kind.DRAW, cards=discards)):
+                    discards = ()
+            hand.apply(seat, Command(Kind.DRAW, cards=discards))
+            return
         if decision is not None:                 # Baseball: buy / pay, or not; run it twice or not
             choices = decision.choices
             if len(choices) == 2:
@@ -151,7 +162,7 @@ def play_hand(
     ``max_actions`` actions (it always does: the raise cap and the stacks bound every street).
     """
     chosen = game_of(game)
-    if chosen.positional:
+    if chosen.has_blinds:
         stakes = stakes.with_standard_blinds()
     hand = StudHand(stacks, stakes, rulings, Deck(rng), manual_showdown=manual_showdown, game=chosen,
                     options=options, button=button)
@@ -194,10 +205,12 @@ class SimulationStats:
 
     ``wild_rank_counts``: hands by the number of wild ranks at the end (fives included: 1..5).
     ``winning_categories``: showdowns by the category of the hand that won the main pot (the
-    evaluator's names, e.g. ``five_of_a_kind``). ``split_hands``: hands where at least one pot was
-    split; ``split_pots``/``pots``: pots split / pots awarded. ``showdowns``: hands that reached a
-    showdown; ``community_cards``: hands dealt a shortage community card. ``seconds``: time spent
-    playing (dealing, acting, showdown); ``hands_per_second`` = hands / seconds.
+    evaluator's names, e.g. ``five_of_a_kind``); ``winning_lows``: in triple draw and badugi, by
+    the low that won it (``seven low``, ``three-card badugi``). ``split_hands``: hands where at
+    least one pot was split; ``split_pots``/``pots``: pots split / pots awarded. ``showdowns``:
+    hands that reached a showdown; ``community_cards``: hands dealt a shortage community card.
+    ``seconds``: time spent playing (dealing, acting, showdown); ``hands_per_second`` = hands /
+    seconds.
     """
 
     players: int
@@ -208,6 +221,7 @@ class SimulationStats:
     seconds: float = 0.0
     wild_rank_counts: Counter[int] = field(default_factory=Counter)
     winning_categories: Counter[str] = field(default_factory=Counter)
+    winning_lows: Counter[str] = field(default_factory=Counter)
     showdowns: int = 0
     split_hands: int = 0
     split_pots: int = 0
@@ -256,6 +270,7 @@ class SimulationStats:
             "community_cards": self.community_cards,
             "mean_actions": round(self.actions / hands, 2),
             "mean_pot": round(self.chips_won / hands, 2),
+            "winning_lows": dict(sorted(self.winning_lows.items())),
         }
 
     def describe(self) -> list[str]:
@@ -272,10 +287,15 @@ class SimulationStats:
         out.append(f"  average {self.mean_wild_ranks:.2f}")
         out.append(f"showdowns: {self.showdowns} ({100 * self.showdowns / hands:.1f}% of hands); "
                    f"won without a showdown: {self.hands - self.showdowns}")
-        out.append("category of the hand that won the main pot, per showdown:")
+        if self.winning_lows:
+            out.append("the low that won the main pot, per showdown:")
+            for name, v in sorted(self.winning_lows.items()):
+                out.append(f"  {name:<24} {v:>7}  {100 * v / showdowns:5.1f}%")
+        else:
+            out.append("category of the hand that won the main pot, per showdown:")
         for c in Category:
             v = self.winning_categories[c.value]
-            if v:
+            if v and not self.winning_lows:
                 out.append(f"  {c.value:<16} {v:>7}  {100 * v / showdowns:5.1f}%")
         out.append(f"split pots: {_hands(self.split_hands)} ({100 * self.split_hands / hands:.2f}%), "
                    f"{self.split_pots:,} of {self.pots:,} pots")
@@ -348,7 +368,22 @@ def _count(stats: SimulationStats, hand: StudHand) -> None:
     if result.showdown and result.pots:
         stats.showdowns += 1
         main = result.pots[0]
-        stats.winning_categories[result.shown[main.winners[0]].category.value] += 1
+        value = result.shown.get(main.winners[0])
+        if value is not None:             # badugi's four cards have no high category
+            stats.winning_categories[value.category.value] += 1
+        low = result.lows.get(main.winners[0])
+        if low is not None and hand.game.is_draw:     # triple draw and badugi: the low that won
+            stats.winning_lows[_low_kind(low.name)] += 1
+
+
+def _low_kind(name: str) -> str:
+    """A low's name without its lesser cards: ``seven-five low`` -> ``seven low``; ``three-card
+    badugi, 7-4-2`` -> ``three-card badugi``; a pair or a straight as it is."""
+    if "badugi" in name:
+        return name.split(",")[0]
+    if name.endswith(" low") and "-" in name:
+        return name.split("-")[0] + " low"
+    return name.split(",")[0]
 
 
 def _hands(count: int) -> str:

@@ -20,8 +20,12 @@ from collections.abc import Callable
 STREET_NAMES: dict[int, str] = {
     3: "third street", 4: "fourth street", 5: "fifth street", 6: "sixth street", 7: "seventh street",
     10: "pre-flop", 11: "flop", 12: "turn", 13: "river",
+    20: "before the draw", 21: "after the first draw", 22: "after the second draw",
+    23: "after the third draw", 24: "after the draw",
 }
-"""Street number -> its name: stud's 3..7, the flop games' 10..13 (``bot.engine.games.streets``)."""
+"""Street number -> its name: stud's 3..7, the flop games' 10..13, the draw games' betting rounds
+20..24 (20 before any draw, 21-23 after the first to third draw of a triple draw game, 24 after a
+single draw game's one draw; ``bot.engine.games.streets``)."""
 
 STREET_ORDINALS: dict[int, str] = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th",
                                    10: "pre-flop", 11: "flop", 12: "turn", 13: "river"}
@@ -40,6 +44,7 @@ ALIASES: dict[str, str] = {
     "b": "bet", "bet": "bet", "r": "raise", "raise": "raise",
     "a": "all_in", "allin": "all_in", "all_in": "all_in", "shove": "all_in", "jam": "all_in",
     "show": "show", "muck": "muck",
+    "draw": "draw", "stand": "stand", "stand_pat": "stand", "pat": "stand",
     "pay": "pay", "buy": "buy", "decline": "decline", "discard": "discard",
     "run_twice": "run_twice", "twice": "run_twice", "rit": "run_twice",
     "run_once": "run_once", "once": "run_once",
@@ -64,6 +69,7 @@ _THIRD_PERSON: dict[str, Callable[[str, str], str]] = {
     "pay": lambda paid, to: f"pays {paid} to match the pot",
     "buy": lambda paid, to: f"buys the extra card for {paid}",
     "decline": lambda paid, to: "declines the extra card",
+    "draw": lambda paid, to: "stands pat" if to == "0" else f"draws {to}",
     "discard": lambda paid, to: "discards",
     "run_twice": lambda paid, to: "agrees to run it twice",
     "run_once": lambda paid, to: "runs it once",
@@ -73,21 +79,24 @@ _IMPERATIVE = {
     "fold": "fold", "check": "check", "call": "call", "check_or_call": "check or call",
     "bring_in": "bring in", "complete": "complete to", "bet": "bet", "raise": "raise to",
     "all_in": "go all-in for", "show": "show", "muck": "muck", "timeout": "time out",
+    "draw": "draw", "stand": "stand pat",
     "pay": "pay", "buy": "buy the card for", "decline": "decline the card", "discard": "discard",
     "run_twice": "run it twice", "run_once": "run it once",
 }
 
 _BARE = {"check_or_call": "check or call", "bring_in": "bring in", "all_in": "go all-in",
-         "timeout": "time out", "run_twice": "run it twice", "run_once": "run it once"}
+         "timeout": "time out", "run_twice": "run it twice", "run_once": "run it once",
+         "stand": "stand pat"}
 
 _BUTTON_HEADS = {
     "fold": "Fold", "check": "Check", "call": "Call", "bring_in": "Bring-in", "complete": "Complete to",
     "bet": "Bet", "raise": "Raise to", "all_in": "All-in", "show": "Show", "muck": "Muck",
+    "draw": "Draw", "stand": "Stand pat",
     "pay": "Pay", "buy": "Buy card", "decline": "Decline", "discard": "Discard",
     "run_twice": "Run it twice", "run_once": "Run it once",
 }
 
-_NO_AMOUNT = ("fold", "check", "show", "muck", "decline", "run_twice", "run_once")
+_NO_AMOUNT = ("fold", "check", "show", "muck", "decline", "run_twice", "run_once", "stand")
 
 
 def normalise(name: str) -> str:

@@ -19,18 +19,22 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.engine.cards.card import Card, Rank
-from bot.engine.games.streets import PRE_FLOP
+from bot.engine.games.streets import AFTER_DRAW, BEFORE_DRAW, PRE_FLOP
 from bot.engine.hand.events import (
     ActionTaken,
     BettingClosed,
     BringInSeat,
     BurnsScrambled,
     CommunityCardNeeded,
+    DiscardsReshuffled,
+    DrawAceShown,
     Event,
     FirstToAct,
     FollowNoted,
     HandMucked,
     HandShown,
+    NobodyOpened,
+    OpenersShown,
     PotAwarded,
     ShowdownStarted,
     UncalledReturned,
@@ -126,6 +130,36 @@ def action_text(action: Action, name: str) -> str:
     return text
 
 
+_COUNTS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
+_DRAWS = {BEFORE_DRAW + 1: "the first draw", BEFORE_DRAW + 2: "the second draw",
+          BEFORE_DRAW + 3: "the third draw", AFTER_DRAW: "the draw"}
+"""The heading of each draw, by the betting round it opens (``bot.engine.games.streets.draw_streets``)."""
+
+
+def _draw_deal_lines(street: int, receivers: Sequence[str]) -> list[Line]:
+    """A draw game's deal: the first cards (``Before the draw: five down cards each to Ann, Bea and
+    Cid``), then each draw's heading; the cards a draw brings are never named, nor whose they are
+    (the player's own line says how many: ``Ann draws 2``).
+
+    >>> [line.text for line in _draw_deal_lines(BEFORE_DRAW, ["Ann", "Bea"] * 5)]
+    ['Before the draw: five down cards each to Ann and Bea']
+    >>> [line.text for line in _draw_deal_lines(BEFORE_DRAW + 1, [])], _draw_deal_lines(AFTER_DRAW, ["Ann"])
+    (['The first draw: each player in turn throws away cards and is dealt as many, or stands pat'], [])
+    """
+    if street == BEFORE_DRAW:
+        names = list(dict.fromkeys(receivers))
+        if not names:
+            return []
+        each = _COUNTS.get(len(receivers) // len(names), str(len(receivers) // len(names)))
+        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        return [Line("street", f"{street_name(street).capitalize()}: {each} down cards each to {who}")]
+    if receivers:
+        return []
+    draw = _DRAWS.get(street, "the draw")
+    return [Line("street", f"{draw.capitalize()}: each player in turn throws away cards and is dealt as"
+                           " many, or stands pat")]
+
+
 class TableNarrator(EventNarrator[Line]):
     """The live table's voice of the one narrator (``bot.engine.narration.narrator.Narrator``).
 
@@ -182,6 +216,8 @@ class TableNarrator(EventNarrator[Line]):
 
     def deal_lines(self, street: int | None, cards: Sequence[Deal]) -> list[Line]:
         street = street or 3
+        if street >= BEFORE_DRAW:
+            return _draw_deal_lines(street, [self._name(d.seat) for d in cards if d.kind == "hole"])
         head = street_name(street).capitalize()
         board = [d.card for d in cards if d.kind == "board"]
         second = [d.card for d in cards if d.kind == "second_board"]
@@ -277,6 +313,13 @@ class TableNarrator(EventNarrator[Line]):
 
     def visit_betting_closed(self, event: BettingClosed) -> None:
         super().visit_betting_closed(event)
+        if event.street >= BEFORE_DRAW:
+            # A draw game: the draws still to come are the players' own choices, made blind, so the
+            # hands stay face down until the showdown (docs/playing.md, "Draw games").
+            self.open_hands = False
+            self.say(Line("info", "No more betting is possible: the draws still to come are made, then"
+                                  " the showdown"))
+            return
         shown = " · ".join(
             f"{self._name(s)} {dealt_cards(self.held[s], self.up[s])}" for s in self.live_seats)
         self.say(Line("info", f"No more betting is possible: the hands are turned face up. {shown}"))
@@ -296,11 +339,28 @@ class TableNarrator(EventNarrator[Line]):
         self._shown.update(event.cards)
         if event.ranking == "low" and event.low is not None:
             value = low_value_text(event.low)
+        elif event.value is None:
+            value = event.describe()
         else:
             value = hand_value_text(event.value, seen)
             if event.ranking == "high-low":
                 value += f"; {low_value_text(event.low)}" if event.low else "; no low"
         self.say(Line("result", f"{self._name(event.seat)} shows {cards} — {value}"))
+
+    def visit_discards_reshuffled(self, event: DiscardsReshuffled) -> None:
+        self.say(Line("info", f"The deck ran out: {event.size} discards are shuffled into a new stub "
+                              f"for {self._name(event.seat)}'s draw"))
+
+    def visit_draw_ace_shown(self, event: DrawAceShown) -> None:
+        self.say(Line("info", f"{self._name(event.seat)} shows the {event.card} kept to draw four"))
+
+    def visit_openers_shown(self, event: OpenersShown) -> None:
+        cards = " ".join(str(c) for c in event.cards)
+        self.say(Line("result", f"{self._name(event.seat)} shows openers: {cards}"))
+
+    def visit_nobody_opened(self, event: NobodyOpened) -> None:
+        self.say(Line("info", "Nobody opens (jacks or better): everyone antes again and the cards are "
+                              "dealt again"))
 
     def visit_hand_mucked(self, event: HandMucked) -> None:
         self.say(Line("result", f"{self._name(event.seat)} mucks"))

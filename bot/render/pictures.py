@@ -6,7 +6,9 @@ Three frozen snapshots go in, PNG bytes and alt text with the same facts come ou
   cards, down cards as card backs, folded seats dimmed, the player to act highlighted, the dealer
   button), the pot, the community card, and the wild ranks each with the card that made it wild.
 * ``HandPicture`` -> ``hand_png`` / ``hand_alt``: one player's own cards for the DM and "My
-  cards" (down cards marked *down*, the best five picked out, what each wild stands for).
+  cards" (down cards marked *down*, the best five picked out, what each wild stands for); in a
+  draw game the cards a player chose to throw away, before they confirm, are lowered, framed in
+  red and tagged *discard*.
 * ``ShowdownPicture`` -> ``showdown_png`` / ``showdown_alt``: every shown hand with its best five
   and what it won.
 
@@ -43,7 +45,7 @@ from bot.engine.cards.card import FULL_DECK, Card, Rank, Suit
 from bot.engine.games.baseball import MOST_CARDS
 from bot.engine.games.catalogue import GAMES, Game
 from bot.engine.games.follow import WildEvent
-from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
+from bot.engine.values.ace_to_five import eight_or_better
 from bot.engine.values.evaluator import HandValue
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.low import spell
@@ -51,7 +53,7 @@ from bot.engine.values.showing import showing_value
 from bot.engine.values.valuation import best_value
 from bot.render.cards import rank_list
 from bot.render.layers import Layer, compose, compose_plain, one_at_a_time, paint, png, to_palette
-from bot.render.private import flop_high, flop_low
+from bot.render.private import LOW_VALUES, flop_high, flop_low
 from bot.render.sprites import (
     _BEST,
     _BG,
@@ -61,6 +63,7 @@ from bot.render.sprites import (
     _PLATE,
     _PLATE_ACT,
     _RAIL,
+    _SUIT_ON_DARK,
     _TEXT,
     _TEXT_DARK,
     _TEXT_DIM,
@@ -172,6 +175,12 @@ class HandPicture:
     ranking: str = "high"
     four_colour: bool = True
     """A four-colour deck (clubs green, diamonds blue: the default) or a two-colour one."""
+    discards: tuple[Card, ...] = ()
+    """A draw game's discard picker: the cards chosen to throw away (not yet confirmed)."""
+    lines: tuple[str, ...] = ()
+    """Lines under the title instead of the best hand and the wild ranks (the discard picker's)."""
+    new: tuple[Card, ...] = ()
+    """A draw game: the cards just drawn (tagged ``new``)."""
     board: tuple[Card, ...] = ()
     """A flop game's board so far (``cards`` are then the hole cards)."""
     game: str = ""
@@ -182,7 +191,7 @@ class HandPicture:
     def flop(self) -> Game | None:
         """The flop game of the hand, or None (stud)."""
         game = GAMES.get(self.game)
-        return game if game is not None and game.positional else None
+        return game if game is not None and game.positional and not game.is_draw else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,8 +325,9 @@ def _draw_seat(
     cx = x + 2
     back = card_back(_CARD_W)
     n_up = len(seat.up)
-    # Backs overlap more than up cards: only the up cards carry information.
-    back_step = 22
+    # Backs overlap more than up cards: only the up cards carry information. A draw game's hand is
+    # all backs: spread out, so a phone still shows how many (five, or badugi's four).
+    back_step = 22 if n_up else min(_CARD_W + 4, (_SEAT_W - _CARD_W - 4) // max(1, seat.down - 1))
     room = _SEAT_W - _CARD_W - 4 - back_step * seat.down
     up_step = min(_CARD_W + 4, room // max(1, n_up - 1)) if n_up > 1 else 0
     for _ in range(seat.down):
@@ -647,8 +657,9 @@ def game_best_of(
 ) -> tuple[str, HandValue | None]:
     """``best_of`` in the hand's game: razz (``"low"``) names the ace-to-five low (no high hand
     is framed); stud hi-lo (``"high-low"``) adds the eight-or-better low (``"; no low"``)."""
-    if ranking == "low":
-        return (ace_to_five(cards).describe() if cards else ""), None
+    named_low = LOW_VALUES.get(ranking)
+    if named_low is not None:
+        return (named_low(cards).describe() if cards else ""), None
     described, value = best_of(cards, wild, wild_in_flush)
     if ranking == "high-low" and len(cards) >= 5 and value is not None:
         low = eight_or_better(cards)      # the high without kickers, so the low fits the line
@@ -674,6 +685,8 @@ def flop_best_of(game: Game, hole: Sequence[Card], board: Sequence[Card], wild: 
 
 _HAND_CARD_W = 104
 _HAND_STEP = 120
+_DISCARD = _SUIT_ON_DARK[Suit.HEARTS]
+"""The frame and tag of a card chosen to throw away (a red every picture's palette holds)."""
 _BOARD_GAP_HAND = 28
 """The gap between a flop game's hole cards and the board in the player's own picture."""
 
@@ -694,8 +707,9 @@ _TAG_LINE = 28
 @dataclass(frozen=True, slots=True)
 class _Cell:
     """One card of a row as drawn: ``role`` is ``plain`` (no best five yet), ``best`` (framed and
-    lifted) or ``out`` (dimmed, lower); ``tags`` the lines under it, each with whether it is what a
-    wild stands for (bold and bright)."""
+    lifted), ``out`` (dimmed, lower) or ``thrown`` (a draw's discard: dimmed, lower, framed in red
+    and tagged ``discard``); ``tags`` the lines under it, each with whether it is what a wild stands
+    for (bold and bright)."""
 
     card: Card
     wild: bool
@@ -707,15 +721,16 @@ class _Cell:
 
 def _cells(
     cards: Sequence[Card], wild: frozenset[Rank], value: HandValue | None, labels: dict[Card, str],
-    card_w: int, four: bool,
+    card_w: int, four: bool, marked: frozenset[Card] = frozenset(),
 ) -> list[_Cell]:
     """The cards of a row as cells: with ``value``, those in its best five framed and lifted, the
-    others dimmed, each wild tagged with what it stands for; ``labels`` adds a tag (``down``)."""
+    others dimmed, each wild tagged with what it stands for; ``labels`` adds a tag (``down``);
+    ``marked`` cards are a draw's discards (``thrown``)."""
     best = set(value.best) if value is not None else set()
     wilds_as = value.wilds_as if value is not None else {}
     out = []
     for c in cards:
-        role = "plain" if value is None else "best" if c in best else "out"
+        role = "thrown" if c in marked else "plain" if value is None else "best" if c in best else "out"
         tags: list[tuple[str, bool]] = []
         if c in labels:
             tags.append((labels[c], False))
@@ -729,21 +744,26 @@ def _cells(
 def _cell_box(cell: _Cell, cx: int, y: int) -> tuple[int, int, int, int]:
     """Where a cell whose card's left is ``cx`` in a row whose top is ``y`` may draw."""
     card_h = int(cell.width * 1.4)
-    bottom = y + _LIFT + card_h + 12 + _TAG_LINE * max(1, len(cell.tags))
+    lines = len(cell.tags) + (cell.role == "thrown")
+    bottom = y + _LIFT + card_h + 12 + _TAG_LINE * max(1, lines)
     return (cx - 6, y - 6, cx + cell.width + 6, bottom)
 
 
 def _draw_cell(cell: _Cell, cx: int, y: int, canvas: Image.Image, ox: int, oy: int) -> None:
     cx, y = cx - ox, y - oy
     card_w, card_h = cell.width, int(cell.width * 1.4)
-    cy = y + _LIFT if cell.role == "out" else y
-    if cell.role == "best":
+    cy = y + _LIFT if cell.role in ("out", "thrown") else y
+    if cell.role in ("best", "thrown"):
         ImageDraw.Draw(canvas).rounded_rectangle((cx - 5, cy - 5, cx + card_w + 5, cy + card_h + 5), 14,
-                                                 outline=_BEST, width=4)
+                                                 outline=_DISCARD if cell.role == "thrown" else _BEST,
+                                                 width=4)
     _paste(canvas, card_sprite(cell.card, card_w, cell.wild, cell.four), cx, cy)
-    if cell.role == "out":
+    if cell.role in ("out", "thrown"):
         _dim(canvas, (cx, cy, cx + card_w, cy + card_h), 0.6)
     below = cy + card_h + 10
+    if cell.role == "thrown":
+        _text(canvas, (cx + card_w / 2, below), "discard", 24, _DISCARD, bold=True, anchor="m")
+        below += _TAG_LINE
     for j, (tag, stand_in) in enumerate(cell.tags):
         ink = _TEXT if stand_in else _TEXT_DIM
         _text(canvas, (cx + card_w / 2, below + j * _TAG_LINE), tag, _TAG_TYPE, ink, bold=stand_in,
@@ -798,7 +818,10 @@ def _hand_layers(pic: HandPicture) -> tuple[tuple[int, int], list[Layer], bool]:
         return _flop_hand_layers(pic, pic.flop, wild)
     pool = list(pic.cards) + ([pic.community] if pic.community is not None else [])
     described, value = game_best_of(pool, wild, pic.wild_in_flush, pic.ranking)
-    lines = (f"Best now: {described}" if described else "No cards yet", _wild_line(pic.wilds))
+    lines = pic.lines or (f"Best now: {described}" if described else "No cards yet", _wild_line(pic.wilds))
+    marked = frozenset(pic.discards) & frozenset(pic.cards)
+    if marked:
+        value = None           # the choice is the news: no best five framed beside it
     n = len(pool)
     step = _row_step(n, _HAND_CARD_W, _HAND_STEP, PICTURE_WIDTH - 32)
     height = _HEAD_TOP + _HEAD_LINE * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
@@ -807,11 +830,13 @@ def _hand_layers(pic: HandPicture) -> tuple[tuple[int, int], list[Layer], bool]:
     layers = [Layer("header", (0, 0, PICTURE_WIDTH, y - 8), head,
                     functools.partial(_header_layer, *head))]
     up = set(pic.up)
-    labels = {c: "down" for c in pic.cards if c not in up}
+    # "down" tells a stud hand's down cards from its up cards; a draw hand is all down cards.
+    labels = {c: "down" for c in pic.cards if c not in up} if up else {}
+    labels.update((c, "new") for c in pic.new if c in pic.cards)
     if pic.community is not None:
         labels[pic.community] = "community"
     x = (PICTURE_WIDTH - ((n - 1) * step + _HAND_CARD_W)) // 2 if n else 0
-    cells = _cells(pool, wild, value, labels, _HAND_CARD_W, pic.four_colour)
+    cells = _cells(pool, wild, value, labels, _HAND_CARD_W, pic.four_colour, marked)
     row = _row_layers(cells, x, y, step)
     if row is not None:
         return (PICTURE_WIDTH, height), layers + row, True
@@ -908,8 +933,10 @@ def hand_alt(pic: HandPicture) -> str:
     up = set(pic.up)
     pool = list(pic.cards) + ([pic.community] if pic.community is not None else [])
     described, value = game_best_of(pool, wild, pic.wild_in_flush, pic.ranking)
-    cards = " ".join(f"{c} (down)" if c not in up else str(c) for c in pic.cards)
+    cards = " ".join(f"{c} (down)" if c not in up and up else str(c) for c in pic.cards)
     out = [f"{pic.title}. Your cards: {cards or 'none'}."]
+    if pic.discards:
+        out.append(f"Chosen to discard: {' '.join(str(c) for c in pic.discards)}.")
     if pic.community is not None:
         out.append(f"Community card {pic.community}.")
     if described:

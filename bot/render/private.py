@@ -11,12 +11,14 @@ Wild: fives
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from bot.engine.cards.card import Card, Rank
 from bot.engine.games.catalogue import Game
 from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
+from bot.engine.values.badugi import badugi
 from bot.engine.values.board import omaha_high, omaha_low
+from bot.engine.values.deuce_to_seven import deuce_to_seven
 from bot.engine.values.evaluator import HandValue, stand_in
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.low import LowValue
@@ -60,15 +62,25 @@ def best_now(
     return text
 
 
+LOW_VALUES: dict[str, Callable[[Sequence[Card]], LowValue]] = {
+    "low": ace_to_five, "deuce-to-seven": deuce_to_seven, "badugi": badugi,
+}
+"""The low a hand is named by in each game ranked low only (``Game.split``): razz's ace-to-five,
+triple draw's deuce-to-seven (``seven-five low``, ``number one``), badugi (``three-card badugi,
+7-4-2``)."""
+
+
 def game_best_now(
     cards: Sequence[Card], wild_ranks: Sequence[Rank], wild_in_flush: WildInFlush,
     board: Collection[Card] = (), ranking: str = "high",
 ) -> str:
     """``best_now`` in the hand's game: in razz (``ranking = "low"``) the ace-to-five low
-    (``eight-six low: 8♥ 6♣ 4♦ 3♠ A♠``); in stud hi-lo the high hand, then the eight-or-better low
+    (``eight-six low: 8♥ 6♣ 4♦ 3♠ A♠``), in deuce-to-seven and badugi their lows (``LOW_VALUES``);
+    in stud hi-lo the high hand, then the eight-or-better low
     once there are five cards (``...; no low``)."""
-    if ranking == "low":
-        return low_value_text(ace_to_five(cards)) if cards else ""
+    named_low = LOW_VALUES.get(ranking)
+    if named_low is not None:
+        return low_value_text(named_low(cards)) if cards else ""
     high = best_now(cards, wild_ranks, wild_in_flush, board)
     if ranking == "high-low" and len(cards) >= 5:
         low = eight_or_better(cards)

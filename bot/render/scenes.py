@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.engine.cards.card import Rank
+from bot.engine.cards.card import Card, Rank
 from bot.engine.games.follow import WildEvent
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.render.cards import street_name
 from bot.render.pictures import HandPicture, SeatPicture, TablePicture, WildRank, wilds_from_events
-from bot.render.views import Phase, PrivateNotice, SeatSnapshot, TableSnapshot, table_view
+from bot.render.views import Phase, PrivateNotice, SeatSnapshot, TableSnapshot, drew_note, table_view
 
 MAX_PICTURE_SEATS = 8
 """The most seats a table picture draws (a table has at most 8)."""
@@ -25,8 +25,13 @@ def _note(seat: SeatSnapshot, phase: Phase) -> str:
     if phase is Phase.IN_HAND or phase is Phase.OVER:
         if not seat.dealt_in:
             return "waits for big blind" if seat.waiting and seat.ready else "not dealt in"
+        # The latest draw only: it fits beside a bet on a phone (the text table and the log keep
+        # every draw: "draws 2, 1, pat").
+        drew = "" if seat.folded else drew_note(seat.drawn[-1:])
         if seat.all_in and not seat.folded:
-            return "all-in"
+            return f"all-in, {drew}" if drew else "all-in"
+        if drew:
+            return drew
     if seat.leaving:
         return "leaving"
     return {"sitting_out": "sitting out", "away": "away"}.get(seat.status, "")
@@ -75,14 +80,18 @@ def picture_wilds(wild_ranks: Sequence[Rank], events: Iterable[WildEvent]) -> tu
 def hand_picture(
     notice: PrivateNotice, hand_no: int, events: tuple[WildEvent, ...] = (),
     wild_in_flush: WildInFlush = "any-card",
-    *, four_colour: bool = True,
+    *, four_colour: bool = True, discards: tuple[Card, ...] = (), lines: tuple[str, ...] = (),
+    new: tuple[Card, ...] = (), title: str = "",
 ) -> HandPicture:
     """One player's own cards (``notice``) in the order dealt (two down cards, the up cards, then the
     seventh-street down card), down cards marked, with the wild ranks (their origins from
-    ``events`` when known). For that player only."""
+    ``events`` when known). For that player only. ``discards``: a draw game's picker marks the
+    cards chosen to throw away; ``lines`` replace the best-hand and wild lines under the title;
+    ``new``: the cards just drawn, tagged; ``title``: instead of the hand, street and name."""
     down = notice.down_cards
     cards = tuple(down[:2]) + tuple(notice.up_cards) + tuple(down[2:])
     wilds = picture_wilds(notice.wild_ranks, events)
-    title = f"Hand #{hand_no} · {street_name(notice.street)} · {notice.name}"
+    title = title or f"Hand #{hand_no} · {street_name(notice.street)} · {notice.name}"
     return HandPicture(title, cards, tuple(notice.up_cards), wilds, notice.community_card, wild_in_flush,
-                       ranking=notice.ranking, four_colour=four_colour, board=notice.shared, game=notice.game)
+                       ranking=notice.ranking, four_colour=four_colour, board=notice.shared, game=notice.game,
+                       discards=discards, lines=lines, new=new)

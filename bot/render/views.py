@@ -12,6 +12,7 @@ may be shown to anyone.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
@@ -37,7 +38,8 @@ from bot.render.table import SeatView, TableView
 class ActionOption:
     """One legal action for the player to act.
 
-    ``action`` is one of ``fold check call bring_in complete bet raise all_in show muck``.
+    ``action`` is one of ``fold check call bring_in complete bet raise all_in show muck``, at a
+    decision ``pay buy decline`` or a draw's ``draw`` (``amount``: the most cards) and ``stand``.
     ``amount`` is the chips the button would put the player's street total *to* (call, bring-in,
     complete, a fixed-limit bet/raise, all-in) or None (fold, check, show, muck). For pot and no
     limit ``bet``/``raise``, ``min_to``..``max_to`` is the allowed range of "to" totals and
@@ -131,7 +133,7 @@ class PrivateNotice:
     def flop(self) -> Game | None:
         """The flop game of the hand, or None (stud)."""
         game = GAMES.get(self.game)
-        return game if game is not None and game.positional else None
+        return game if game is not None and game.positional and not game.is_draw else None
 
     @cached_property
     def best(self) -> str:
@@ -168,7 +170,8 @@ class SeatSnapshot:
     ``status``: ``active``, ``sitting_out`` or ``away``. ``dealt_in``: the seat plays the hand of
     the snapshot. ``up``: its face-up cards (every card once betting closed); ``hidden``: how many
     face-down cards to draw as backs. ``in_pot``: chips put in this hand; ``street_bet``: this
-    street. ``button``: the seat deals this hand (between hands: the next one).
+    street. ``button``: the seat deals this hand (between hands: the next one). ``drawn``: see
+    below.
     """
 
     seat_no: int
@@ -186,6 +189,9 @@ class SeatSnapshot:
     street_bet: int = 0
     to_act: bool = False
     button: bool = False
+    drawn: tuple[int, ...] = ()
+    """A draw game: how many cards each of the seat's draws so far took (0: stood pat). Public:
+    everyone at a table sees how many cards a player throws away, never which."""
     waiting: bool = False
     """Not dealt in: waits for the big blind (``bot.tables.blinds``)."""
     blind: str = ""
@@ -334,7 +340,10 @@ def prompt(
     if decision is not None and decision.seat == seat:
         options = decision_options(decision)
         labels = " · ".join(o.label for o in options)
-        if decision.kind == "run_twice":
+        if decision.kind == "draw":
+            most = decision.amount
+            asks = f"your draw: throw away up to {most} card{'s' if most != 1 else ''} or stand pat"
+        elif decision.kind == "run_twice":
             asks = "everyone is all-in: run the rest of the board twice (every player must agree)?"
         elif decision.kind == "discard":
             asks = "discard one of your down cards"
@@ -359,7 +368,12 @@ def prompt(
 
 def decision_options(decision: Decision) -> tuple[ActionOption, ...]:
     """A decision's choices as the prompt's buttons, the yes (with its price) first: ``pay 45`` and
-    ``fold``, or ``buy the card for 20`` and ``decline``."""
+    ``fold``, or ``buy the card for 20`` and ``decline``; a draw's ``draw`` (``amount``: the most
+    cards it may take; the cards are chosen privately) and ``stand``."""
+    if decision.kind == "draw":
+        most = decision.amount
+        return (ActionOption("draw", most, label=f"draw up to {most}"),
+                ActionOption("stand", label="stand pat"))
     out: list[ActionOption] = []
     for command in decision.choices:
         action = command.kind.value
@@ -455,6 +469,20 @@ def _between_status(seat: SeatSnapshot) -> str:
     return "leaving" if seat.leaving else status
 
 
+def drew_note(drawn: Sequence[int]) -> str:
+    """How many cards a seat drew, as the table says it: ``drew 3`` or ``stood pat`` after one draw,
+    ``draws 2, 1, pat`` after several, "" before the first (or in a game without a draw).
+
+    >>> drew_note(()), drew_note((3,)), drew_note((0,)), drew_note((2, 1, 0))
+    ('', 'drew 3', 'stood pat', 'draws 2, 1, pat')
+    """
+    if not drawn:
+        return ""
+    if len(drawn) == 1:
+        return f"drew {drawn[0]}" if drawn[0] else "stood pat"
+    return "draws " + ", ".join(str(n) if n else "pat" for n in drawn)
+
+
 def _hand_seat(seat: SeatSnapshot) -> SeatView:
     if not seat.dealt_in:
         status = "waits for the big blind" if seat.waiting and seat.ready else "not dealt in"
@@ -462,6 +490,9 @@ def _hand_seat(seat: SeatSnapshot) -> SeatView:
     status = "folded" if seat.folded else ("all-in" if seat.all_in else "")
     if seat.leaving and not status:
         status = "leaving"
+    drew = drew_note(seat.drawn)
+    if drew and status != "folded":
+        status = f"{status}, {drew}" if status else drew
     return SeatView(seat.seat_no, seat.name, seat.stack, status, seat.up, seat.hidden, seat.in_pot,
                     seat.street_bet, seat.to_act, seat.button, seat.blind)
 
@@ -469,6 +500,9 @@ def _hand_seat(seat: SeatSnapshot) -> SeatView:
 def _turn_footer(prompt: Prompt | None) -> str:
     if prompt is None:
         return ""
+    draw = prompt.option("draw")
+    if draw is not None and draw.amount is not None:
+        return f"{prompt.name} to draw: up to {chips(draw.amount)} or stand pat"
     bring_in = prompt.option("bring_in")
     if bring_in is not None and bring_in.amount is not None:
         return f"{prompt.name} to act: bring in {chips(bring_in.amount)} or complete"

@@ -28,9 +28,11 @@ from bot.tables.fairness import DealCommitment, Opening
 def shown_seats(hand: StudHand) -> tuple[int, ...]:
     """Seats whose whole hand everyone has seen: each hand shown at the showdown so far, and every
     live hand once betting has closed with two or more of them (turned face up before the run-out,
-    SPEC §6: they are always shown). A hand that won uncontested or was mucked is not here."""
+    SPEC §6: they are always shown; in a draw game only once the hand is over, as the draws still to
+    come are made blind). A hand that won uncontested or was mucked is not here."""
     live = hand.live_seats
-    if hand.betting_closed and len(live) >= 2:
+    # A draw game keeps the hands face down while draws remain: they are shown at the showdown.
+    if hand.betting_closed and len(live) >= 2 and (hand.is_over or not hand.game.is_draw):
         return live
     return tuple(dict.fromkeys(e.seat for e in hand.log if isinstance(e, Action) and e.action == "show"))
 

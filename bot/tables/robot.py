@@ -36,13 +36,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.engine.betting.round import LegalActions
-from bot.engine.cards.card import FULL_DECK, Card, Rank
+from bot.engine.cards.card import FULL_DECK, Card, Rank, parse_cards
 from bot.engine.command import Command, Kind
 from bot.engine.games.catalogue import Game, game_of
 from bot.engine.games.wilds import low_hole_rank
 from bot.engine.hand.hand import StudHand
 from bot.engine.hand.records import Decision
 from bot.engine.values.ace_to_five import EIGHT_OR_BETTER, ace_to_five_key
+from bot.engine.values.badugi import badugi, badugi_key
+from bot.engine.values.deuce_to_seven import deuce_to_seven_key
 from bot.engine.values.evaluator import strength
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.valuation import best_value, hole_spade
@@ -59,7 +61,8 @@ class Situation:
     ``raises_made``: how many times this seat bet or raised on this street already. ``game``: the
     game's name (issue 12: its wild model and pot split); ``low_ace``: the ace counts low for the
     low-hole rank or the low spade (rulings ``low_hole_ace`` / ``low_chicago_ace``).
-    ``decision``: Baseball's buy-or-pay question, when the hand waits for one.
+    ``decision``: Baseball's buy-or-pay question or a draw game's draw, when the hand waits for
+    one (a draw game's cards are all ``down``).
     """
 
     down: tuple[Card, ...]
@@ -128,6 +131,8 @@ def estimate_equity(situation: Situation, rng: random.Random, samples: int = 120
     hi-lo half goes to the best eight-or-better low (all to the high when nobody has one).
     """
     game = game_of(situation.game)
+    if game.is_draw:
+        return draw_equity(situation, rng, samples)
     if game.positional:
         return _flop_equity(situation, game, rng, samples)
     mine = list(situation.down) + list(situation.up)
@@ -194,6 +199,89 @@ def estimate_equity(situation: Situation, rng: random.Random, samples: int = 120
     return total / samples
 
 
+def _draw_score(game: Game, cards: Sequence[Card], shared: frozenset[Rank], low_ace: bool,
+                ruling: WildInFlush) -> int:
+    """A draw game's hand as a number, higher better: the high hand with the seat's wild cards, or
+    the deuce-to-seven low / badugi read upside down."""
+    if game.split == "deuce-to-seven":
+        return -deuce_to_seven_key(cards)
+    if game.split == "badugi":
+        return -badugi_key(cards)
+    wild = shared
+    if game.wilds.per_player:
+        rank = low_hole_rank(cards, ace_low=low_ace)
+        wild = wild if rank is None else wild | {rank}
+    return strength(cards, wild, wild_in_flush=ruling)
+
+
+def draw_equity(situation: Situation, rng: random.Random, samples: int = 120) -> float:
+    """A draw game: the share of the pot this hand wins as it stands against random hands of as
+    many cards from the cards it cannot see (the draws still to come are not guessed)."""
+    game = game_of(situation.game)
+    mine = list(situation.down)
+    opponents = len(situation.opponents_up)
+    if not opponents:
+        return 1.0
+    unseen = [c for c in FULL_DECK if c not in set(mine)]
+    shared = frozenset(situation.wild_ranks)
+    args = (shared, situation.low_ace, situation.wild_in_flush)
+    own = _draw_score(game, mine, *args)
+    size = len(mine)
+    total = 0.0
+    for _ in range(samples):
+        dealt = rng.sample(unseen, size * opponents)
+        scores = [_draw_score(game, dealt[i * size:(i + 1) * size], *args) for i in range(opponents)]
+        best = max(scores)
+        if own > best:
+            total += 1.0
+        elif own == best:
+            total += 1.0 / (1 + scores.count(best))
+    return total / samples
+
+
+_NINE_LOW = deuce_to_seven_key(parse_cards("9c 8d 7h 6s 4c"))
+"""The worst deuce-to-seven hand a computer player stands pat on."""
+
+
+def choose_discards(situation: Situation) -> tuple[Card, ...]:
+    """What a computer player throws away at a draw (at most the decision's limit): in a high game
+    it keeps its wild cards and its pairs (or better), and a made straight or better stands pat,
+    else the high cards (an ace alone when it may draw four); in deuce-to-seven the different
+    ranks up to eight; in badugi its best badugi of cards up to eight."""
+    decision = situation.decision
+    assert decision is not None
+    game = game_of(situation.game)
+    cards = list(situation.down)
+    most = decision.amount
+    if game.split == "deuce-to-seven":
+        if deuce_to_seven_key(cards) <= _NINE_LOW:
+            return ()              # a nine low or better stands pat
+        keep: list[Card] = []
+        for card in sorted(cards, key=lambda c: int(c.rank)):
+            if int(card.rank) <= 8 and all(k.rank is not card.rank for k in keep):
+                keep.append(card)
+    elif game.split == "badugi":
+        best = badugi(cards)
+        keep = [c for c in best.cards if (1 if c.rank is Rank.ACE else int(c.rank)) <= 8]
+        if len(best.cards) == 4 and best.ranks[0] <= 11:
+            keep = list(best.cards)
+    else:
+        wild = frozenset(situation.wild_ranks)
+        if game.wilds.per_player:
+            rank = low_hole_rank(cards, ace_low=situation.low_ace)
+            wild = wild if rank is None else wild | {rank}
+        if strength(cards, wild, wild_in_flush=situation.wild_in_flush) >> 20 >= 4:   # straight+
+            return ()
+        counts = {r: sum(1 for c in cards if c.rank is r) for r in {c.rank for c in cards}}
+        keep = [c for c in cards if c.rank in wild or counts[c.rank] >= 2]
+        if not keep:
+            high = sorted(cards, key=lambda c: int(c.rank), reverse=True)
+            keep = high[:1] if high[0].rank is Rank.ACE and most >= len(cards) - 1 else high[:2]
+    discards = [c for c in cards if c not in keep]
+    discards.sort(key=lambda c: int(c.rank))          # over the limit: keep the highest of them
+    return tuple(discards[:most])
+
+
 class Robot:
     """A computer player; ``decide`` returns the ``Command`` it plays (a wager with the street
     total to bet or raise *to*; a decision's choice)."""
@@ -205,6 +293,8 @@ class Robot:
     def decide(self, s: Situation) -> Command:
         legal = s.legal
         names = legal.names
+        if s.decision is not None and s.decision.kind == "draw":
+            return Command(Kind.DRAW, cards=choose_discards(s))
         if s.decision is not None:
             return self._decide(s)
         if "muck" in names:          # only a beaten hand may be mucked: give nothing away

@@ -617,8 +617,8 @@ class HandRunner:
                     did = "mucked your beaten hand"
                 elif decision is not None:
                     did = {"buy": "declined the extra card for you", "run_twice": "ran it once for you",
-                           "discard": f"discarded {decision.fallback} for you"}.get(decision.kind,
-                                                                               "folded for you")
+                           "discard": f"discarded {decision.fallback} for you",
+                           "draw": "stood pat for you"}.get(decision.kind, "folded for you")
                 else:
                     did = "acted for you (check if possible, else fold)"
                 table.tell(Reply(

@@ -111,13 +111,14 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
         folded = engine.folded(i)
         up = () if folded else engine.up_cards(i)
         hidden = 0 if folded else len(engine.down_cards(i))
-        if (engine.betting_closed and not folded) or i in shown:
+        if (engine.betting_closed and not folded and not engine.game.is_draw) or i in shown:
             up, hidden = engine.cards(i), 0      # the live hands are turned face up, or were shown
         out.append(SeatSnapshot(
             s.seat_no, s.member, s.name, engine.stack(i), s.status, s.leaving, dealt_in=True,
             folded=folded, all_in=engine.is_all_in(i), up=up, hidden=hidden,
             in_pot=engine.contribution(i), street_bet=engine.street_contribution(i),
             to_act=actor == i and not over, button=i == len(live.seat_nos) - 1, blind=blinds.get(i, ""),
+            drawn=engine.drawn(i),
         ))
     return TableSnapshot(
         phase=Phase.OVER if over or engine.is_over else Phase.IN_HAND,

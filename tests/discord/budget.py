@@ -109,3 +109,49 @@ async def play_hand(
     cost.wall_seconds = time.perf_counter() - started
     cost.pacing_waits = len(fake.rate_limit_waits) - waits_before
     return cost
+
+
+async def play_draw_hand(
+    fake: FakeDiscord,
+    guild: FakeGuild,
+    channel: FakeChannel,
+    dealer: FakeMember,
+    hand_no: int,
+    players: int,
+    *,
+    draw: int = 2,
+) -> HandCost:
+    """A draw game's hand, as ``play_hand`` plays stud, except at a draw: the player opens the
+    private picker ("Choose discards"), picks their first ``draw`` cards (fewer if fewer may be
+    drawn) and clicks "Draw N" there; the three interactions are counted as one action (the draw),
+    ``Draw N``. Returns what each action cost."""
+    cost = HandCost(players)
+    waits_before = len(fake.rate_limit_waits)
+    started = time.perf_counter()
+    table = live_table(fake, channel)
+    mark = len(fake.requests)
+    res = await fake.click(dealer, table, label="Deal")
+    assert res.response_type == 7, (res.response_type, res.text)
+    cost.actions.append(_cost(fake, channel, mark, "Deal"))
+    while not hand_over(fake, channel, hand_no):
+        prompt = current_prompt(fake, channel)
+        member = prompted_member(guild, prompt)
+        mark = len(fake.requests)
+        if "Choose discards" in prompt.button_labels:
+            opened = await fake.click(member, prompt, label="Choose discards")
+            (picker,) = [m for m in opened.followups if m.ephemeral]
+            select = next(c for c in picker.all_components() if c.get("type") == 3)
+            values = [o["value"] for o in select["options"]][: min(draw, select["max_values"])]
+            await fake.select(member, picker, values, custom_id=select["custom_id"])
+            label = f"Draw {len(values)}"
+            res = await fake.click(member, picker, label=label)
+            assert not res.rejected, res.callbacks
+        else:
+            label = label_starting(prompt, "Check", "Call", "Show") or ""
+            res = await fake.click(member, prompt, label=label)
+            assert res.response_type == 7 and not res.rejected, (res.response_type, res.text)
+        cost.actions.append(_cost(fake, channel, mark, label))
+        assert len(cost.actions) < 200
+    cost.wall_seconds = time.perf_counter() - started
+    cost.pacing_waits = len(fake.rate_limit_waits) - waits_before
+    return cost

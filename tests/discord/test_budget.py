@@ -21,7 +21,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot.render.pictures import PICTURE_WIDTH, TABLE_SIZE
-from tests.discord.budget import play_hand
+from tests.discord.budget import play_draw_hand, play_hand
 from tests.discord.helpers import hand_log, live_table, new_bot, open_table, pings
 from tests.fakediscord import FakeDiscord, GuildSpec, start_bot
 
@@ -96,5 +96,36 @@ async def test_an_eight_player_hand_at_one_action_a_second_never_waits_on_a_rate
         traffic = fake.traffic(mark)
         assert traffic.rate_limited == 0 and traffic.waited == 0, traffic
         assert cost.most_channel <= 2 and cost.channel_per_action <= 1.0
+        await fake.stop_bot(bot)
+        fake.assert_clean()
+
+
+async def test_a_draw_hand_stays_within_the_budget_of_a_stud_hand(tmp_path: Path) -> None:
+    # Five-card draw at 4 players, every draw made in the private picker (Choose discards, the pick,
+    # Draw 2: one action): the same budget as stud's, and a draw itself costs the channel nothing
+    # and nothing under the global limit (the table is redrawn through the webhook of the click that
+    # opened the picker; the new cards come in the picker, not by DM).
+    names = ("ann", "bea", "cid", "dot")
+    spec = GuildSpec("Club", members=names, channels=("poker",))
+    async with FakeDiscord.start(guilds=[spec]) as fake:
+        bot = new_bot(tmp_path / "ws.sqlite3")
+        await start_bot(bot, fake)
+        guild = fake.guild("Club")
+        poker = guild.channel("poker")
+        players = [guild.member(n) for n in names]
+        await open_table(fake, players[0], poker, players, game="five-card-draw")
+        await play_draw_hand(fake, guild, poker, players[0], 1, 4)      # opens the DM channels
+        cost = await play_draw_hand(fake, guild, poker, players[0], 2, 4)
+        draws = [a for a in cost.actions if a.label.startswith("Draw")]
+        assert len(draws) == 4, [a.label for a in cost.actions]
+        assert all(a.channel == 0 and a.global_counted == 0 for a in draws), draws
+        assert cost.most_channel <= 2, [(a.label, a.channel) for a in cost.actions]
+        assert cost.channel_per_action <= 1.0, cost.channel_per_action
+        assert cost.global_per_action <= 0.5, cost.global_per_action
+        assert cost.waits == 0 and fake.rate_limited == []
+        # Each player got their five cards by DM once per hand, nothing more (the draw's cards came
+        # in the picker).
+        for member in players:
+            assert len(fake.dms_for(member)) == 2, member.name
         await fake.stop_bot(bot)
         fake.assert_clean()

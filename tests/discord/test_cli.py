@@ -51,8 +51,8 @@ async def test_sync_registers_every_command(fake_discord: FakeDiscord) -> None:
     fake = fake_discord
     guild = fake.guild()
     names = await sync_commands(fake.token, guild.id)
-    assert names == ["allin", "bet", "call", "check", "chips", "fold", "hand", "muck", "raise", "ruling",
-                     "season", "show", "stats", "table", "tournament"]
+    assert names == ["allin", "bet", "call", "check", "chips", "draw", "fold", "hand", "muck", "raise",
+                     "ruling", "season", "show", "stand", "stats", "table", "tournament"]
     synced = fake.synced[guild.id]
     subcommands = {
         name: sorted(o["name"] for o in cmd.get("options", []) if o["type"] == 1)

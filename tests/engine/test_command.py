@@ -34,13 +34,17 @@ def resolved_commands(draw: st.DrawFn) -> Command:
     kind = draw(st.sampled_from([k for k in Kind
                                  if k not in (Kind.ALL_IN, Kind.TIMEOUT) and k not in FLOP_KINDS]))
     amount = draw(AMOUNTS) if kind in AMOUNT_KINDS or kind in PRICE_KINDS else None
-    return Command(kind, amount, draw(st.booleans()))
+    cards = tuple(draw(st.lists(st.sampled_from(FULL_DECK), max_size=5, unique=True))) \
+        if kind is Kind.DRAW else ()
+    return Command(kind, amount, draw(st.booleans()), cards)
 
 
 def _phh_reference(text: str) -> tuple[str, int | None, int | None, bool, str | None]:
     """``(kind, player, amount, show_dealt, commentary)`` of one action, read by ``parse_phh``."""
+    head = ('variant = "_F5CD"\n' if " sd" in text             # a draw is a draw game's action
+            else 'variant = "F7S"\nbring_in = 1\n')
     doc = (
-        'variant = "F7S"\nantes = [0, 0, 0, 0, 0, 0, 0, 0]\nbring_in = 1\nsmall_bet = 2\nbig_bet = 4\n'
+        head + "antes = [0, 0, 0, 0, 0, 0, 0, 0]\nsmall_bet = 2\nbig_bet = 4\n"
         "starting_stacks = [1, 1, 1, 1, 1, 1, 1, 1]\n"
         f"actions = [{text!r}]\n".replace("'", '"')
     )
@@ -56,6 +60,7 @@ def test_phh_strings_are_phh_and_read_back(command: Command, seat: int) -> None:
     expected = {
         Kind.FOLD: "f", Kind.CHECK: "cc", Kind.CALL: "cc", Kind.CHECK_OR_CALL: "cc", Kind.BRING_IN: "pb",
         Kind.SHOW: "sm", Kind.MUCK: "sm", Kind.PAY: "_pay", Kind.BUY: "_buy", Kind.DECLINE: "_decline",
+        Kind.DRAW: "sd", Kind.STAND: "sd",
     }.get(command.kind, "cbr")
     assert kind == expected
     assert amount == (command.amount if expected in ("cbr", "_pay", "_buy") else None)

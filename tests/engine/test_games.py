@@ -20,6 +20,9 @@ from bot.engine.simulate import play_hand
 ISSUE_GAMES = ["sex-in-the-middle-east", "seven-card-stud", "follow-the-queen", "baseball",
                "deuces-wild", "low-hole-wild", "high-chicago", "low-chicago", "razz",
                "seven-card-stud-hi-lo", "texas-holdem", "omaha", "omaha-hi-lo", "crazy-pineapple"]
+# Issue 22's draw games (after the stud and flop games in the menu).
+DRAW_GAMES = ["five-card-draw", "kings-and-little-ones", "deuce-to-seven-triple-draw", "badugi"]
+DRAW_BETTING = {"raise_cap", "heads_up_uncapped"}
 
 BETTING = {"high_hand_tiebreak", "open_pair_double", "raise_cap", "heads_up_uncapped", "burn_cards",
            "odd_chip"}
@@ -47,11 +50,18 @@ APPLIES = {
     "omaha": FLOP,
     "omaha-hi-lo": FLOP,
     "crazy-pineapple": FLOP,
+    # Draw games: no bring-in, showing hand, open pair or burns; docs/rules.md, "Draw games".
+    "five-card-draw": DRAW_BETTING | {"openers", "draw_limit", "reshuffle"},
+    "kings-and-little-ones": DRAW_BETTING | {"openers", "draw_limit", "reshuffle", "low_hole_ace",
+                                             "wild_in_flush", "natural_wins_ties"},
+    "deuce-to-seven-triple-draw": DRAW_BETTING | {"reshuffle"},
+    "badugi": DRAW_BETTING | {"reshuffle"},
 }
 
 
 def test_the_issue_names_in_order_default_first() -> None:
-    assert list(GAMES) == ISSUE_GAMES
+    assert list(GAMES)[:len(ISSUE_GAMES)] == ISSUE_GAMES
+    assert [name for name in GAMES if name in DRAW_GAMES] == DRAW_GAMES
     assert DEFAULT_GAME is GAMES["sex-in-the-middle-east"]
     assert game_of(None) is DEFAULT_GAME
 
@@ -63,7 +73,7 @@ def test_unknown_game_lists_the_names() -> None:
         assert name in str(err.value)
 
 
-@pytest.mark.parametrize("name", ISSUE_GAMES)
+@pytest.mark.parametrize("name", ISSUE_GAMES + DRAW_GAMES)
 def test_rulings_belong_to_games(name: str) -> None:
     game = game_of(name.upper().replace("-", " "))
     assert game.name == name

@@ -29,8 +29,13 @@ SPEC_RULINGS = {
     "three_up": ["wild", "pay-the-pot-or-fold"],
     "four_card": ["free", "bought"],
     "four_card_face": ["down", "up"],
-    "low_hole_ace": ["high", "low"],
+    "low_hole_ace": ["high", "low", "either"],      # either: issue 22's Kings and Little Ones
     "low_chicago_ace": ["ace-high", "ace-low"],
+    # Issue 22's draw games: "openers" as the issue names it; the rest as docs/rules.md's "Draw
+    # games" section lists them.
+    "openers": ["anything", "jacks-or-better"],
+    "draw_limit": ["three-or-four-with-ace", "three", "five"],
+    "reshuffle": ["discards", "discards-and-folds"],
     # Issue 21's flop games: the wild rank ("none" by the issue), the ante, run it twice.
     "wild_rank": ["none", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
                   "tens", "jacks", "queens", "kings", "aces"],

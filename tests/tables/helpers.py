@@ -93,8 +93,8 @@ class Harness:
     async def passive(self, key: TableKey | None = None) -> None:
         """Play the current hand to its end: bring in, call, or check (never fold, never bet), show
         when asked to show or muck (so every live hand is turned over, as before mucking), decline
-        a card and pay the pot when Baseball asks, run it once, and discard the first card
-        (Crazy Pineapple)."""
+        a card and pay the pot when Baseball asks, run it once, discard the first card (Crazy
+        Pineapple), and stand pat at a draw."""
         key = key or self.key
         table = self.service.table(key)
         while table.hand is not None:
@@ -105,6 +105,8 @@ class Harness:
                 action = "show"
             if "decline" in names or "pay" in names:     # Baseball's questions: no card, stay in
                 action = "decline" if "decline" in names else "pay"
+            if "stand" in names:                         # a draw game's draw: stand pat
+                action = "stand"
             if "run_once" in names or "discard" in names:   # run it once; Crazy Pineapple: the first card
                 option = prompt.options[-1] if "run_once" in names else prompt.options[0]
                 await self.service.act(key, prompt.member, prompt.hand_id, prompt.turn, option.command)

@@ -117,3 +117,30 @@ def test_baseball_decisions_are_answered() -> None:
     weak = game_spot("baseball", "2c 7d", "4h", "Ad", wild_ranks=(Rank.THREE, Rank.NINE),
                      decision=Decision(0, "buy", 20, "4h"), street=3)
     assert Robot(random.Random(4)).decide(weak).kind in (Kind.BUY, Kind.DECLINE)
+
+
+def draw_spot(cards: str, game: str, most: int, wild: tuple[Rank, ...] = ()) -> Situation:
+    return Situation(
+        down=tuple(parse_cards(cards)), up=(), opponents_up=((),), dead=(), community=None,
+        wild_ranks=wild, wild_in_flush="any-card", street=24, pot=100, legal=LegalActions(0, fold=True),
+        game=game, decision=Decision(0, "draw", most, ""))
+
+
+def test_draws_keep_what_a_player_would() -> None:
+    robot = Robot(random.Random(1))
+
+    def discards(cards: str, game: str, most: int, wild: tuple[Rank, ...] = ()) -> set[str]:
+        command = robot.decide(draw_spot(cards, game, most, wild))
+        assert command.kind is Kind.DRAW
+        return {c.code for c in command.cards}
+
+    assert discards("Ah Ad 7c 5s 2d", "five-card-draw", 3) == {"7c", "5s", "2d"}         # keep the pair
+    assert discards("Ah Kd 9c 5s 2d", "five-card-draw", 4) == {"Kd", "9c", "5s", "2d"}   # an ace alone
+    assert discards("Qh Jd 9c 5s 2d", "five-card-draw", 3) == {"9c", "5s", "2d"}         # two high cards
+    assert discards("9h Td Jc Qs Kd", "five-card-draw", 3) == set()                      # a straight
+    # Kings and Little Ones: kings and the lowest card (the deuce) are wild for this player.
+    assert discards("2h Kd 9c Qs 7d", "kings-and-little-ones", 3, (Rank.KING,)) == {"9c", "7d", "Qs"}
+    assert discards("2c 3d 7h Kc Ks", "deuce-to-seven-triple-draw", 5) == {"Kc", "Ks"}
+    assert discards("7c 5d 4h 3s 2c", "deuce-to-seven-triple-draw", 5) == set()          # number one
+    assert discards("Ac 2d 3h 3s", "badugi", 4) == {"3h"} or discards("Ac 2d 3h 3s", "badugi", 4) == {"3s"}
+    assert discards("Ac 2d 3h 4s", "badugi", 4) == set()                                  # a badugi

@@ -26,6 +26,7 @@ import discord
 from bot.discord.ui.amount import AmountButton
 from bot.discord.ui.base import TableButton
 from bot.discord.ui.common import Interaction, act, reply, table_key, wildstud
+from bot.discord.ui.drawing import PickButton, draw_limit, open_picker
 from bot.discord.ui.errors import answer_error
 from bot.discord.ui.text import WAGERS, button_label
 from bot.engine.cards.card import Card
@@ -45,6 +46,7 @@ _STYLES = {
     "pay": discord.ButtonStyle.primary,
     "buy": discord.ButtonStyle.success,
     "decline": discord.ButtonStyle.secondary,
+    "stand": discord.ButtonStyle.secondary,
     "run_twice": discord.ButtonStyle.success,
     "run_once": discord.ButtonStyle.secondary,
 }
@@ -162,6 +164,12 @@ class MyCardsButton(TableButton, template=r"ws:cards:(?P<table>\d+)"):
             key = self.current_table(interaction)
             bot = wildstud(interaction)
             notice = bot.service.my_cards(key, interaction.user.id)
+            prompt = bot.service.current_prompt(key)
+            most = draw_limit(prompt) if prompt is not None and prompt.member == interaction.user.id else None
+            if prompt is not None and most is not None:
+                # Their draw now: their cards come with the discard picker.
+                await open_picker(interaction, key, notice, prompt, most)
+                return
             files = await bot.presenter.hand_files(key, notice, bot.service.snapshot(key))
             await reply(interaction, notice.text, file=files[0] if files else None)
         except Exception as exc:
@@ -175,6 +183,9 @@ def action_items(table_id: int, prompt: Prompt) -> list[discord.ui.Item[Any]]:
     for option in prompt.options:
         if option.action == "fold" and free_check:
             items.append(FoldAskButton(table_id, prompt.hand_id, prompt.turn))
+            continue
+        if option.action == "draw":          # the cards are chosen privately (``drawing``)
+            items.append(PickButton(table_id, prompt.hand_id, prompt.turn))
             continue
         label = button_label(option)
         if option.action in WAGERS and option.needs_amount:

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.discord.ui.text import split_text
+from bot.engine.cards.card import Card
 from bot.engine.command import Command
 from bot.render.views import PrivateNotice, TableSnapshot
 from bot.store import Store
@@ -30,13 +31,21 @@ class Front(Protocol):
         ...
 
     async def hand_files(
-        self, key: TableKey, notice: PrivateNotice, snapshot: TableSnapshot
+        self, key: TableKey, notice: PrivateNotice, snapshot: TableSnapshot,
+        *, discards: tuple[Card, ...] = (), lines: tuple[str, ...] = (), new: tuple[Card, ...] = (),
+        title: str = "",
     ) -> list[discord.File]:
-        """The hand picture of a player's own cards (none with the guild's look set to text)."""
+        """The hand picture of a player's own cards (none with the guild's look set to text);
+        a draw's marks: ``discards`` chosen, ``lines`` under the ``title``, the ``new`` cards."""
         ...
 
     async def look(self, guild: int) -> str:
         """The guild's ``/table look``: ``pictures`` or ``text``."""
+        ...
+
+    def keep_table_click(self, key: TableKey, interaction: Interaction) -> None:
+        """A click on the table message, acknowledged without a change, that opened a private
+        message: the member's next action edits the table through its webhook."""
         ...
 
 

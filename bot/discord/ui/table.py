@@ -26,6 +26,7 @@ from typing import Any
 import discord
 
 from bot.discord.ui.betting import MyCardsButton, action_items
+from bot.discord.ui.drawing import PICK_LABEL
 from bot.discord.ui.lobby import DealButton, JoinButton
 from bot.discord.ui.text import code_block, plain
 from bot.render.cards import chips, street_name
@@ -169,6 +170,9 @@ def turn_line(prompt: Prompt, deadline: int | None) -> str:
     "<@7> to act · 10 to call · time's up <t:1767225600:R>"
     """
     parts = [f"<@{prompt.member}> to act"]
+    draw = prompt.option("draw")
+    if draw is not None:
+        parts.append(f"draw up to {draw.amount} (cards chosen privately: {PICK_LABEL}) or stand pat")
     if prompt.to_call:
         parts.append(f"{chips(prompt.to_call)} to call")
     if deadline is not None:

@@ -15,6 +15,7 @@ lines.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 from collections.abc import Iterator, Sequence
@@ -108,6 +109,7 @@ class CardSource(Protocol):
     (``face_up`` False), the community card or an indicator card (``face_up`` True).
     ``remaining()``: how many cards are left in the stub (decides the seventh-street shortage).
     ``scramble(cards)``: put burned cards back into the stub (shortage procedure, TDA RP-10H).
+    ``reshuffle(cards)``: a draw game's stub ran out: shuffle these discards into a new stub.
     """
 
     def draw(self, seat: int | None, face_up: bool) -> Card: ...
@@ -116,13 +118,30 @@ class CardSource(Protocol):
 
     def scramble(self, cards: Sequence[Card]) -> None: ...
 
+    def reshuffle(self, cards: Sequence[Card]) -> None: ...
+
+
+def keyed_shuffle(cards: Sequence[Card], key: bytes) -> list[Card]:
+    """``cards`` in an order drawn from ``key`` (Fisher-Yates on SHA-256 of the key and a counter):
+    unpredictable to whoever does not know the key, and the same order for the same key and the same
+    cards in the same order. The 256-bit draws make the modulo bias nothing worth naming."""
+    out = list(cards)
+    for i in range(len(out) - 1, 0, -1):
+        digest = hashlib.sha256(key + i.to_bytes(2, "big")).digest()
+        j = int.from_bytes(digest, "big") % (i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
 
 class DeckSource:
     """A ``CardSource`` over a ``Deck``: cards come off the top in order, whoever they are for.
 
     ``scramble`` puts the burns back under the stub in the order they were burned: the deck order is
     already uniformly random, so a fixed rule keeps the deal exactly reproducible from the deck order
-    (which is what a deck commitment publishes).
+    (which is what a deck commitment publishes). ``reshuffle`` (a draw game's discards) cannot keep
+    the discard order, which the players chose: it shuffles them by ``keyed_shuffle`` keyed on the
+    whole deck order (secret until the commitment is opened) and the number of reshuffles so far, so
+    the deal stays reproducible from the deck order and nobody at the table can foresee it.
 
     >>> src = DeckSource(Deck.seeded(1))
     >>> src.remaining()
@@ -131,11 +150,12 @@ class DeckSource:
     51
     """
 
-    __slots__ = ("_cards", "_next")
+    __slots__ = ("_cards", "_next", "_reshuffles")
 
     def __init__(self, deck: Deck | Sequence[Card]) -> None:
         self._cards: list[Card] = list(deck.remaining() if isinstance(deck, Deck) else deck)
         self._next = 0
+        self._reshuffles = 0
 
     def draw(self, seat: int | None, face_up: bool) -> Card:
         """The top card of the stub; ``IndexError`` if the stub is empty."""
@@ -152,3 +172,9 @@ class DeckSource:
     def scramble(self, cards: Sequence[Card]) -> None:
         """Put ``cards`` (the burns) back at the bottom of the stub."""
         self._cards.extend(cards)
+
+    def reshuffle(self, cards: Sequence[Card]) -> None:
+        """Shuffle ``cards`` (discards) under the stub, keyed on the deck order (see the class)."""
+        self._reshuffles += 1
+        key = "".join(c.code for c in self._cards[:52]).encode() + self._reshuffles.to_bytes(2, "big")
+        self._cards.extend(keyed_shuffle(cards, key))

@@ -27,23 +27,28 @@ from bot.engine.cards.card import Rank
 from bot.engine.errors import RulingError
 from bot.engine.games.rulings import RULINGS, Rulings
 from bot.engine.games.streets import (
+    BADUGI_STREETS,
+    FIVE_CARD_DRAW_STREETS,
     HOLDEM_STREETS,
     OMAHA_STREETS,
     PINEAPPLE_STREETS,
     POSITIONAL,
     RAZZ_STREETS,
     STREETS,
+    TRIPLE_DRAW_STREETS,
     Street,
 )
 from bot.engine.vocab import normalise
 
 WildKind = Literal["fixed", "follow", "low-hole"]
 FollowMode = Literal["accumulate", "replace"]
-Split = Literal["high", "high-spade", "low-spade", "low", "high-low"]
+Split = Literal["high", "high-spade", "low-spade", "low", "high-low", "deuce-to-seven", "badugi"]
 """How each pot is split: to the best hand; halved with the best spade dealt face down; to the best
-ace-to-five low (razz); halved between the best high and the best eight-or-better low (stud hi-lo)."""
-Family = Literal["stud", "flop"]
-"""The families of games: seven-card stud and its variants; the flop (board) games."""
+ace-to-five low (razz); halved between the best high and the best eight-or-better low (stud hi-lo);
+to the best deuce-to-seven low (triple draw); to the best badugi."""
+Family = Literal["stud", "flop", "draw"]
+"""The families of games: seven-card stud and its variants; the flop (board) games; the draw
+games."""
 WILD_KINDS: tuple[WildKind, ...] = get_args(WildKind)
 FOLLOW_MODES: tuple[FollowMode, ...] = get_args(FollowMode)
 SPLITS: tuple[Split, ...] = get_args(Split)
@@ -56,7 +61,8 @@ class WildModel:
     ``kind``: ``"fixed"`` (``ranks`` only, the same for everyone), ``"follow"`` (``ranks`` always,
     plus the rank of the card after a face-up ``trigger``; ``mode`` ``"accumulate"`` keeps every
     follower, ``"replace"`` keeps only the latest) or ``"low-hole"`` (per player: the rank of the
-    player's lowest down card, in that player's hand only). ``ranks`` is empty for no wild cards.
+    player's lowest down card, in that player's hand only, beside ``ranks`` for everyone: Kings and
+    Little Ones' kings). ``ranks`` is empty for no wild cards.
     """
 
     kind: WildKind
@@ -77,8 +83,9 @@ class WildModel:
 
     @property
     def shared(self) -> bool:
-        """Some rank is wild for everyone (fixed with ranks, or a follow game)."""
-        return self.kind == "follow" or (self.kind == "fixed" and bool(self.ranks))
+        """Some rank is wild for everyone (fixed with ranks, a follow game, or Kings and Little
+        Ones' kings beside each player's own low card)."""
+        return self.kind == "follow" or bool(self.ranks)
 
 
 BETTING_RULINGS = ("high_hand_tiebreak", "open_pair_double", "raise_cap", "heads_up_uncapped",
@@ -165,9 +172,19 @@ class Game:
                                   f"choose one of {', '.join(offered)}")
 
     @property
+    def is_draw(self) -> bool:
+        """A draw game: some street has a draw (all cards down, discards secret)."""
+        return any(street.draw for street in self.streets)
+
+    @property
     def positional(self) -> bool:
-        """A flop game: blinds and a button, the action by position (its streets open so)."""
+        """A flop or draw game: a button, the action by position (its streets open so)."""
         return self.streets[0].opener in POSITIONAL
+
+    @property
+    def has_blinds(self) -> bool:
+        """The game posts blinds (the flop games, triple draw and badugi; not five-card draw)."""
+        return any(street.opener == "blinds" for street in self.streets)
 
     @property
     def board_size(self) -> int:
@@ -176,13 +193,21 @@ class Game:
 
     @property
     def family(self) -> Family:
-        """``"stud"`` or ``"flop"`` (the menu's groups)."""
+        """``"stud"``, ``"flop"`` or ``"draw"`` (the menu's groups)."""
+        if self.is_draw:
+            return "draw"
         return "flop" if self.positional else "stud"
 
     @property
     def has_low(self) -> bool:
-        """Some pot (or half of it) goes to an ace-to-five low: razz and stud hi-lo."""
-        return self.split in ("low", "high-low")
+        """Some pot (or half of it) goes to a low: razz and stud hi-lo (ace-to-five), deuce-to-seven
+        triple draw, badugi."""
+        return self.split in ("low", "high-low", "deuce-to-seven", "badugi")
+
+    @property
+    def low_only(self) -> bool:
+        """Every pot goes to the best low (razz, deuce-to-seven, badugi): no high hand plays."""
+        return self.split in ("low", "deuce-to-seven", "badugi")
 
     def describe(self) -> str:
         """``"Title: rules"`` in one line, for announcements."""
@@ -190,6 +215,10 @@ class Game:
 
 
 _NO_WILD_PAIRS = (("open_pair_double", ("natural-pair", "off")),)
+DRAW_BETTING_RULINGS = ("raise_cap", "heads_up_uncapped")
+"""The betting rulings of the draw games (no bring-in, no showing hand, no open pair, no burns; the
+odd chip goes to the first winner left of the button, as in the flop games)."""
+_FIVE_CARD_DRAW_RULINGS = ("openers", "draw_limit", "reshuffle")
 _LOW_RULINGS = tuple(r for r in BETTING_RULINGS if r != "open_pair_double")
 """Razz and hi-lo: an open pair on fourth street changes no limit there, so that ruling does not apply."""
 
@@ -298,7 +327,41 @@ _FLOP_LIST = (
     ),
 )
 
-GAMES: Mapping[str, Game] = {game.name: game for game in (*_GAME_LIST, *_FLOP_LIST)}
+_DRAW_LIST = (
+    Game(
+        "five-card-draw", "Five-Card Draw",
+        "five cards down after an ante, a bet, one draw of up to three cards (four when you show an "
+        "ace), a bet; the best high hand wins",
+        WildModel("fixed"), (*_FIVE_CARD_DRAW_RULINGS, *DRAW_BETTING_RULINGS),
+        streets=FIVE_CARD_DRAW_STREETS,
+    ),
+    Game(
+        "kings-and-little-ones", "Kings and Little Ones",
+        "five-card draw; kings are wild, and your lowest card (every card of its rank in your hand) "
+        "is wild for you only",
+        WildModel("low-hole", frozenset({Rank.KING})),
+        ("low_hole_ace", *_FIVE_CARD_DRAW_RULINGS, *_WILD_VALUE_RULINGS, *DRAW_BETTING_RULINGS),
+        streets=FIVE_CARD_DRAW_STREETS,
+    ),
+    Game(
+        "deuce-to-seven-triple-draw", "Deuce-to-Seven Triple Draw",
+        "blinds, five cards down, three draws of as many cards as you like with a bet before each "
+        "and after the last; the lowest hand wins: aces are high, straights and flushes count "
+        "against you, and 7-5-4-3-2 is the best",
+        WildModel("fixed"), ("reshuffle", *DRAW_BETTING_RULINGS), streets=TRIPLE_DRAW_STREETS,
+        split="deuce-to-seven",
+    ),
+    Game(
+        "badugi", "Badugi",
+        "blinds, four cards down, three draws with a bet before each and after the last; the best "
+        "hand has four cards of four different suits and ranks, the lowest wins (aces low: "
+        "A-2-3-4 of four suits is the best)",
+        WildModel("fixed"), ("reshuffle", *DRAW_BETTING_RULINGS), streets=BADUGI_STREETS,
+        split="badugi",
+    ),
+)
+
+GAMES: Mapping[str, Game] = {game.name: game for game in (*_GAME_LIST, *_FLOP_LIST, *_DRAW_LIST)}
 """Every game by name, in menu order (the default first)."""
 
 DEFAULT_GAME = GAMES["sex-in-the-middle-east"]

@@ -22,8 +22,25 @@ from collections.abc import Mapping, Sequence
 
 from bot.engine.betting.pots import share_pot
 from bot.engine.cards.card import Card, Rank
-from bot.engine.values.ace_to_five import ace_to_five_key
+from bot.engine.values.ace_to_five import ace_to_five, ace_to_five_key, eight_or_better
+from bot.engine.values.badugi import badugi
+from bot.engine.values.deuce_to_seven import deuce_to_seven
 from bot.engine.values.low import LowValue
+
+
+def low_value(split: str, cards: Sequence[Card]) -> LowValue | None:
+    """The low that plays in a game split ``split``: razz's ace-to-five (``low``), stud hi-lo's
+    eight-or-better (``high-low``; ``None``: no low), deuce-to-seven's, or the badugi; ``None`` in a
+    game without a low."""
+    if split == "low":
+        return ace_to_five(cards)
+    if split == "high-low":
+        return eight_or_better(cards)
+    if split == "deuce-to-seven":
+        return deuce_to_seven(cards)
+    if split == "badugi":
+        return badugi(cards)
+    return None
 
 
 def _low_order(card: Card) -> tuple[int, int]:

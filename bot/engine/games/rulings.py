@@ -41,8 +41,11 @@ QueenLast = Literal["only-queens", "no-wilds", "keep-follower"]
 ThreeUp = Literal["wild", "pay-the-pot-or-fold"]
 FourCard = Literal["free", "bought"]
 FourCardFace = Literal["down", "up"]
-LowHoleAce = Literal["high", "low"]
+LowHoleAce = Literal["high", "low", "either"]
 LowChicagoAce = Literal["ace-high", "ace-low"]
+Openers = Literal["anything", "jacks-or-better"]
+DrawLimit = Literal["three-or-four-with-ace", "three", "five"]
+Reshuffle = Literal["discards", "discards-and-folds"]
 WildRank = Literal["none", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
                    "tens", "jacks", "queens", "kings", "aces"]
 FlopAnte = Literal["none", "per-player", "big-blind"]
@@ -68,8 +71,12 @@ RULING_HELP: dict[str, str] = {
     "three_up": "baseball: a face-up three is wild, or its player must match the pot or fold",
     "four_card": "baseball: the extra card for a face-up four is free or bought",
     "four_card_face": "baseball: the extra card is dealt down or up",
-    "low_hole_ace": "low-hole-wild: an ace is the highest or the lowest down card",
+    "low_hole_ace": "low-hole-wild, kings-and-little-ones: an ace is the highest or the lowest card "
+                    "(either: whichever makes the player's hand better)",
     "low_chicago_ace": "low-chicago: the ace of spades is high or the lowest spade",
+    "openers": "five-card draw: any hand may open the betting, or only jacks or better",
+    "draw_limit": "five-card draw: the most cards one player may draw",
+    "reshuffle": "draw games: what is shuffled into a new stub when the deck runs out",
     "wild_rank": "flop games: a rank the dealer makes wild (every card of it, hole or board)",
     "flop_ante": "flop games: an ante from every player, or one from the big blind for the table",
     "run_it_twice": "flop games: all-in players before the river are asked to deal the rest twice",
@@ -105,6 +112,9 @@ class Rulings:
     four_card_face: FourCardFace = "down"
     low_hole_ace: LowHoleAce = "high"
     low_chicago_ace: LowChicagoAce = "ace-high"
+    openers: Openers = "anything"
+    draw_limit: DrawLimit = "three-or-four-with-ace"
+    reshuffle: Reshuffle = "discards"
     wild_rank: WildRank = "none"
     flop_ante: FlopAnte = "none"
     run_it_twice: OffOn = "off"

@@ -12,7 +12,7 @@ after the flop betting).
 
 Street numbers are unique across every family, so a number alone names a street in the log and the
 narration (``bot.engine.vocab.STREET_NAMES``): stud's are 3..7 (third to seventh street), the flop
-games' 10..13 (pre-flop, flop, turn, river).
+games' 10..13 (pre-flop, flop, turn, river), the draw games' 20..24 (``draw_streets``).
 
 >>> [s.number for s in STREETS], STREETS[0].passes, STREETS[0].opener
 ([3, 4, 5, 6, 7], (False, False, True), 'low-card')
@@ -32,13 +32,15 @@ big blind, or of the straddle, acts first; heads-up the button is the small blin
 and ``button`` (the first live seat left of the button); see ``bot.engine.hand.opening``."""
 
 POSITIONAL: frozenset[Opener] = frozenset({"blinds", "button"})
-"""Openers that go by the button's position (the flop games)."""
+"""Openers that go by the button's position (the flop games and the draw games)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Street:
     """One street: ``number`` (3 = third street), ``passes`` (per pass, ``True`` for a face-up card),
-    ``burn``, ``big_bet``, ``opener`` and ``shortage`` (see the module docstring)."""
+    ``burn``, ``big_bet``, ``opener`` and ``shortage`` (see the module docstring); ``draw``: the most
+    cards a seat may draw on this street before its betting (draw games; 0 = no draw), each live
+    seat in turn from the first left of the button (``bot.engine.hand.drawing``)."""
 
     number: int
     passes: tuple[bool, ...]
@@ -46,12 +48,15 @@ class Street:
     big_bet: bool
     opener: Opener
     shortage: bool = False
+    draw: int = 0
     board: int = 0
     discard: int = 0
 
     def __post_init__(self) -> None:
         if self.shortage and (self.passes != (False,)):
             raise ValueError("only a street of one down card can be dealt as a community card")
+        if self.draw < 0 or (self.draw and any(self.passes)):
+            raise ValueError("a draw street deals no face-up card and draws 0 or more cards")
         if self.board < 0:
             raise ValueError("a street cannot deal a negative number of board cards")
 
@@ -74,6 +79,31 @@ RAZZ_STREETS = stud_streets("high-card", "low-hand")
 """Razz: the stud deal, the highest door card brings in, the lowest showing hand acts first."""
 
 
+BEFORE_DRAW, AFTER_DRAW = 20, 24
+"""The draw games' street numbers: 20 before the first draw, 21..23 after the first to third draw
+of a triple draw game, 24 after a single draw game's one draw (``bot.engine.vocab.STREET_NAMES``)."""
+
+
+def draw_streets(cards: int, draws: int, most: int, first: Opener = "button") -> tuple[Street, ...]:
+    """A draw game: ``cards`` down, a betting round opened by ``first``, then ``draws`` times a draw
+    of up to ``most`` cards and a betting round opened left of the button. Fixed limit bets the
+    small bet before the first draw and after it when there are three draws, the big bet after."""
+    deal = Street(BEFORE_DRAW, (False,) * cards, False, False, first)
+    if draws == 1:
+        return deal, Street(AFTER_DRAW, (), False, True, "button", draw=most)
+    return (deal, *(Street(BEFORE_DRAW + k, (), False, k >= 2, "button", draw=most)
+                    for k in range(1, draws + 1)))
+
+
+FIVE_CARD_DRAW_STREETS = draw_streets(5, 1, 3)
+"""Five-card draw: five down, a bet, one draw of up to three (ruling ``draw_limit``), a bet."""
+
+TRIPLE_DRAW_STREETS = draw_streets(5, 3, 5, "blinds")
+"""Deuce-to-seven triple draw: blinds, five down, a bet, then three times a draw of any number of
+cards and a bet (the small bet before the second draw, the big bet after)."""
+
+BADUGI_STREETS = draw_streets(4, 3, 4, "blinds")
+"""Badugi: as triple draw with four cards."""
 PRE_FLOP, FLOP, TURN, RIVER = 10, 11, 12, 13
 """The flop games' street numbers (see the module docstring)."""
 

@@ -20,9 +20,10 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
 
 
 def post_antes(state: HandState) -> None:
-    """Every seat posts the ante (all-in if short). The flop games post no stud ante."""
+    """Every seat posts the ante (all-in if short). Games with blinds (the flop games, triple draw,
+    badugi) post no ante."""
     ante = state.stakes.ante
-    if ante <= 0 or state.game.positional:
+    if ante <= 0 or state.game.has_blinds:
         return
     street = state.street
     for index, seat in enumerate(state.seats):

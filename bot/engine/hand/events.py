@@ -171,19 +171,21 @@ class ShowdownStarted(NamedTuple):
 class HandShown(NamedTuple):
     """``seat`` showed ``cards`` (its own, as dealt) worth ``value``. In razz and stud hi-lo
     ``ranking`` is ``"low"`` / ``"high-low"`` and ``low`` the hand's ace-to-five low (razz) or
-    eight-or-better low (hi-lo; ``None``: no low); in razz ``value`` (the high hand) does not play."""
+    eight-or-better low (hi-lo; ``None``: no low); in razz ``value`` (the high hand) does not play.
+    In deuce-to-seven and badugi ``ranking`` is ``"low"`` too and ``low`` the hand's 2-7 low or
+    badugi; ``value`` is ``None`` for a hand of fewer than five cards (badugi)."""
 
     seat: int
     cards: tuple[Card, ...]
-    value: HandValue
+    value: HandValue | None
     low: LowValue | None = None
     ranking: str = "high"
 
     def describe(self) -> str:
         """What the hand is worth in its game: ``"Eight-six low (8-6-4-3-A)"`` in razz, ``"Flush,
         ace high; eight-six low"`` or ``"...; no low"`` in hi-lo, the high hand otherwise."""
-        if self.ranking == "low" and self.low is not None:
-            return self.low.describe()
+        if (self.ranking == "low" and self.low is not None) or self.value is None:
+            return self.low.describe() if self.low is not None else ""
         high = self.value.describe(kickers=True)
         if self.ranking == "high-low":
             return f"{high}; {self.low.name} ({spell(self.low.ranks)})" if self.low else f"{high}; no low"
@@ -193,6 +195,56 @@ class HandShown(NamedTuple):
     def kind(self) -> str:
         """Always ``"hand_shown"``."""
         return "hand_shown"
+
+
+class DiscardsReshuffled(NamedTuple):
+    """Draw games: the stub ran out while ``seat`` drew, so ``count`` discards (every one not yet
+    reshuffled but ``seat``'s own) were shuffled into a new stub (docs/rules.md, "Draw games").
+    ``size``: how many. Which cards they were is never told."""
+
+    seat: int
+    size: int
+
+    @property
+    def kind(self) -> str:
+        """Always ``"discards_reshuffled"``."""
+        return "discards_reshuffled"
+
+
+class DrawAceShown(NamedTuple):
+    """Five-card draw: ``seat`` drew four cards and showed the ``card`` it kept, an ace (ruling
+    ``draw_limit``, ``three-or-four-with-ace``)."""
+
+    seat: int
+    card: Card
+
+    @property
+    def kind(self) -> str:
+        """Always ``"draw_ace_shown"``."""
+        return "draw_ace_shown"
+
+
+class OpenersShown(NamedTuple):
+    """Jacks or better: the opener ``seat`` proves it had openers by showing ``cards`` (the pair of
+    jacks or better it opened with, a split card kept from its discards included)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+    @property
+    def kind(self) -> str:
+        """Always ``"openers_shown"``."""
+        return "openers_shown"
+
+
+class NobodyOpened(NamedTuple):
+    """Jacks or better: nobody could or would open, so everyone antes again into the same pot and
+    the cards are dealt again (without an ante the hand just ends; docs/rules.md, "Draw games")."""
+
+    @property
+    def kind(self) -> str:
+        """Always ``"nobody_opened"``."""
+        return "nobody_opened"
 
 
 class HandMucked(NamedTuple):
@@ -277,6 +329,7 @@ class HandEnded(NamedTuple):
 Event = (
     StreetStarted | CardDealt | BurnsScrambled | CommunityCardNeeded | WildRankAdded | FollowNoted
     | BringInSeat | FirstToAct | ActionTaken | BettingClosed | UncalledReturned | ShowdownStarted
-    | HandShown | HandMucked | PotAwarded | HandEnded
+    | HandShown | HandMucked | PotAwarded | HandEnded | DiscardsReshuffled | DrawAceShown
+    | OpenersShown | NobodyOpened
 )
 """Any narration event."""

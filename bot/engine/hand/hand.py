@@ -43,10 +43,11 @@ from bot.engine.errors import IllegalAction
 from bot.engine.games.catalogue import Game, game_of
 from bot.engine.games.follow import WildEvent
 from bot.engine.games.rulings import DEFAULT_RULINGS, Rulings
-from bot.engine.hand import decisions, planning, showdown, streets
+from bot.engine.hand import decisions, drawing, planning, showdown, streets
 from bot.engine.hand.blinds import blind_seats, check_posts
 from bot.engine.hand.dealing import post_antes, sync_wilds
 from bot.engine.hand.events import ActionTaken, CardDealt, Event
+from bot.engine.hand.openers import record_opener
 from bot.engine.hand.opening import showing
 from bot.engine.hand.options import NO_OPTIONS, HandOptions
 from bot.engine.hand.records import Decision, HandResult
@@ -74,6 +75,7 @@ _TIMEOUT = Command(Kind.TIMEOUT)
 _PAY = Command(Kind.PAY)
 _BUY = Command(Kind.BUY)
 _DECLINE = Command(Kind.DECLINE)
+_STAND = Command(Kind.STAND)
 
 
 def _wrap_event(entry: Event | Deal | Action) -> Event:
@@ -137,7 +139,7 @@ class StudHand:
             raise ValueError(f"the button must be one of the hand's seats (0 to {n - 1}), got {button!r}")
         chosen = game_of(game)
         chosen.check_rulings(rulings)
-        if chosen.positional:
+        if chosen.has_blinds:
             stakes.check_blinds()
             check_posts(options, n, button)
         self.state = HandState(chosen, stakes, rulings, _as_source(source), list(stacks),
@@ -242,7 +244,7 @@ class StudHand:
 
     @property
     def button(self) -> int:
-        """The dealer button's seat. The flop games go by it (blinds, the deal, the action); stud
+        """The dealer button's seat. The flop and draw games go by it (blinds, the deal, the action); stud
         ignores it (its seats are in deal order: seat 0 is first left of the dealer)."""
         return self.state.button
 
@@ -362,6 +364,26 @@ class StudHand:
         """The decision the hand waits for (``actor`` decides; ``choices`` are its commands), or None."""
         return self.state.decision
 
+    def drawn(self, seat: int) -> tuple[int, ...]:
+        """How many cards each draw of ``seat`` took, in order (0 = stood pat); public."""
+        return tuple(len(cards) for cards in self.state.seats[seat].discards)
+
+    def discards(self, seat: int) -> tuple[tuple[Card, ...], ...]:
+        """The cards ``seat`` threw away at each of its draws: SECRET for ever -- for that seat's
+        own player and the history file only, never the table."""
+        return tuple(self.state.seats[seat].discards)
+
+    @property
+    def opener(self) -> int | None:
+        """The seat that opened the first betting round (its first bet), if anyone did."""
+        return self.state.opener
+
+    @property
+    def reshuffled_at(self) -> tuple[int, ...]:
+        """Draw games: the deal position (``Deal.seq``) of the first card dealt after each time the
+        discards were reshuffled into a new stub."""
+        return tuple(self.state.reshuffles)
+
     @property
     def dead_money(self) -> tuple[int, ...]:
         """Chips each seat paid into the pot outside the betting (Baseball's payments)."""
@@ -401,6 +423,8 @@ class StudHand:
         state = self.state
         if state.decision is not None:
             self._check_decider(seat)
+            if state.decision.kind == "draw":
+                return drawing.check_draw(state, state.decision, command)
             return decisions.resolve(state.decision, command)
         kind, to, timed_out = planning.plan(state, seat, command)
         if kind == "wager":
@@ -422,6 +446,13 @@ class StudHand:
         state = self.state
         if state.decision is not None:
             self._check_decider(seat)
+            if state.decision.kind == "draw":
+                action = drawing.answer_draw(state, seat, command)
+                if state.live == 1:
+                    showdown.win_by_fold(state)
+                else:
+                    streets.advance(state)
+                return action
             action = decisions.answer(state, seat, command)
             if state.live == 1:
                 showdown.win_by_fold(state)
@@ -501,6 +532,17 @@ class StudHand:
         """A buy-or-decline decision: no extra card, no chips."""
         self.apply(seat, _DECLINE)
 
+    def draw(self, seat: int, cards: Sequence[Card] = ()) -> None:
+        """A draw decision: throw ``cards`` away and be dealt as many (none: stand pat)."""
+        try:
+            command = Command(Kind.DRAW, cards=tuple(cards))
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+        self.apply(seat, command)
+
+    def stand_pat(self, seat: int) -> None:
+        """A draw decision: keep every card."""
+        self.apply(seat, _STAND)
     def discard(self, seat: int, card: Card) -> None:
         """Crazy Pineapple's discard decision: throw ``card`` away."""
         self.apply(seat, Command(Kind.DISCARD, cards=(card,)))
@@ -535,6 +577,8 @@ class StudHand:
                                 timed_out))
         else:
             name = rnd.wager_name()
+            if state.opener is None and street == state.game.streets[0].number:
+                record_opener(state, seat)
             chips, _full = rnd.wager(seat, to)
             state.last_aggressor[street] = seat
             state.record(Action(street, seat, name, chips, to, record.stack == 0, timed_out))

@@ -6,7 +6,7 @@ door card brings in (razz, aces low: ``low.high_door_index``). ``high-hand``: th
 showing hand acts first (ties by position or by the highest card by suit, ruling
 ``high_hand_tiebreak``; in a seventh-street shortage the sixth-street order stands); ``low-hand``:
 the lowest showing hand (razz: ``low.low_hand_index``). A game's ``Street.opener`` picks one
-of ``OPENERS``. The flop games open by position: ``blinds`` (pre-flop: the blinds are already
+of ``OPENERS``. The flop and draw games open by position: ``blinds`` (the blinds are already
 posted, ``blinds.post_blinds``, and the first seat left of the big blind acts) and ``button`` (the
 first live seat left of the button).
 """
@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 from bot.engine.betting.pots import uncalled
 from bot.engine.betting.round import BettingRound
 from bot.engine.games.low import high_door_index, low_hand_index
-from bot.engine.games.streets import POSITIONAL
 from bot.engine.hand.events import BettingClosed, BringInSeat, FirstToAct, UncalledReturned
 from bot.engine.values.showing import door_card_key
 from bot.engine.values.valuation import best_showing
@@ -82,7 +81,7 @@ def _round(state: HandState, street: Street, *, open_pair: bool = False, bring_i
     rnd = BettingRound(street.number, street.big_bet, state.stakes, state.seats, open_pair=open_pair,
                        bring_in_seat=bring_in_seat, bring_in_may_fold=bring_in_may_fold,
                        raise_cap=rulings.raise_cap_count, heads_up_uncapped=rulings.heads_up_uncapped == "on",
-                       blinds=street.opener in POSITIONAL)
+                       blinds=state.game.has_blinds)
     state.round = rnd
     return rnd
 
@@ -131,7 +130,8 @@ def _after_blinds(state: HandState, street: Street) -> int | None:
 
 
 def _left_of_button(state: HandState, street: Street) -> int | None:
-    """After the flop: the first live seat with chips left of the button acts first."""
+    """After the flop (and on every round of a draw game without blinds, and after each draw): the
+    first live seat with chips left of the button acts first."""
     rnd = _round(state, street)
     return rnd.first_actor(state.left_of(state.button))
 

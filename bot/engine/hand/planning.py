@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 from bot.engine.betting.round import NO_ACTIONS, LegalActions
 from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction
+from bot.engine.hand.openers import may_open, opening_round
 from bot.engine.hand.showdown import may_muck
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
@@ -40,9 +41,13 @@ def legal_actions(state: HandState, seat: int | None) -> LegalActions:
         if state.phase == "betting":
             assert state.round is not None
             legal = state.round.legal(seat)
+            if (legal.wager is not None and state.opener is None and opening_round(state)
+                    and not may_open(state, seat)):
+                legal = _no_opening(legal)
         elif state.phase == "showdown":
             legal = LegalActions(seat, show=True, muck=may_muck(state, seat))
-        elif state.phase == "decision" and state.decision is not None and state.decision.kind == "pay":
+        elif (state.phase == "decision" and state.decision is not None
+              and state.decision.kind in ("pay", "draw")):
             legal = LegalActions(seat, fold=True)
         else:
             legal = NO_ACTIONS
@@ -50,7 +55,15 @@ def legal_actions(state: HandState, seat: int | None) -> LegalActions:
     return legal
 
 
-_DECIDING = frozenset({Kind.PAY, Kind.BUY, Kind.DECLINE})
+def _no_opening(legal: LegalActions) -> LegalActions:
+    """Jacks or better: a seat without openers may check or fold, not open."""
+    all_in = legal.all_in_kind == "call"
+    return legal._replace(wager=None, min_to=None, max_to=None, to_options=(),
+                          all_in_to=legal.all_in_to if all_in else None,
+                          all_in_kind=legal.all_in_kind if all_in else None)
+
+
+_DECIDING = frozenset({Kind.PAY, Kind.BUY, Kind.DECLINE, Kind.DRAW, Kind.STAND})
 _WAGERING = frozenset({Kind.BET, Kind.RAISE, Kind.WAGER})
 
 
@@ -174,6 +187,8 @@ def _plan(state: HandState, seat: int, command: str, amount: int | None, declare
 
 def _wager_refusal(state: HandState, legal: LegalActions) -> str:
     rnd = state.round
+    if opening_round(state) and legal.seat is not None and not may_open(state, legal.seat):
+        return "jacks or better to open: you need a pair of jacks or better to bet; check or fold"
     if rnd is not None and rnd.cap is not None and rnd.aggressions >= rnd.cap:
         return f"the betting is capped at a bet and {rnd.cap - 1} raises: call or fold"
     if legal.call is not None and legal.all_in_kind == "call":

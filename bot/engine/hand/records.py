@@ -16,18 +16,20 @@ from bot.engine.command import Command, Kind
 from bot.engine.values.evaluator import HandValue
 from bot.engine.values.low import LowValue
 
-DecisionKind = Literal["buy", "pay", "discard", "run_twice"]
+DecisionKind = Literal["buy", "pay", "discard", "run_twice", "draw"]
 """``buy``: buy an extra card or decline it; ``pay``: match the pot or fold; ``discard``: throw
 away one of your down cards (Crazy Pineapple); ``run_twice``: deal the rest of the board twice, or
-once."""
+once; ``draw``: a draw game's draw (up to ``amount`` cards, or stand pat)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
     """The hand waits for ``seat``: ``kind`` ``"buy"`` (buy the extra card for ``amount`` chips, or
     decline), ``"pay"`` (match the pot, ``amount`` chips, at most the stack, or fold), ``"discard"``
-    (one of ``cards``, the seat's down cards; ``amount`` 0) or ``"run_twice"`` (run it twice or
-    once; ``amount`` 0). ``card``: the face-up card that asks for it ("" when no card asks).
+    (one of ``cards``, the seat's down cards; ``amount`` 0), ``"run_twice"`` (run it twice or
+    once; ``amount`` 0) or ``"draw"`` (discard up to ``amount`` cards and be dealt as many, or
+    stand pat: answered with ``Command(Kind.DRAW, cards=...)`` or ``Command(Kind.STAND)``; the
+    timer stands pat). ``card``: the face-up card that asks for it ("" when no card asks).
     ``fallback``: the card a timer discards (``discard``)."""
 
     seat: int
@@ -43,6 +45,8 @@ class Decision:
         decline, pay or fold, run it twice or once -- or a discard of each card."""
         if self.kind == "buy":
             return Command(Kind.BUY, self.amount), Command(Kind.DECLINE)
+        if self.kind == "draw":
+            return Command(Kind.DRAW), Command(Kind.STAND)
         if self.kind == "discard":
             return tuple(Command(Kind.DISCARD, cards=(card,)) for card in self.cards)
         if self.kind == "run_twice":

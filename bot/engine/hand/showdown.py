@@ -18,12 +18,13 @@ from typing import TYPE_CHECKING
 
 from bot.engine.betting.pots import Pot, chicago_shares, share_pot, split_pots
 from bot.engine.cards.card import Card, Rank, Suit
-from bot.engine.games.low import hi_lo_shares, low_card_order, low_winners
+from bot.engine.games.low import hi_lo_shares, low_card_order, low_value, low_winners
 from bot.engine.games.wilds import low_hole_rank
 from bot.engine.hand.events import (
     HandEnded,
     HandMucked,
     HandShown,
+    OpenersShown,
     PotAwarded,
     ShowdownStarted,
     UncalledReturned,
@@ -31,7 +32,6 @@ from bot.engine.hand.events import (
 from bot.engine.hand.opening import leader_seat
 from bot.engine.hand.records import HandResult, PotResult
 from bot.engine.log import Action
-from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
 from bot.engine.values.board import omaha_high, omaha_low
 from bot.engine.values.evaluator import HandValue
 from bot.engine.values.low import LowValue
@@ -51,7 +51,7 @@ def begin_showdown(state: HandState) -> None:
     if start is None or state.betting_closed:
         start = state.high_hands.get(last)
     if state.game.positional and (start is None or state.betting_closed):
-        start = state.left_of(state.button)       # flop games: from the first seat left of the button
+        start = state.left_of(state.button)  # flop and draw games: from the first seat left of the button
     if start is None:
         before = last - 1
         start = state.high_hands[before] if state.community is not None and before in state.high_hands \
@@ -74,12 +74,26 @@ def begin_showdown(state: HandState) -> None:
 
 def seat_wilds(state: HandState, seat: int) -> frozenset[Rank]:
     """The ranks wild for ``seat`` now: the shared wild set, or in low-hole-wild the rank of its
-    lowest down card (secret: only its owner may be told before the showdown). The one wild set of
-    both the showdown and the player's own "Best now" hint (issue 17)."""
-    if state.game.wilds.per_player:
-        rank = low_hole_rank(state.seats[seat].down, ace_low=state.rulings.low_hole_ace == "low")
-        return frozenset() if rank is None else frozenset({rank})
-    return frozenset(state.follow.wild_set)
+    lowest down card (secret: only its owner may be told before the showdown); in Kings and Little
+    Ones both, the kings and the rank of the seat's lowest card. Under ``low_hole_ace = either`` the
+    ace counts low when that makes the hand better (the player's choice, made for them). The one
+    wild set of both the showdown and the player's own "Best now" hint (issue 17)."""
+    shared = frozenset(state.follow.wild_set)
+    if not state.game.wilds.per_player:
+        return shared
+    down = state.seats[seat].down
+    how = state.rulings.low_hole_ace
+    rank = low_hole_rank(down, ace_low=how == "low")
+    wild = shared if rank is None else shared | {rank}
+    if how == "either":
+        low = low_hole_rank(down, ace_low=True)
+        other = shared if low is None else shared | {low}
+        cards = state.hand_cards(seat)
+        if other != wild and len(cards) >= 5:     # the ace low, when that makes the hand better
+            ruling = state.rulings.wild_in_flush
+            if best_value(cards, other, wild_in_flush=ruling) > best_value(cards, wild, wild_in_flush=ruling):
+                return other
+    return wild
 
 
 def value_of(state: HandState, seat: int, run: int = 0) -> HandValue:
@@ -98,40 +112,43 @@ def _key(state: HandState, value: HandValue) -> tuple[int, int]:
 
 
 def low_of(state: HandState, seat: int, run: int = 0) -> LowValue | None:
-    """``seat``'s low in razz (ace-to-five) or hi-lo (eight-or-better, or ``None``; Omaha hi-lo:
-    two of its cards with three of the board, chosen apart from the high)."""
+    """``seat``'s low in razz (ace-to-five), hi-lo (eight-or-better, or ``None``; Omaha hi-lo:
+    two of its cards with three of the board, chosen apart from the high), deuce-to-seven or
+    badugi."""
     if state.game.exact_hole:
         return omaha_low(state.seats[seat].cards, state.board_of(run), seat_wilds(state, seat))
-    cards = state.hand_cards(seat, run)
-    return ace_to_five(cards) if state.game.split == "low" else eight_or_better(cards)
+    return low_value(state.game.split, state.hand_cards(seat, run))
 
 
 def show(state: HandState, seat: int, timed_out: bool) -> None:
-    """``seat`` shows its hand."""
-    value = value_of(state, seat)
-    state.shown[seat] = value
+    """``seat`` shows its hand (a hand of fewer than five cards, badugi's, has no high value)."""
+    record = state.seats[seat]
+    value = value_of(state, seat) if len(state.hand_cards(seat)) >= 5 else None
+    if value is not None:
+        state.shown[seat] = value
     game = state.game
     low: LowValue | None = None
     if game.has_low:
         low = low_of(state, seat)
         if low is not None:
             state.lows[seat] = low
-    record = state.seats[seat]
     state.log.append(Action(state.street, seat, "show", 0, 0, record.stack == 0, timed_out))
-    ranking = game.split if game.has_low else "high"
+    ranking = ("low" if game.low_only else game.split) if game.has_low else "high"
     state.events.append(HandShown(seat, tuple(record.cards), value, low, ranking))
+    if seat == state.opener and state.openers:
+        state.events.append(OpenersShown(seat, state.openers))
 
 
 def may_muck(state: HandState, seat: int) -> bool:
     """A loser not all-in may muck (SPEC §6): every pot ``seat`` could win is already won by a
     hand shown (strictly better), and the hands were not turned face up."""
     record = state.seats[seat]
-    if record.stack == 0 or state.betting_closed or not state.shown:
+    if record.stack == 0 or state.betting_closed or not (state.shown or state.lows):
         return False
     game = state.game
     if game.split in ("high-spade", "low-spade") and any(c.suit is Suit.SPADES for c in record.down):
         return False                      # a spade down may win half of a Chicago pot
-    mine = _key(state, value_of(state, seat))
+    mine = None if game.low_only else _key(state, value_of(state, seat))
     my_low = low_of(state, seat) if game.has_low else None
     shown, lows = state.shown, state.lows
     for pot in split_pots(state.contributions(), state.live_flags()).pots:
@@ -139,7 +156,7 @@ def may_muck(state: HandState, seat: int) -> bool:
             continue
         low_beaten = my_low is None or any(
             (low := lows.get(s)) is not None and low.beats(my_low) for s in pot.eligible)
-        if game.split == "low":
+        if game.low_only or mine is None:
             if not low_beaten:
                 return False
             continue
@@ -179,10 +196,14 @@ def _odd_chip_order(state: HandState, winners: list[int], low: bool = False) -> 
 
 
 def win_by_fold(state: HandState) -> None:
-    """Everyone else folded: the last live seat takes every pot without a showdown."""
+    """Everyone else folded: the last live seat takes every pot without a showdown (an opener under
+    jacks or better shows its openers first)."""
     state.actor = None
     state.round = None
     state.dealer = None
+    seat = state.opener
+    if seat is not None and state.openers and not state.seats[seat].folded:
+        state.events.append(OpenersShown(seat, state.openers))
     award(state, showdown=False)
 
 
@@ -254,8 +275,8 @@ def _award_run(state: HandState, pots: tuple[Pot, ...], amounts: list[int], run:
     results: list[PotResult | None] = [None] * len(pots)
     keys = {s: _key(state, v) for s, v in shown.items()}
     by_suit = state.rulings.odd_chip != "left-of-dealer" and not state.game.positional
-    how = state.game.split
-    lowest = showdown and how == "low"          # razz: the low takes the pot, odd chips by the lowest card
+    low_only = state.game.low_only
+    lowest = showdown and low_only   # razz, 2-7, badugi: the low takes the pot, odd chips by the lowest card
     for index in range(len(pots) - 1, -1, -1):                 # side pots first (SPEC §6)
         pot = pots[index]
         amount = amounts[index]
@@ -263,14 +284,15 @@ def _award_run(state: HandState, pots: tuple[Pot, ...], amounts: list[int], run:
             continue
         spade: int | None = None
         lows: list[int] = []
-        if showdown:
+        if showdown and low_only:
+            contenders = [s for s in pot.eligible if s in lows_by_seat]
+            winners = low_winners(lows_by_seat, contenders)
+        elif showdown:
             contenders = [s for s in pot.eligible if s in keys]
             best = max(keys[s] for s in contenders)
             winners = [s for s in contenders if keys[s] == best]
             if state.game.has_low:
                 lows = low_winners(lows_by_seat, contenders)
-                if how == "low":
-                    winners, lows = lows, []
             else:
                 spade = _spade_seat(state, contenders)
         else:

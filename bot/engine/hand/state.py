@@ -66,6 +66,9 @@ class SeatState:
     dead: int = 0
     returned: int = 0
     folded: bool = False
+    discards: list[tuple[Card, ...]] = field(default_factory=list)
+    """Draw games: the cards this seat threw away at each of its draws (empty = stood pat). Secret
+    forever: the owner's own, and the history file's (``StudHand.discards``)."""
 
     @property
     def all_in(self) -> bool:
@@ -94,6 +97,7 @@ class HandState:
         "deal_seq",
         "dealer",
         "decision",
+        "discard_pile",
         "events",
         "first_actors",
         "follow",
@@ -109,8 +113,11 @@ class HandState:
         "manual_showdown",
         "mucked",
         "n",
+        "opener",
+        "openers",
         "options",
         "phase",
+        "reshuffles",
         "result",
         "round",
         "rulings",
@@ -126,6 +133,7 @@ class HandState:
         "stakes",
         "starting",
         "street",
+        "to_draw",
         "wild_mask",
         "wild_tuple",
     )
@@ -143,7 +151,7 @@ class HandState:
         self.starting = tuple(stacks)
         self.seats = [SeatState(chips) for chips in stacks]
         self.live = self.n                          # seats not folded
-        self.button = button                        # the dealer button (the flop games' positions)
+        self.button = button                        # the dealer button (flop and draw games' positions)
         self.forced: Opening | None = None          # what the blinds left for the pre-flop betting
         # The centre of the table: the shortage's community card, follow indicator cards, burns,
         # a flop game's board.
@@ -158,6 +166,13 @@ class HandState:
         self.burns: list[Card] = []
         self.seen: set[Card] = set()
         self.deal_seq = 0
+        # Draw games: discards not yet reshuffled into the stub, as (seat, card); the ``deal_seq``
+        # of the first card dealt after each reshuffle; the seat that opened (``openers``).
+        self.discard_pile: list[tuple[int, Card]] = []
+        self.reshuffles: list[int] = []
+        self.opener: int | None = None
+        self.to_draw = 0                                # cards the seat that just drew is owed
+        self.openers: tuple[Card, ...] = ()
         self.log: list[LogEntry] = []
         # Narration events; Deal and Action records are stored bare and wrapped in CardDealt /
         # ActionTaken when read, which keeps the dealing and betting paths cheap.
@@ -183,7 +198,7 @@ class HandState:
         # The showdown.
         self.show_order: tuple[int, ...] = ()
         self.show_index = 0
-        self.shown: dict[int, HandValue] = {}
+        self.shown: dict[int, HandValue] = {}      # high values (hands of five or more cards)
         self.lows: dict[int, LowValue] = {}         # razz and hi-lo: the shown hands' lows
         self.mucked: list[int] = []
         self.result: HandResult | None = None

@@ -9,9 +9,11 @@ street the stub cannot cover, one community card; then the street's ``board`` ca
 after each face-up card the game's card rules may ask its holder a question
 (``decisions.after_up_card``), and the loop waits for the answer. Before a street's cards, a flop
 game may ask: run it twice (everyone all in before the board is out), and Crazy Pineapple's
-discards (``Street.discard``); a hand run twice gets its second board after the first run. Then
-the street's betting opens (``opening.start_round``); when at most one player can bet, the streets
-are dealt on without betting. After the last street: the showdown.
+discards (``Street.discard``); a hand run twice gets its second board after the first run; on a
+draw street each live seat draws in turn (``drawing.draw_round``). Then the street's betting opens
+(``opening.start_round``); when at most one player can bet, the streets are dealt on without
+betting. After the last street: the showdown. Under jacks or better a first round nobody opened is
+dealt again, after new antes (``openers.pass_out``).
 
 The loop is a generator: it yields each ``Decision`` and resumes when ``answer`` has applied it.
 ``proceed`` starts it from a street, ``advance`` runs it to its next pause, and ``end_round``
@@ -27,7 +29,9 @@ from bot.engine.games.streets import POSITIONAL
 from bot.engine.hand.blinds import post_blinds
 from bot.engine.hand.dealing import deal_last_down, deal_pass, draw, finish_cards
 from bot.engine.hand.decisions import after_up_card, discards, run_it_twice
+from bot.engine.hand.drawing import draw_round
 from bot.engine.hand.events import StreetStarted
+from bot.engine.hand.openers import opening_round, pass_out
 from bot.engine.hand.opening import close_betting, return_uncalled, start_round
 from bot.engine.hand.records import Decision
 from bot.engine.hand.showdown import begin_showdown
@@ -77,6 +81,8 @@ def deal_streets(state: HandState, index: int) -> Iterator[Decision]:
                         yield from after_up_card(state, number, position, card)
             for _ in range(street.board):
                 draw(state, number, None, True, "board")
+        if street.draw:
+            yield from draw_round(state, street)
         state.actor = None
         bomb_pot = blinds and state.forced is None        # no betting before a bomb pot's flop
         if not state.betting_closed and not bomb_pot and start_round(state, street):
@@ -132,6 +138,10 @@ def end_round(state: HandState) -> None:
     """A betting round closed: return what nobody called, then deal on (or go to the showdown)."""
     state.actor = None
     state.round = None
+    if opening_round(state):              # jacks or better and nobody opened: deal again
+        if pass_out(state):
+            proceed(state, 0)
+        return
     return_uncalled(state)
     streets = state.game.streets
     index = next(i for i, street in enumerate(streets) if street.number == state.street)

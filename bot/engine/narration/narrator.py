@@ -36,12 +36,16 @@ from bot.engine.hand.events import (
     BurnsScrambled,
     CardDealt,
     CommunityCardNeeded,
+    DiscardsReshuffled,
+    DrawAceShown,
     Event,
     FirstToAct,
     FollowNoted,
     HandEnded,
     HandMucked,
     HandShown,
+    NobodyOpened,
+    OpenersShown,
     PotAwarded,
     ShowdownStarted,
     StreetStarted,
@@ -60,6 +64,8 @@ _METHODS: dict[type, str] = {
     BettingClosed: "visit_betting_closed", UncalledReturned: "visit_uncalled_returned",
     ShowdownStarted: "visit_showdown_started", HandShown: "visit_hand_shown",
     HandMucked: "visit_hand_mucked", PotAwarded: "visit_pot_awarded", HandEnded: "visit_hand_ended",
+    DiscardsReshuffled: "visit_discards_reshuffled", DrawAceShown: "visit_draw_ace_shown",
+    OpenersShown: "visit_openers_shown", NobodyOpened: "visit_nobody_opened",
 }
 
 _DEAL_BLOCK = (CardDealt, WildRankAdded, FollowNoted, CommunityCardNeeded, BurnsScrambled)
@@ -99,6 +105,10 @@ class EventVisitor:
     def visit_hand_mucked(self, event: HandMucked) -> None: ...
     def visit_pot_awarded(self, event: PotAwarded) -> None: ...
     def visit_hand_ended(self, event: HandEnded) -> None: ...
+    def visit_discards_reshuffled(self, event: DiscardsReshuffled) -> None: ...
+    def visit_draw_ace_shown(self, event: DrawAceShown) -> None: ...
+    def visit_openers_shown(self, event: OpenersShown) -> None: ...
+    def visit_nobody_opened(self, event: NobodyOpened) -> None: ...
 
 
 class Narrator(EventVisitor, Generic[L]):

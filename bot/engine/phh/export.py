@@ -13,7 +13,7 @@ from bot.engine.cards.card import Card
 from bot.engine.games.catalogue import DEFAULT_GAME
 from bot.engine.games.follow import WildEvent
 from bot.engine.log import FORCED, Action, Deal
-from bot.engine.phh.history import player_label, variant_code
+from bot.engine.phh.history import draw_variant_code, player_label, variant_code
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only (hand.py does not import this module)
     from bot.engine.hand.hand import StudHand
@@ -72,24 +72,27 @@ def export_phh(
         raise ValueError(f"players must name {n} players, got {len(players)}")
     if seats is not None and len(seats) != n:
         raise ValueError(f"seats must list {n} seat numbers, got {len(seats)}")
-    flop = hand.game.positional
+    flop = hand.game.family == "flop"
     # PHH numbers the players from the seat left of the button (p1) round to the button; stud's
     # seats are already in that order (seat 0 is first left of the dealer).
-    first = (hand.button + 1) % n if flop else 0
+    first = (hand.button + 1) % n if hand.game.positional else 0       # flop and draw games
     order = [(first + k) % n for k in range(n)]          # PHH position -> the hand's seat
     position = {seat: k for k, seat in enumerate(order)}
 
     def label(seat: int) -> str:
         return player_label(position[seat])
     result = hand.result
-    shown = set(result.shown) if result is not None else set()
+    shown = set(result.shown) | set(result.lows) if result is not None else set()
     hidden: set[Card] = set()
+    hidden_deals: set[int] = set()      # draw games: the deals (by seq) of cards now discarded
     if hide_unshown:
         for seat in range(n):
             if seat != viewer:
                 hidden.update(hand.discarded(seat))     # a discard stays secret, shown hand or not
             if seat not in shown and seat != viewer:
                 hidden.update(hand.down_cards(seat))
+        if hand.game.is_draw:
+            hidden_deals = _discarded_deals(hand, viewer, shown)
 
     def code(card: Card) -> str:
         return "??" if card in hidden else card.code
@@ -97,12 +100,18 @@ def export_phh(
     actions: list[str] = []
     run: list[Deal] = []
 
-    by_street: dict[int, dict[int, list[Card]]] = {}
+    def ordered(values: Sequence[Any]) -> list[Any]:
+        return [values[seat] for seat in order]
+
+    by_street: dict[int, dict[int, list[str]]] = {}
+    reshuffled = set(hand.reshuffled_at)
+    notes: dict[int, str] = {}
 
     def write_holes() -> None:
         for street in sorted(by_street):
-            for seat, cards in sorted(by_street[street].items(), key=lambda item: position[item[0]]):
-                actions.append(f"d dh {label(seat)} {''.join(code(c) for c in cards)}")
+            for seat in sorted(by_street[street], key=lambda s: position[s]):
+                note = notes.pop(seat, "")
+                actions.append(f"d dh {label(seat)} {''.join(by_street[street][seat])}{note}")
         by_street.clear()
 
     def flush() -> None:
@@ -111,7 +120,10 @@ def export_phh(
         for deal in run:
             if deal.kind == "hole":
                 assert deal.seat is not None
-                by_street.setdefault(deal.street, {}).setdefault(deal.seat, []).append(deal.card)
+                text = "??" if deal.seq in hidden_deals else code(deal.card)
+                by_street.setdefault(deal.street, {}).setdefault(deal.seat, []).append(text)
+                if deal.seq in reshuffled:
+                    notes[deal.seat] = "  # the discards were reshuffled into a new stub"
             elif deal.kind in ("board", "second_board"):
                 write_holes()
                 board.setdefault((deal.kind == "second_board", deal.street), []).append(deal.card)
@@ -125,6 +137,7 @@ def export_phh(
             actions.append(f"d db {''.join(c.code for c in cards)}{note}")
         run.clear()
 
+    drawn = [0] * n                     # draws written so far, per seat
     for entry in hand.log:
         if isinstance(entry, Deal):
             if entry.kind != "burn":
@@ -132,9 +145,20 @@ def export_phh(
             continue
         assert isinstance(entry, Action)
         if entry.action in FORCED:              # antes and blinds: PHH readers post them
+            if entry.action == "ante":
+                flush()                         # jacks or better dealt again: the new deal's lines
+            continue
+        who = label(entry.seat)
+        if entry.action == "draw":
+            # Every discard of a draw comes before its deal lines, as PHH (and pokerkit) write it.
+            discards = hand.discards(entry.seat)[drawn[entry.seat]]
+            drawn[entry.seat] += 1
+            secret = hide_unshown and entry.seat != viewer
+            cards = "??" * len(discards) if secret else "".join(c.code for c in discards)
+            text = f"{who} sd {cards}" if cards else f"{who} sd"
+            actions.append(text + ("  # timed out" if entry.timed_out else ""))
             continue
         flush()
-        who = label(entry.seat)
         if entry.action == "bring_in":
             text = f"{who} pb"
         elif entry.action in ("complete", "bet", "raise"):
@@ -161,8 +185,20 @@ def export_phh(
     flush()
 
     stakes = hand.stakes
-    data: dict[str, Any] = {"variant": variant_code(stakes.structure, hand.game.split, hand.game.name)}
-    if flop:
+    draw_game = hand.game.is_draw
+    data: dict[str, Any] = {"variant": draw_variant_code(stakes.structure, hand.game.name) if draw_game
+                            else variant_code(stakes.structure, hand.game.split, hand.game.name)}
+    if draw_game and hand.game.has_blinds:
+        # Triple draw and badugi: PHH order (p1 left of the button): small blind, big blind
+        # (heads-up too: pokerkit has the button post the small blind then, as Wildstud does).
+        data["antes"] = [0] * n
+        data["blinds_or_straddles"] = [stakes.small_blind, stakes.big_blind] + [0] * (n - 2)
+        small_bet, big_bet = stakes.blind_bet_unit(False), stakes.blind_bet_unit(True)
+        min_bet = stakes.big_blind
+    elif draw_game:                                 # five-card draw: antes, no bring-in
+        data["antes"] = [stakes.ante] * n
+        small_bet, big_bet, min_bet = stakes.small_bet, stakes.big_bet, stakes.min_bet
+    elif flop:
         data["antes"], data["blinds_or_straddles"] = _forced_bets(hand)
         if any(data["antes"]):
             data["ante_trimming_status"] = True     # antes count for the side pots, as Wildstud's do
@@ -237,6 +273,21 @@ def _forced_bets(hand: StudHand) -> tuple[list[int], list[int]]:
     elif hand.rulings.flop_ante == "big-blind":
         antes[1] = stakes.big_blind
     return antes, blinds
+
+
+def _discarded_deals(hand: StudHand, viewer: int | None, shown: set[int]) -> set[int]:
+    """Draw games, for players' eyes: the deals (``Deal.seq``) of every card a seat other than
+    ``viewer`` received and no longer holds at the end (its discards), and every deal of a seat
+    whose hand was not shown: nobody else ever learns them."""
+    from bot.engine.log import Deal
+
+    out: set[int] = set()
+    for entry in hand.log:
+        if not isinstance(entry, Deal) or entry.seat is None or entry.seat == viewer:
+            continue
+        if entry.seat not in shown or entry.card not in hand.cards(entry.seat):
+            out.add(entry.seq)
+    return out
 
 
 def _wild_event_entry(e: WildEvent, code: Callable[[Card], str]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from bot.engine.cards.card import Card, Rank
 
-ActionKind = Literal["dh", "db", "pb", "cbr", "cc", "f", "sm", "noop", "_pay", "_buy", "_decline",
+ActionKind = Literal["dh", "db", "pb", "cbr", "cc", "f", "sm", "sd", "noop", "_pay", "_buy", "_decline",
                      "_discard", "_run_twice", "_run_once"]
 """What one ``actions`` entry does: deal to a hand (``dh``), deal the community card (``db``),
 bring in (``pb``), complete/bet/raise to (``cbr``), check or call (``cc``), fold (``f``),
@@ -38,6 +38,34 @@ STRUCTURE_OF_VARIANT: dict[str, str] = {
 
 VARIANT_OF_STRUCTURE: dict[str, str] = {"fixed-limit": "F7S", "pot-limit": "P7S", "no-limit": "N7S"}
 """Wildstud betting structure -> PHH variant code of the seven-card stud family."""
+
+DRAW_FAMILIES: dict[str, tuple[str, ...]] = {
+    "5CD": ("five-card-draw", "kings-and-little-ones"),
+    "2L3D": ("deuce-to-seven-triple-draw",),
+    "B": ("badugi",),
+}
+"""Draw variant family -> its games (the first when a history names no ``_game``)."""
+
+_STANDARD_DRAW = {"F2L3D", "FB"}
+"""The draw variants PHH and pokerkit define (fixed-limit triple draw and badugi); every other
+draw variant is Wildstud's own and starts with an underscore: ``_F5CD``, ``_P5CD``, ``_N5CD``
+(five-card draw and Kings and Little Ones), ``_P2L3D``, ``_N2L3D``, ``_PB``, ``_NB``."""
+
+DRAW_VARIANTS: dict[str, tuple[str, str]] = {
+    (code if code in _STANDARD_DRAW else "_" + code): (structure, family)
+    for family in DRAW_FAMILIES for prefix, structure in _PREFIX.items()
+    for code in (prefix + family,)
+}
+"""Draw variant code -> (betting structure, family)."""
+
+STRUCTURE_OF_VARIANT.update({code: structure for code, (structure, _family) in DRAW_VARIANTS.items()})
+
+
+def draw_variant_code(structure: str, game: str) -> str:
+    """The PHH variant of a draw game's hand: ``F2L3D``, ``FB``, or Wildstud's ``_F5CD``..."""
+    family = next(f for f, games in DRAW_FAMILIES.items() if game in games)
+    code = VARIANT_OF_STRUCTURE[structure][0] + family
+    return code if code in _STANDARD_DRAW else "_" + code
 
 _FLOP_FAMILIES: dict[str, tuple[str, str]] = {
     "texas-holdem": ("T", "FN"),
@@ -91,7 +119,7 @@ class PhhError(ValueError):
 
 
 class UnknownVariant(PhhError):
-    """A history of a variant Wildstud does not deal (hold'em, Omaha, draw...): an unusable file."""
+    """A history of a variant Wildstud does not deal (hold'em, Omaha...): an unusable file."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +130,8 @@ class PhhAction:
     (``None`` when the text was not found, e.g. for a history built in memory). ``player`` is the
     0-based seat (``p1`` -> 0) or ``None`` for the community card and no-ops. ``cards`` are the
     cards dealt (``dh``/``db``) or shown (``sm``; empty for a muck, and for ``sm -``, which shows
-    the cards already dealt: ``show_dealt`` is then ``True``). ``amount`` is the "to" total of a
+    the cards already dealt: ``show_dealt`` is then ``True``) or discarded (``sd``; empty: stand
+    pat). ``amount`` is the "to" total of a
     ``cbr``.
     """
 

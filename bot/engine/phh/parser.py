@@ -17,6 +17,8 @@ from bot.engine.games.catalogue import DEFAULT_GAME, game_of
 from bot.engine.phh.history import (
     _AMOUNT_RE,
     _PLAYER_RE,
+    DRAW_FAMILIES,
+    DRAW_VARIANTS,
     FLOP_VARIANTS,
     GAME_OF_FAMILY,
     STRUCTURE_OF_VARIANT,
@@ -57,12 +59,15 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
         raise UnknownVariant(f"variant {reprlib.repr(variant)} is not a game Wildstud deals: it reads "
                              "seven-card stud (F7S, P7S, N7S), razz (FR, PR, NR), stud hi-lo "
                              "(F7S/8, P7S/8, N7S/8), Texas Hold'em (FT, NT, _PT), Omaha (PO, _FO, "
-                             "_NO), Omaha hi-lo (FO/8, _PO/8, _NO/8) and Crazy Pineapple (_FCP, _PCP, "
-                             "_NCP)")
+                             "_NO), Omaha hi-lo (FO/8, _PO/8, _NO/8), Crazy Pineapple (_FCP, _PCP, "
+                             "_NCP), deuce-to-seven triple draw (F2L3D), badugi (FB) and its own "
+                             "five-card draw (_F5CD, _P5CD, _N5CD)")
     structure = STRUCTURE_OF_VARIANT[variant]
     flop = variant in FLOP_VARIANTS
-    if "blinds_or_straddles" in data and not flop:
-        raise PhhError("blinds_or_straddles has no place in stud: use antes and bring_in")
+    draw_family = DRAW_VARIANTS[variant][1] if variant in DRAW_VARIANTS else None
+    if "blinds_or_straddles" in data and not flop and draw_family in (None, "5CD"):
+        raise PhhError("blinds_or_straddles has no place in stud or five-card draw: use antes"
+                       + (" and bring_in" if draw_family is None else ""))
     stacks = _chips_list(data, "starting_stacks", positive=True)
     n = len(stacks)
     if not 2 <= n <= 8:
@@ -77,7 +82,12 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
     else:
         if len(set(antes)) > 1:
             raise PhhError(f"antes must be the same for every player, got {list(antes)}")
-        bring_in = _chips(data, "bring_in", positive=True)
+        if draw_family is None:
+            bring_in = _chips(data, "bring_in", positive=True)
+        elif "bring_in" in data:
+            raise PhhError("bring_in is for stud: a draw game has no bring-in")
+        else:
+            bring_in = 0
     small_bet = big_bet = min_bet = None
     if structure == "fixed-limit":
         small_bet = _chips(data, "small_bet", positive=True)
@@ -93,7 +103,8 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
     if not isinstance(raw_actions, list) or not all(isinstance(a, str) for a in raw_actions):
         raise PhhError("actions must be an array of strings")
     lines = _action_lines(text, raw_actions) if text is not None else [None] * len(raw_actions)
-    actions = tuple(_parse_action(i, s, n, lines[i], flop) for i, s in enumerate(raw_actions))
+    draw = draw_family is not None
+    actions = tuple(_parse_action(i, s, n, lines[i], flop, draw=draw) for i, s in enumerate(raw_actions))
 
     players = None
     if "players" in data:
@@ -133,6 +144,9 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
         wild_events = _parse_wild_events(data["_wild_events"], n)
     posts = _parse_posts(data["_posts"], n) if "_posts" in data else ()
 
+    if draw_family is not None:
+        return _draw_history(data, text, variant, draw_family, antes, stacks, actions, small_bet, big_bet,
+                             min_bet, players, seats, finishing, winnings, rulings, wild_ranks, wild_events)
     if flop:
         game = FLOP_VARIANTS[variant][0]
     else:
@@ -175,6 +189,43 @@ def _from_mapping(data: Mapping[str, Any], text: str | None) -> HandHistory:
         game=game,
         posts=posts,
     )
+
+
+def _draw_history(data: Mapping[str, Any], text: str | None, variant: str, family: str,
+                  antes: tuple[int, ...], stacks: tuple[int, ...], actions: tuple[PhhAction, ...],
+                  small_bet: int | None, big_bet: int | None, min_bet: int | None,
+                  players: tuple[str, ...] | None, seats: tuple[int, ...] | None,
+                  finishing: tuple[int, ...] | None, winnings: tuple[int, ...] | None,
+                  rulings: dict[str, str], wild_ranks: tuple[Rank, ...] | None,
+                  wild_events: tuple[RecordedWildEvent, ...] | None) -> HandHistory:
+    """A draw game's history: the game from ``_game`` (one of the variant family's) or the family's
+    first; blinds (``blinds_or_straddles``) for triple draw and badugi."""
+    games = DRAW_FAMILIES[family]
+    game = games[0]
+    if "_game" in data:
+        try:
+            named = game_of(str(data["_game"]))
+        except ValueError as exc:
+            raise PhhError(f"_game: {exc}") from None
+        if named.name not in games:
+            raise PhhError(f"_game {named.name} is not a game of variant {variant} "
+                           f"(its games: {', '.join(games)})")
+        game = named.name
+    blinds: tuple[int, ...] | None = None
+    if "blinds_or_straddles" in data:
+        blinds = _chips_list(data, "blinds_or_straddles", length=len(stacks))
+    known = {
+        "_game", "variant", "antes", "small_bet", "big_bet", "min_bet", "starting_stacks", "actions",
+        "players", "seats", "finishing_stacks", "winnings", "_rulings", "_wild_ranks", "_wild_events",
+        "_deck_commitment", "blinds_or_straddles",
+    }
+    extra = {k: v for k, v in data.items() if k not in known}
+    return HandHistory(variant=variant, antes=antes, bring_in=0, starting_stacks=stacks, actions=actions,
+                       blinds_or_straddles=blinds or (),
+                       small_bet=small_bet, big_bet=big_bet, min_bet=min_bet, players=players, seats=seats,
+                       finishing_stacks=finishing, winnings=winnings, rulings=rulings,
+                       wild_ranks=wild_ranks, wild_events=wild_events,
+                       deck_commitment=data.get("_deck_commitment"), extra=extra, game=game)
 
 
 def _is_int(x: object) -> bool:
@@ -238,7 +289,8 @@ def _parse_cards(token: str, index: int, line: int | None) -> tuple[Card, ...]:
         raise PhhError(str(exc), index=index, line=line) from None
 
 
-def _parse_action(index: int, text: str, n: int, line: int | None, flop: bool = False) -> PhhAction:
+def _parse_action(index: int, text: str, n: int, line: int | None, flop: bool = False, *,
+                  draw: bool = False) -> PhhAction:
     """Parse one action string (PHH grammar ``[[Actor Action[ Arguments...]][ # Commentary]]``)."""
     body, sep, comment = text.partition("#")
     commentary = comment.strip() if sep else None
@@ -307,8 +359,13 @@ def _parse_action(index: int, text: str, n: int, line: int | None, flop: bool = 
             raise bad("expected 'pN _discard CARD' (the one card thrown away)")
         return PhhAction(index, text, "_discard", seat, cards, commentary=commentary, line=line)
     if verb == "sd":
-        raise bad("'sd' (stand pat/discard) is for draw games, not stud")
-    raise bad(f"unknown action {verb!r}: use pb, cbr, cc, f or sm")
+        if not draw:
+            raise bad("'sd' (stand pat/discard) is for draw games, not stud")
+        if len(args) > 1:
+            raise bad("expected 'pN sd' (stand pat) or 'pN sd CARDS' (the discards)")
+        cards = _parse_cards(args[0], index, line) if args else ()
+        return PhhAction(index, text, "sd", seat, cards, commentary=commentary, line=line)
+    raise bad(f"unknown action {verb!r}: use pb, cbr, cc, f, sm or sd")
 
 
 def _parse_wild_events(value: object, n: int) -> tuple[RecordedWildEvent, ...]:

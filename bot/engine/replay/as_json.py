@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.games.follow import WildEvent
+from bot.engine.hand.hand import StudHand
 from bot.engine.phh.history import player_label
 from bot.engine.replay.report import ReplayReport
 
@@ -71,22 +72,8 @@ def report_json(report: ReplayReport) -> dict[str, Any]:
             out["returned"] = list(result.returned)
             out["winnings"] = list(result.winnings)
             out["finishing_stacks"] = list(result.final_stacks)
-            out["showdown"] = [
-                {
-                    "player": player_label(seat),
-                    "category": result.shown[seat].category.value,
-                    "best": [c.code for c in result.shown[seat].best],
-                    "cards": [c.code for c in hand.cards(seat)],
-                    "description": result.shown[seat].describe(kickers=True),
-                    "wilds_used": result.shown[seat].wilds_used,
-                    # Razz and stud hi-lo: the low as players say it and its five cards (None: no low).
-                    **({"low": low.name if (low := result.lows.get(seat)) else None,
-                        "low_best": [c.code for c in low.cards] if low else []}
-                       if hand.game.has_low else {}),
-                }
-                for seat in result.show_order
-                if seat in result.shown
-            ]
+            out["showdown"] = [_shown_entry(hand, seat) for seat in result.show_order
+                               if seat in result.shown or seat in result.lows]
             out["mucked"] = [player_label(s) for s in result.mucked]
         else:
             n = hand.seat_count
@@ -102,3 +89,26 @@ def report_json(report: ReplayReport) -> dict[str, Any]:
             out["mucked"] = []
     out["error"] = None if report.error is None else report.error.to_dict()
     return out
+
+
+def _shown_entry(hand: StudHand, seat: int) -> dict[str, Any]:
+    """One shown hand: its high value (``category`` ``None`` for a badugi's four cards) and, in a
+    game with a low, the low as players say it and its cards (``None``: no low). In deuce-to-seven
+    and badugi the ``description`` is the low's: that is what plays."""
+    result = hand.result
+    assert result is not None
+    value = result.shown.get(seat)
+    low = result.lows.get(seat)
+    entry: dict[str, Any] = {
+        "player": player_label(seat),
+        "category": value.category.value if value is not None else None,
+        "best": [c.code for c in value.best] if value is not None else [],
+        "cards": [c.code for c in hand.cards(seat)],
+        "description": (low.describe() if low is not None and (hand.game.is_draw or value is None)
+                        else value.describe(kickers=True) if value is not None else ""),
+        "wilds_used": value.wilds_used if value is not None else 0,
+    }
+    if hand.game.has_low:
+        entry["low"] = low.name if low else None
+        entry["low_best"] = [c.code for c in low.cards] if low else []
+    return entry

@@ -58,6 +58,7 @@ from typing import Any
 from bot.engine.cards.card import FULL_DECK, Card
 from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction
+from bot.engine.games.catalogue import game_of
 from bot.engine.games.follow import WildEvent
 from bot.engine.hand.hand import StudHand
 from bot.engine.hand.options import NO_OPTIONS
@@ -170,6 +171,10 @@ class HistorySource:
         self._out -= len(cards)
         self._burned.difference_update(cards)
 
+    def reshuffle(self, cards: Sequence[Card]) -> None:
+        """A draw game's discards go back into the stub: the history's deal lines say what came."""
+        self._out -= len(cards)
+
 
 
 def replay_text(text: str, *, check_results: bool = True) -> ReplayReport:
@@ -217,7 +222,9 @@ def replay(history: HandHistory, *, check_results: bool = True) -> ReplayReport:
     except ValueError as exc:
         report.error = ReplayError("format", str(exc))
         return report
-    duplicate = _first_duplicate(history)
+    # A draw game deals a discard again after a reshuffle; the engine itself refuses a card that
+    # is in play twice.
+    duplicate = None if game_of(history.game).is_draw else _first_duplicate(history)
     if duplicate is not None:
         report.error = duplicate
         return report
@@ -225,7 +232,7 @@ def replay(history: HandHistory, *, check_results: bool = True) -> ReplayReport:
     manual = any(a.kind == "sm" for a in history.actions)
     try:
         # A flop game's p1 is the seat left of the button: the button is the last seat.
-        button = history.player_count - 1 if history.is_flop else 0
+        button = history.player_count - 1 if history.is_flop or game_of(history.game).is_draw else 0
         hand = StudHand(list(history.starting_stacks), stakes, rulings, source, manual_showdown=manual,
                         game=history.game, button=button, options=options)
     except LookupError:
@@ -281,7 +288,7 @@ def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: 
     if _tabled_or_lone(hand, action, seat, written[action.index][0][seat]):
         report.spans.append((action.index, start, len(hand.events)))
         return
-    if action.kind != "sm":
+    if action.kind not in ("sm", "sd"):      # a draw's deal lines follow every discard of the round
         _check_cards_written(hand, history, action, written[action.index])
     elif hand.is_over:
         # A player may show after everyone else folded; it changes nothing.
@@ -307,6 +314,8 @@ def _apply(hand: StudHand, history: HandHistory, source: HistorySource, action: 
             if decision is not None and action.amount is not None and action.amount != decision.amount:
                 raise IllegalAction(f"the {decision.card} asks for {decision.amount}, not {action.amount}")
             hand.apply(seat, Command(Kind(action.kind[1:])))
+        elif action.kind == "sd":
+            hand.apply(seat, Command(Kind.DRAW, cards=action.cards))
         elif action.is_muck:
             hand.muck(seat)
         else:
@@ -397,7 +406,7 @@ def _check_deal_line(hand: StudHand, action: PhhAction, written: tuple[tuple[int
     seat = action.player
     assert seat is not None
     who = player_label(seat)
-    if len(hand.cards(seat)) < counts[seat]:
+    if dealt_count(hand, seat) < counts[seat]:
         if hand.folded(seat):
             raise stop(f"{who} has folded: folded players are dealt no more cards")
         if hand.is_over:
@@ -418,7 +427,7 @@ def _check_cards_written(hand: StudHand, history: HandHistory, action: PhhAction
     """Before a player acts, every card the engine has dealt must already be in a deal line."""
     counts, center = written
     for seat in range(history.player_count):
-        dealt = len(hand.cards(seat))
+        dealt = dealt_count(hand, seat)
         if dealt > counts[seat]:
             street = "pre-flop" if hand.game.positional else _street_of_card(counts[seat])
             raise _ReplayStop(ReplayError(
@@ -431,6 +440,13 @@ def _check_cards_written(hand: StudHand, history: HandHistory, action: PhhAction
         raise _ReplayStop(ReplayError(
             "cards", f"{what} must be dealt (a 'd db' line) before {action.label} acts",
             action.index, action.line, action.text))
+
+
+def dealt_count(hand: StudHand, seat: int) -> int:
+    """How many cards ``seat`` has been dealt (a draw game's discards included)."""
+    if not hand.game.is_draw:
+        return len(hand.cards(seat))
+    return sum(1 for entry in hand.log if type(entry) is Deal and entry.seat == seat)
 
 
 def _street_of_card(position: int) -> str:

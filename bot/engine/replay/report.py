@@ -108,14 +108,30 @@ class ReplayReport:
 
 
 def stakes_of(history: HandHistory) -> TableStakes:
-    """The history's stakes as ``TableStakes`` (raises ``StakesError``, a ``ValueError``)."""
+    """The history's stakes as ``TableStakes`` (raises ``StakesError``, a ``ValueError``). A draw
+    game has no bring-in: the stakes get a nominal one (1) that no street uses."""
+    unit = history.small_bet if history.structure == "fixed-limit" else history.min_bet
+    assert unit is not None
+    bring_in = history.bring_in or max(1, unit // 2)       # a draw game: a nominal bring-in, unused
     if history.structure == "fixed-limit":
-        assert history.small_bet is not None and history.big_bet is not None
-        return TableStakes.fixed_limit(ante=history.ante, bring_in=history.bring_in,
-                                       small_bet=history.small_bet, big_bet=history.big_bet)
-    assert history.min_bet is not None
-    make = TableStakes.pot_limit if history.structure == "pot-limit" else TableStakes.no_limit
-    return make(ante=history.ante, bring_in=history.bring_in, min_bet=history.min_bet)
+        assert history.big_bet is not None
+        stakes = TableStakes.fixed_limit(ante=history.ante, bring_in=bring_in, small_bet=unit,
+                                         big_bet=history.big_bet)
+    else:
+        make = TableStakes.pot_limit if history.structure == "pot-limit" else TableStakes.no_limit
+        stakes = make(ante=history.ante, bring_in=bring_in, min_bet=unit)
+    blinds = history.blinds_or_straddles if history.bring_in == 0 else ()
+    if not blinds:
+        return stakes
+    if history.ante:
+        raise StakesError("Wildstud deals triple draw and badugi with blinds and no ante")
+    small, big = [*blinds, 0, 0][:2]
+    stakes = stakes.with_blinds(small, big)
+    if unit != big or (history.big_bet is not None and history.big_bet != 2 * big):
+        raise StakesError(f"a game with blinds bets the big blind ({big}), and twice it in fixed limit's "
+                          f"big bet; this history bets {unit}" + (f"/{history.big_bet}" if history.big_bet
+                                                                   else ""))
+    return stakes
 
 
 def rulings_of(history: HandHistory) -> Rulings:

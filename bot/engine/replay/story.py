@@ -16,10 +16,14 @@ from bot.engine.hand.events import (
     BurnsScrambled,
     CardDealt,
     CommunityCardNeeded,
+    DiscardsReshuffled,
+    DrawAceShown,
     FirstToAct,
     FollowNoted,
     HandMucked,
     HandShown,
+    NobodyOpened,
+    OpenersShown,
     PotAwarded,
     ShowdownStarted,
     StreetStarted,
@@ -230,13 +234,25 @@ class _Narrator(Narrator[str]):
             self.seen_board.append(event.deal)
 
     def visit_hand_shown(self, ev: HandShown) -> None:
-        if ev.ranking == "low" and ev.low is not None:
-            worth = ev.low.describe()
+        if (ev.ranking == "low" and ev.low is not None) or ev.value is None:
+            worth = ev.describe()
         else:
             worth = f"{ev.value.describe(kickers=True)} ({' '.join(str(c) for c in ev.value.best)})"
             if ev.ranking == "high-low":
                 worth += f"; {ev.low.describe()[0].lower()}{ev.low.describe()[1:]}" if ev.low else "; no low"
         self.say(f"  {self.who(ev.seat)} shows {' '.join(str(c) for c in ev.cards)}: {worth}")
+
+    def visit_discards_reshuffled(self, ev: DiscardsReshuffled) -> None:
+        self.say(f"  the deck ran out: {ev.size} discards shuffled into a new stub for {self.who(ev.seat)}")
+
+    def visit_draw_ace_shown(self, ev: DrawAceShown) -> None:
+        self.say(f"  {self.who(ev.seat)} shows {ev.card} to draw four")
+
+    def visit_openers_shown(self, ev: OpenersShown) -> None:
+        self.say(f"  {self.who(ev.seat)} shows openers {' '.join(str(c) for c in ev.cards)}")
+
+    def visit_nobody_opened(self, ev: NobodyOpened) -> None:
+        self.say("  nobody opens: everyone antes again and the cards are dealt again")
 
     def visit_hand_mucked(self, ev: HandMucked) -> None:
         self.say(f"  {self.who(ev.seat)} mucks")
