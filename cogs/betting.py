@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.ui.amount import AMOUNT_MODAL, AmountButton, submit_amount
-from bot.discord.ui.betting import ActionButton, FoldAskButton, MyCardsButton
+from bot.discord.ui.betting import ActionButton, DiscardAskButton, FoldAskButton, MyCardsButton
 from bot.discord.ui.common import Interaction, actor, table_key
 from bot.discord.ui.drawing import (
     DiscardSelect,
@@ -127,4 +127,4 @@ async def setup(bot: WildstudBot) -> None:
     """Extension entry point: the cog and the persistent (dynamic) buttons."""
     await bot.add_cog(Betting(bot))
     bot.add_dynamic_items(ActionButton, AmountButton, FoldAskButton, MyCardsButton, PickButton, DiscardSelect,
-                          DrawButton)
+                          DrawButton, DiscardAskButton)

@@ -40,7 +40,8 @@ from discord.ext import commands
 
 from bot.discord.presenter import DiscordPresenter
 from bot.discord.ui.amount import AmountButton
-from bot.discord.ui.betting import ActionButton, FoldAskButton, MyCardsButton
+from bot.discord.ui.betting import ActionButton, DiscardAskButton, FoldAskButton, MyCardsButton
+from bot.discord.ui.drawing import DrawButton, PickButton
 from bot.discord.ui.errors import answer_error
 from bot.discord.ui.games import GameSelect
 from bot.discord.ui.lobby import DealButton, JoinButton
@@ -266,8 +267,8 @@ class WildstudBot(commands.Bot):
 
 
 _BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ActionButton, AmountButton, FoldAskButton, MyCardsButton, JoinButton, DealButton, GameSelect,
-    VoidButton, ReplayButton, StepButton,
+    ActionButton, AmountButton, FoldAskButton, DiscardAskButton, PickButton, DrawButton, MyCardsButton,
+    JoinButton, DealButton, GameSelect, VoidButton, ReplayButton, StepButton,
 )
 
 NOT_MINE = ("That control is not on this message (or was never one of mine), so it does nothing: "

@@ -243,3 +243,48 @@ async def test_the_dealer_sets_a_straddle_and_calls_a_bomb_pot(
     assert "Hand #1 · flop" in facts(live_table(fake, poker))
     await fake.stop_bot(bot)
     fake.assert_clean()
+
+
+async def test_crazy_pineapple_discard_is_chosen_privately_never_on_the_table_message(
+    fake_discord: FakeDiscord, tmp_path: Path,
+) -> None:
+    """The player to discard sees their three hole cards only in a reply of their own: the table
+    message (which every member sees, buttons and custom_ids included) offers one "Choose a
+    discard" button naming no card; the private reply has a Discard button per card."""
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    members = [guild.member(n) for n in ("alice", "bob", "carol")]
+    poker = guild.channel("poker")
+    await open_table(fake, members[0], poker, members, game="crazy-pineapple")
+    dealt = await fake.click(members[0], live_table(fake, poker), label="Deal")
+    assert not dealt.rejected, dealt.text
+    while True:
+        prompt = current_prompt(fake, poker)
+        if label_starting(prompt, "Choose a discard") is not None:
+            break
+        label = label_starting(prompt, "Check", "Call")
+        assert label is not None, prompt.button_labels
+        await fake.click(prompted_member(guild, prompt), prompt, label=label)
+    player = prompted_member(guild, prompt)
+    live = bot.service.table(TableKey(guild.id, poker.id)).hand
+    assert live is not None
+    seat = next(s for s, m in enumerate(live.members) if m == player.id)
+    hole = set(live.engine.down_cards(seat))
+    shown = " ".join([facts(prompt), *prompt.button_labels,
+                      *(str(c.get("custom_id", "")) for c in prompt.all_components())])
+    assert not card_tokens(shown) & hole, (hole, shown)
+    other = next(m for m in members if m.id != player.id)
+    refused = await fake.click(other, prompt, label="Choose a discard")
+    offers = [label for m in refused.messages for label in m.button_labels]
+    assert refused.ephemeral and not any(label.startswith("Discard ") for label in offers), offers
+    asked = await fake.click(player, prompt, label="Choose a discard")
+    (private,) = [m for m in asked.messages if m.ephemeral]
+    offered = [label for label in private.button_labels if label.startswith("Discard ")]
+    assert len(offered) == 3 and card_tokens(" ".join(offered)) == hole, offered
+    done = await fake.click(player, private, label=offered[0])
+    assert not done.rejected, done.text
+    assert len(live.engine.down_cards(seat)) == 2
+    await fake.stop_bot(bot)
+    fake.assert_clean()

@@ -153,6 +153,53 @@ class FoldAskButton(
             await answer_error(interaction, exc)
 
 
+DISCARD_ASK = "Choose a discard"
+"""The table message's button when the player to act must discard one of their down cards
+(Crazy Pineapple): the cards are offered in a reply only that player sees."""
+
+
+class DiscardAskButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"ws:discardask:(?P<table>\d+):(?P<hand>\d+):(?P<turn>\d+)",
+):
+    """"Choose a discard", on the table message: the player to discard gets their down cards as
+    Discard buttons in a private reply; the table message names no card (every member sees it,
+    its buttons and their custom_ids too). The click is acknowledged without changing the table
+    and kept, so the discard redraws the table through its webhook, as the draw picker does."""
+
+    def __init__(self, table_id: int, hand_id: int, turn: int) -> None:
+        super().__init__(
+            discord.ui.Button(label=DISCARD_ASK, custom_id=f"ws:discardask:{table_id}:{hand_id}:{turn}",
+                              style=discord.ButtonStyle.primary)
+        )
+        self.table_id, self.hand_id, self.turn = table_id, hand_id, turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DiscardAskButton:
+        return cls(int(match["table"]), int(match["hand"]), int(match["turn"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        try:
+            key = table_key(interaction)
+            bot = wildstud(interaction)
+            bot.service.check_turn(key, interaction.user.id, self.hand_id, self.turn, table_id=self.table_id)
+            prompt = bot.service.current_prompt(key)
+            options = [o for o in prompt.options if o.cards] if prompt is not None else []
+            if not options:
+                raise IllegalAction("There is no discard to make now.")
+            view = discord.ui.View(timeout=None)
+            for option in options:
+                view.add_item(ActionButton(self.table_id, self.hand_id, self.turn, option.action,
+                                           label=button_label(option), card=option.cards[0]))
+            await interaction.response.defer()
+            bot.presenter.keep_table_click(key, interaction)
+            await interaction.followup.send("Which card do you throw away?", view=view, ephemeral=True)
+        except Exception as exc:
+            await answer_error(interaction, exc)
+
+
 class MyCardsButton(TableButton, template=r"ws:cards:(?P<table>\d+)"):
     """Shows the clicker their own cards, ephemerally (the fallback when DMs are closed)."""
 
@@ -187,14 +234,16 @@ def action_items(table_id: int, prompt: Prompt) -> list[discord.ui.Item[Any]]:
         if option.action == "draw":          # the cards are chosen privately (``drawing``)
             items.append(PickButton(table_id, prompt.hand_id, prompt.turn))
             continue
+        if option.cards:                      # a discard: the cards are offered privately
+            if not any(isinstance(item, DiscardAskButton) for item in items):
+                items.append(DiscardAskButton(table_id, prompt.hand_id, prompt.turn))
+            continue
         label = button_label(option)
         if option.action in WAGERS and option.needs_amount:
             items.append(AmountButton(table_id, prompt.hand_id, prompt.turn, option.action, label))
         else:
             amount = option.amount if option.action in WAGERS else None    # a price is the hand's to say
-            card = option.cards[0] if option.cards else None
-            items.append(ActionButton(table_id, prompt.hand_id, prompt.turn, option.action, amount, label,
-                                      card=card))
+            items.append(ActionButton(table_id, prompt.hand_id, prompt.turn, option.action, amount, label))
     return items
 
 
