@@ -440,3 +440,19 @@ def test_blinds_are_marked_on_their_seats_and_the_alt_text_has_the_board() -> No
     assert "Board 1 K♥ 7♣ 2♦ Q♠ 3♥. Board 2 K♥ 7♣ 2♦ A♠ 9♣." in twice
     four = P.table_alt(flop_table((), down=4))
     assert "Ann (dealer): 1,480 chips, 4 down." in four
+
+
+def test_an_omaha_hi_lo_hand_picture_frames_the_low_too() -> None:
+    """Omaha hi-lo, hole A♠ 2♦ K♣ K♦, board K♥ 7♣ 2♥ 3♠ 8♦. Worked out by hand: the high is three
+    kings (K♣ K♦ with K♥ 7♣ 8♦), the low 8-7-3-2-A (A♠ 2♦ with 3♠ 7♣ 8♦). Every card that plays in
+    either half is framed; the low's five are tagged "low"; only 2♥ plays in neither and is dimmed
+    (it was drawn dimmed with A♠ 2♦ 3♠, as if the low's cards did not play)."""
+    from bot.engine.games.catalogue import GAMES
+
+    hole, board = parse_cards("As 2d Kc Kd"), parse_cards("Kh 7c 2h 3s 8d")
+    described, value, low_cards = P.flop_best_of(GAMES["omaha-hi-lo"], hole, board, frozenset(), "any-card")
+    assert described == "Three of a kind, kings; eight-seven low (8-7-3-2-A)"
+    cells = {cell.card: cell for cell in P._cells([*hole, *board], frozenset(), value, {}, 104, True,
+                                                  low=low_cards)}
+    assert {c for c, cell in cells.items() if cell.role == "out"} == set(parse_cards("2h"))
+    assert {c for c, cell in cells.items() if ("low", False) in cell.tags} == set(parse_cards("As 2d 3s 7c 8d"))

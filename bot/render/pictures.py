@@ -669,18 +669,21 @@ def game_best_of(
 
 
 def flop_best_of(game: Game, hole: Sequence[Card], board: Sequence[Card], wild: frozenset[Rank],
-                 wild_in_flush: WildInFlush) -> tuple[str, HandValue | None]:
+                 wild_in_flush: WildInFlush) -> tuple[str, HandValue | None, frozenset[Card]]:
     """``game_best_of`` in a flop game: from the flop on, the best five as its showdown picks them
-    (``bot.render.private.flop_high``) and in hi-lo the low; before the flop Hold'em's best group of
-    the hole cards (no value), and nothing for Omaha."""
+    (``bot.render.private.flop_high``) and in hi-lo the low (its cards, the third item); before the
+    flop Hold'em's best group of the hole cards (no value), and nothing for Omaha."""
     if len(board) < 3:
-        return ("", None) if game.exact_hole else best_of(hole, wild, wild_in_flush)
+        if game.exact_hole:
+            return "", None, frozenset()
+        return (*best_of(hole, wild, wild_in_flush), frozenset())
     value = flop_high(game, hole, board, wild, wild_in_flush)
     if not game.has_low:
-        return value.describe(kickers=True), value
+        return value.describe(kickers=True), value, frozenset()
     low = flop_low(game, hole, board)
-    low_text = f"{low.name} ({spell(low.ranks)})" if low is not None else "no low"
-    return f"{value.describe()}; {low_text}", value
+    if low is None:
+        return f"{value.describe()}; no low", value, frozenset()
+    return f"{value.describe()}; {low.name} ({spell(low.ranks)})", value, frozenset(low.cards)
 
 
 _HAND_CARD_W = 104
@@ -721,12 +724,13 @@ class _Cell:
 
 def _cells(
     cards: Sequence[Card], wild: frozenset[Rank], value: HandValue | None, labels: dict[Card, str],
-    card_w: int, four: bool, marked: frozenset[Card] = frozenset(),
+    card_w: int, four: bool, marked: frozenset[Card] = frozenset(), low: frozenset[Card] = frozenset(),
 ) -> list[_Cell]:
     """The cards of a row as cells: with ``value``, those in its best five framed and lifted, the
     others dimmed, each wild tagged with what it stands for; ``labels`` adds a tag (``down``);
-    ``marked`` cards are a draw's discards (``thrown``)."""
-    best = set(value.best) if value is not None else set()
+    ``marked`` cards are a draw's discards (``thrown``); ``low`` the cards of a hi-lo hand's low,
+    framed too (they play) and tagged ``low``."""
+    best = (set(value.best) if value is not None else set()) | low
     wilds_as = value.wilds_as if value is not None else {}
     out = []
     for c in cards:
@@ -734,6 +738,8 @@ def _cells(
         tags: list[tuple[str, bool]] = []
         if c in labels:
             tags.append((labels[c], False))
+        if c in low:
+            tags.append(("low", False))
         if c in wilds_as:
             stands = wilds_as[c]
             tags.append(("as itself" if stands == c else "as " + _card_text(stands), True))
@@ -850,11 +856,11 @@ def _flop_hand_layers(pic: HandPicture, game: Game, wild: frozenset[Rank]
     """``_hand_layers`` in a flop game: the hole cards, a gap, then the board tagged ``board``, the
     best five framed and lifted across both (what each wild stands for under it); hi-lo gives the
     high and the low a line each."""
-    described, value = flop_best_of(game, pic.cards, pic.board, wild, pic.wild_in_flush)
+    described, value, low = flop_best_of(game, pic.cards, pic.board, wild, pic.wild_in_flush)
     lines = [f"Best now: {described}" if described else "Best now: after the flop"]
     if game.has_low and "; " in described:        # hi-lo: the high and the low one line each
-        high, low = described.split("; ", 1)
-        lines = [f"High: {high}", f"Low: {low}"]
+        high, low_text = described.split("; ", 1)
+        lines = [f"High: {high}", f"Low: {low_text}"]
     if pic.wilds:
         lines.append(_wild_line(pic.wilds))
     n = len(pic.cards) + len(pic.board)
@@ -866,8 +872,9 @@ def _flop_hand_layers(pic: HandPicture, game: Game, wild: frozenset[Rank]
     layers = [Layer("header", (0, 0, PICTURE_WIDTH, y - 8), head, functools.partial(_header_layer, *head))]
     x = (PICTURE_WIDTH - ((n - 1) * step + _HAND_CARD_W + gap)) // 2 if n else 0
     bx = x + len(pic.cards) * step + gap
-    hole = _cells(pic.cards, wild, value, {}, _HAND_CARD_W, pic.four_colour)
-    board = _cells(pic.board, wild, value, dict.fromkeys(pic.board, "board"), _HAND_CARD_W, pic.four_colour)
+    hole = _cells(pic.cards, wild, value, {}, _HAND_CARD_W, pic.four_colour, low=low)
+    board = _cells(pic.board, wild, value, dict.fromkeys(pic.board, "board"), _HAND_CARD_W, pic.four_colour,
+                   low=low)
     rows = (_row_layers(hole, x, y, step), _row_layers(board, bx, y, step))
     if rows[0] is not None and rows[1] is not None:
         return (PICTURE_WIDTH, height), layers + rows[0] + rows[1], True
@@ -920,7 +927,7 @@ def hand_alt(pic: HandPicture) -> str:
     the best hand, the best five with each wild's stand-in, and the wild ranks."""
     wild = wild_ranks_of(pic.wilds)
     if pic.flop is not None:
-        described, value = flop_best_of(pic.flop, pic.cards, pic.board, wild, pic.wild_in_flush)
+        described, value, _low = flop_best_of(pic.flop, pic.cards, pic.board, wild, pic.wild_in_flush)
         out = [f"{pic.title}. Your cards: {' '.join(str(c) for c in pic.cards) or 'none'}."]
         if pic.board:
             out.append(f"Board {_cards_alt(pic.board, wild)}.")
