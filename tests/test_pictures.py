@@ -455,4 +455,5 @@ def test_an_omaha_hi_lo_hand_picture_frames_the_low_too() -> None:
     cells = {cell.card: cell for cell in P._cells([*hole, *board], frozenset(), value, {}, 104, True,
                                                   low=low_cards)}
     assert {c for c, cell in cells.items() if cell.role == "out"} == set(parse_cards("2h"))
-    assert {c for c, cell in cells.items() if ("low", False) in cell.tags} == set(parse_cards("As 2d 3s 7c 8d"))
+    tagged_low = {c for c, cell in cells.items() if ("low", False) in cell.tags}
+    assert tagged_low == set(parse_cards("As 2d 3s 7c 8d"))
