@@ -404,7 +404,9 @@ class TerminalGame:
             # (typing "fold" still works).
             prompt = replace(prompt, options=tuple(o for o in prompt.options if o.action != "fold"))
         while True:
-            self.say(self.prompt_text(prompt))
+            # Private: a Crazy Pineapple discard names the player's hole cards, and the screen is
+            # redrawn from the public lines for the next player at the keyboard.
+            self.presenter.say(self.prompt_text(prompt), public=False)
             line = await self.read("> ")
             word = line.strip().lower()
             if word in ("q", "quit", "exit"):
@@ -447,11 +449,11 @@ class TerminalGame:
             try:
                 await service.act_on_prompt(self.key, Actor(prompt.member, name),
                                             parse_action(line, prompt, hand))
-            except InputError as exc:
-                self.say(s.tint("yellow", str(exc)))
+            except InputError as exc:                   # may name the player's own cards
+                self.presenter.say(s.tint("yellow", str(exc)), public=False)
                 continue
-            except IllegalAction as exc:
-                self.say(s.tint("yellow", f"Not allowed: {exc.reason}"))
+            except IllegalAction as exc:                # may name them too ("discard one of ...")
+                self.presenter.say(s.tint("yellow", f"Not allowed: {exc.reason}"), public=False)
                 continue
             return
 

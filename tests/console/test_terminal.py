@@ -354,3 +354,40 @@ def test_auto_log_is_a_spectators_view_and_names_the_stored_check(tmp_path: Path
                 for i, c in enumerate(cards) if i in (0, 1, 6)}
         assert not card_tokens(log) & down, log
     assert mucked, "no hand in these runs reached a muck"
+
+
+def test_hot_seat_redraw_never_repeats_a_crazy_pineapple_discard_prompt(tmp_path: Path) -> None:
+    # The discard prompt names the player's hole cards ("1) discard A♠  2) discard K♦ ..."), and so
+    # may a refusal; the screen redrawn for the next player at the keyboard must show neither.
+    out = io.StringIO()
+
+    class Player(io.StringIO):
+        """Enter at each pause, ``c`` at a betting prompt, ``1`` at a discard; ``q`` after 300."""
+
+        reads = 0
+        seen = 0
+
+        def readline(self, *_: object) -> str:
+            # Input is read ahead on a thread: wait for the next question before answering it.
+            for _wait in range(400):
+                text = out.getvalue()
+                if len(text) > self.seen and text.endswith((">", "> ", ": ")):
+                    break
+                time.sleep(0.005)
+            self.seen = len(text)
+            self.reads += 1
+            lines = text.rstrip(" ").splitlines() or [""]
+            if self.reads > 300:
+                return "q\n"
+            if lines[-1] != ">":
+                return "\n"
+            return "1\n" if "1) discard" in lines[-2] else "c\n"
+
+    config = PlayConfig(db=tmp_path / "cp.sqlite3", humans=["Ann", "Bob"], bots=0, seed=5, tty=True,
+                        game="crazy-pineapple")
+    asyncio.run(play(config, Player(), out))
+    text = out.getvalue()
+    assert "1) discard" in text and text.count("\x1b[3J") >= 4       # discards were asked, hands passed
+    for redraw in text.split("\x1b[3J")[1:]:
+        shown_again = re.split(r"(?:Ann|Bob)> ", redraw)[0]          # up to the next player's pause
+        assert "1) discard" not in shown_again and "Not allowed" not in shown_again, shown_again
