@@ -46,6 +46,7 @@ from bot.engine.games.baseball import MOST_CARDS
 from bot.engine.games.catalogue import GAMES, Game
 from bot.engine.games.follow import WildEvent
 from bot.engine.values.ace_to_five import eight_or_better
+from bot.engine.values.board import flop_high, flop_low
 from bot.engine.values.evaluator import HandValue
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.low import spell
@@ -53,7 +54,7 @@ from bot.engine.values.showing import showing_value
 from bot.engine.values.valuation import best_value
 from bot.render.cards import rank_list
 from bot.render.layers import Layer, compose, compose_plain, one_at_a_time, paint, png, to_palette
-from bot.render.private import LOW_VALUES, flop_high, flop_low
+from bot.render.private import LOW_VALUES
 from bot.render.sprites import (
     _BEST,
     _BG,
@@ -671,16 +672,16 @@ def game_best_of(
 def flop_best_of(game: Game, hole: Sequence[Card], board: Sequence[Card], wild: frozenset[Rank],
                  wild_in_flush: WildInFlush) -> tuple[str, HandValue | None, frozenset[Card]]:
     """``game_best_of`` in a flop game: from the flop on, the best five as its showdown picks them
-    (``bot.render.private.flop_high``) and in hi-lo the low (its cards, the third item); before the
+    (``bot.engine.values.board.flop_high``) and in hi-lo the low (its cards, the third item); before the
     flop Hold'em's best group of the hole cards (no value), and nothing for Omaha."""
     if len(board) < 3:
         if game.exact_hole:
             return "", None, frozenset()
         return (*best_of(hole, wild, wild_in_flush), frozenset())
-    value = flop_high(game, hole, board, wild, wild_in_flush)
+    value = flop_high(hole, board, wild, exact_hole=game.exact_hole, wild_in_flush=wild_in_flush)
     if not game.has_low:
         return value.describe(kickers=True), value, frozenset()
-    low = flop_low(game, hole, board)
+    low = flop_low(hole, board, wild, exact_hole=game.exact_hole)
     if low is None:
         return f"{value.describe()}; no low", value, frozenset()
     return f"{value.describe()}; {low.name} ({spell(low.ranks)})", value, frozenset(low.cards)

@@ -17,9 +17,9 @@ from bot.engine.cards.card import Card, Rank
 from bot.engine.games.catalogue import Game
 from bot.engine.values.ace_to_five import ace_to_five, eight_or_better
 from bot.engine.values.badugi import badugi
-from bot.engine.values.board import omaha_high, omaha_low
+from bot.engine.values.board import flop_high, flop_low
 from bot.engine.values.deuce_to_seven import deuce_to_seven
-from bot.engine.values.evaluator import HandValue, stand_in
+from bot.engine.values.evaluator import stand_in
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.low import LowValue
 from bot.engine.values.showing import ShowingCategory, ShowingValue, showing_value
@@ -88,22 +88,6 @@ def game_best_now(
     return high
 
 
-def flop_high(game: Game, hole: Sequence[Card], board: Sequence[Card], wild_ranks: Collection[Rank] = (),
-              wild_in_flush: WildInFlush = "any-card") -> HandValue:
-    """The high hand ``hole`` makes with ``board`` as ``game``'s showdown values it: Omaha exactly
-    two of the hole cards with exactly three of the board, Hold'em any five of them all. Needs a
-    flop (Omaha) or five cards; raises ``ValueError`` otherwise."""
-    if game.exact_hole:
-        return omaha_high(hole, board, frozenset(wild_ranks), wild_in_flush=wild_in_flush)
-    return best_value((*hole, *board), frozenset(wild_ranks), wild_in_flush=wild_in_flush)
-
-
-def flop_low(game: Game, hole: Sequence[Card], board: Sequence[Card]) -> LowValue | None:
-    """The eight-or-better low ``hole`` makes with ``board`` in a hi-lo flop game (Omaha hi-lo:
-    its own two plus three, chosen apart from the high), or ``None``."""
-    return omaha_low(hole, board) if game.exact_hole else eight_or_better((*hole, *board))
-
-
 def flop_best_now(game: Game, hole: Sequence[Card], board: Sequence[Card], wild_ranks: Sequence[Rank],
                   wild_in_flush: WildInFlush) -> str:
     """A flop game's best hand now: from the flop on, the five cards the showdown would play with
@@ -112,9 +96,10 @@ def flop_best_now(game: Game, hole: Sequence[Card], board: Sequence[Card], wild_
     three of a board not dealt yet)."""
     if len(board) < 3:
         return "" if game.exact_hole else best_now(hole, wild_ranks, wild_in_flush)
-    text = hand_value_text(flop_high(game, hole, board, wild_ranks, wild_in_flush))
+    text = hand_value_text(flop_high(hole, board, wild_ranks, exact_hole=game.exact_hole,
+                                     wild_in_flush=wild_in_flush))
     if game.has_low:
-        low = flop_low(game, hole, board)
+        low = flop_low(hole, board, wild_ranks, exact_hole=game.exact_hole)
         text += f"; {low_value_text(low)}" if low is not None else "; no low"
     return text
 

@@ -44,11 +44,11 @@ from bot.engine.hand.hand import StudHand
 from bot.engine.hand.records import Decision
 from bot.engine.values.ace_to_five import EIGHT_OR_BETTER, ace_to_five_key
 from bot.engine.values.badugi import badugi, badugi_key
+from bot.engine.values.board import flop_high, flop_low
 from bot.engine.values.deuce_to_seven import deuce_to_seven_key
 from bot.engine.values.evaluator import strength
 from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.values.valuation import best_value, hole_spade
-from bot.render.private import flop_high, flop_low
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +104,12 @@ def _flop_equity(situation: Situation, game: Game, rng: random.Random, samples: 
         draw = rng.sample(unseen, need + opponents * len(hole))
         full = board + draw[:need]
         hands = [hole] + [draw[need + i * len(hole): need + (i + 1) * len(hole)] for i in range(opponents)]
-        scores = [flop_high(game, h, full, wild, situation.wild_in_flush).strength for h in hands]
+        scores = [flop_high(h, full, wild, exact_hole=game.exact_hole,
+                            wild_in_flush=situation.wild_in_flush).strength for h in hands]
         best = max(scores)
         high = 1.0 / scores.count(best) if scores[0] == best else 0.0
         if game.has_low:
-            lows = [flop_low(game, h, full) for h in hands]
+            lows = [flop_low(h, full, wild, exact_hole=game.exact_hole) for h in hands]
             keys = [None if low is None else low.key for low in lows]
             found = [k for k in keys if k is not None]
             if found:

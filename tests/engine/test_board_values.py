@@ -14,13 +14,19 @@ from hypothesis import strategies as st
 from pokerkit import OmahaEightOrBetterLowHand, OmahaHoldemHand, StandardHighHand
 
 from bot.engine.cards.card import FULL_DECK, Card, Rank, Suit, parse_cards
-from bot.engine.values.board import board_low, holdem_high, omaha_high, omaha_low
+from bot.engine.values.board import board_low, flop_high, omaha_high, omaha_low
 from bot.engine.values.evaluator import Category, HandValue, strength
 from bot.engine.values.low import LowValue
 from tests.reference_board import holdem_fives, omaha_fives, ref_eight_low, ref_high
 from tests.reference_evaluator import category_name, score_key, score_named
 
 NINES = frozenset({Rank.NINE})
+
+
+def holdem_high(hole: Sequence[Card], board: Sequence[Card],
+                wild: frozenset[Rank] = frozenset()) -> HandValue:
+    """``flop_high`` as Hold'em calls it (any five of the hole cards and the board)."""
+    return flop_high(hole, board, wild, exact_hole=0)
 
 
 def cards(text: str) -> list[Card]:

@@ -1,13 +1,15 @@
 """Hand values of the flop games: a player's down cards with the shared board (issue 21).
 
-* ``holdem_high``: Texas Hold'em (and Crazy Pineapple): the best five of the hole cards and the
-  board together, any number of each (the wild-aware evaluator does it for up to seven cards).
+* ``flop_high``: the high hand as the game's showdown values it: Texas Hold'em (and Crazy
+  Pineapple) the best five of the hole cards and the board together (the wild-aware evaluator
+  does it for up to seven cards), Omaha (``exact_hole``) ``omaha_high``.
 * ``omaha_high``: Omaha: exactly two of the hole cards with exactly three of the board. Four
   hearts on the board and one heart in the hand is no flush; a pair on the board with a third of
   the rank in the hand is no three of a kind unless the hand holds two of it.
 * ``omaha_low``: the eight-or-better low of Omaha hi-lo, chosen with its own two plus three (the
   high and the low may use different hole cards), or ``None`` when no choice makes one.
-* ``board_low``: the same eight-or-better low with any number of hole cards (a hold'em hi-lo).
+* ``board_low``: the same eight-or-better low with any number of hole cards (a hold'em hi-lo);
+  ``flop_low`` picks between the two as ``flop_high`` does.
 
 Wild cards (ruling ``wild_rank``) may be in the hole or on the board. For high they are what the
 evaluator makes of them (any card; the ``wild_in_flush`` ruling for flushes). For low a wild plays
@@ -22,7 +24,7 @@ Each returns the chosen five so the player's picture can show "the best five wit
 
 >>> from bot.engine.cards.card import parse_cards
 >>> hole, board = parse_cards("Ah Kc 9d 9s"), parse_cards("Qh Jh 7h 2h 9c")
->>> omaha_high(hole, board).describe(), holdem_high(hole[:2], board).describe()
+>>> omaha_high(hole, board).describe(), flop_high(hole[:2], board, exact_hole=0).describe()
 ('Three of a kind, nines', 'Flush, ace-queen-jack-seven-two')
 >>> omaha_low(parse_cards("As 2d Kc Kd"), parse_cards("3h 7c 8s Qd Js")).describe()
 'Eight-seven low (8-7-3-2-A)'
@@ -52,11 +54,15 @@ def _wild_set(wild_ranks: Collection[Rank]) -> frozenset[Rank]:
     return wild_ranks if type(wild_ranks) is frozenset else frozenset(Rank(r) for r in wild_ranks)
 
 
-def holdem_high(hole: Sequence[Card], board: Sequence[Card], wild_ranks: Collection[Rank] = _NO_WILDS,
-                *, wild_in_flush: WildInFlush = "any-card") -> HandValue:
-    """The best five of ``hole`` and ``board`` together (Hold'em; ``HandValue.best`` is the five).
-
-    Raises ``ValueError`` when they are fewer than five cards or a card is given twice."""
+def flop_high(hole: Sequence[Card], board: Sequence[Card], wild_ranks: Collection[Rank] = _NO_WILDS,
+              *, exact_hole: int, wild_in_flush: WildInFlush = "any-card") -> HandValue:
+    """The high hand ``hole`` makes with ``board`` (``HandValue.best`` is the five): in Omaha
+    (``exact_hole``: the game's count of hole cards that must play, non-zero) exactly two of the
+    hole cards with three of the board, in Hold'em the best five of them all. The one rule the
+    showdown, the pictures, the private text and the computer players use. Raises ``ValueError``
+    for too few cards or a card given twice."""
+    if exact_hole:
+        return omaha_high(hole, board, wild_ranks, wild_in_flush=wild_in_flush)
     return best_value((*hole, *board), _wild_set(wild_ranks), wild_in_flush=wild_in_flush)
 
 
@@ -143,6 +149,15 @@ def omaha_low(hole: Sequence[Card], board: Sequence[Card],
     if len(low_hole) < OMAHA_HOLE or len(low_board) < OMAHA_BOARD:
         return None
     return _best_low(_omaha_fives(low_hole, low_board), wild)
+
+
+def flop_low(hole: Sequence[Card], board: Sequence[Card], wild_ranks: Collection[Rank] = _NO_WILDS,
+             *, exact_hole: int) -> LowValue | None:
+    """The eight-or-better low ``hole`` makes with ``board``: Omaha hi-lo (``exact_hole``) its own
+    two plus three, chosen apart from the high; else any five of them all. ``None``: no low."""
+    if exact_hole:
+        return omaha_low(hole, board, wild_ranks)
+    return board_low(hole, board, wild_ranks)
 
 
 def board_low(hole: Sequence[Card], board: Sequence[Card],
