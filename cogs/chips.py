@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.boards import CANDIDATES, shown
+from bot.discord.boards import CANDIDATES, member_name, shown
 from bot.discord.ui.common import Interaction, reply, table_key
 from bot.discord.ui.text import plain
 from bot.render.cards import chips
@@ -48,18 +48,6 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         self.bot = bot
         super().__init__()
 
-    def _name(self, guild_id: int, member_id: int) -> str:
-        """A member's name as the bot last saw it (its Markdown escaped: it goes into public
-        replies), else a mention (shown as the name by Discord)."""
-        name = self.bot.names.get(member_id)
-        if name is None:
-            for key in self.bot.service.tables():
-                if key.guild == guild_id:
-                    known = dict(self.bot.service.snapshot(key).names).get(member_id)
-                    if known:
-                        name = known
-                        break
-        return plain(name) if name is not None else f"<@{member_id}>"
 
     def _in_play(self, guild_id: int, member_id: int) -> int:
         total = 0
@@ -117,7 +105,7 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         lines = ["Leaderboard (balance + at tables):"]
         for i, row in enumerate(rows, 1):
             extra = f" ({chips(row.in_play)} at a table)" if row.in_play else ""
-            lines.append(f"{i}. {self._name(guild, row.member_id)}: {chips(row.total)}{extra}")
+            lines.append(f"{i}. {member_name(interaction, row.member_id)}: {chips(row.total)}{extra}")
         await reply(interaction, "\n".join(lines), ephemeral=False, allowed_mentions=_QUIET)
 
     async def _period_board(self, interaction: Interaction, period: Period) -> None:
@@ -137,7 +125,7 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
         lines = [f"Leaderboard, net chips won in hands, {label}:"]
         for i, row in enumerate(rows, 1):
             hands = f"{row.hands:,} hand" + ("" if row.hands == 1 else "s")
-            lines.append(f"{i}. {self._name(guild, row.member_id)}: {row.net:+,} ({hands})")
+            lines.append(f"{i}. {member_name(interaction, row.member_id)}: {row.net:+,} ({hands})")
         await reply(interaction, "\n".join(lines), ephemeral=False, allowed_mentions=_QUIET)
 
     @app_commands.command(name="give", description="Give some of your chips to another member")
@@ -256,11 +244,12 @@ class Chips(commands.GroupCog, group_name="chips", group_description="Your chips
             return
         lines = [f"Results of the last {hours} hours:"]
         for member_id, net in sorted(result.net.items(), key=lambda kv: -kv[1]):
-            lines.append(f"{self._name(guild, member_id)}: {net:+,}")
+            lines.append(f"{member_name(interaction, member_id)}: {net:+,}")
         if result.payments:
             lines.append("To square up:")
             lines += [
-                f"{self._name(guild, p.payer)} pays {self._name(guild, p.payee)} {chips(p.amount)}"
+                f"{member_name(interaction, p.payer)} pays {member_name(interaction, p.payee)}"
+                f" {chips(p.amount)}"
                 for p in result.payments
             ]
         else:

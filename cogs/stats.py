@@ -26,8 +26,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.boards import CANDIDATES, shown
+from bot.discord.boards import CANDIDATES, member_name, shown
 from bot.discord.ui.common import Interaction, reply, table_key
+from bot.discord.ui.text import plain
 from bot.engine.games.catalogue import GAMES
 from bot.render.cards import chips
 from bot.render.chart import net_chart
@@ -89,7 +90,7 @@ def standings_text(season: Season, rows: list[Standing], by: str, name: dict[int
     if not any(row.points for row in rows):
         by = "chips"
     state = "running" if season.ended is None else f"ended {season.ended:%Y-%m-%d}"
-    lines = [f"Season **{season.name}** ({state}), by {STANDINGS[by]}:"]
+    lines = [f"Season **{plain(season.name)}** ({state}), by {STANDINGS[by]}:"]
     if not rows:
         lines.append("No hands yet.")
     for place, row in enumerate(rows, 1):
@@ -100,20 +101,6 @@ def standings_text(season: Season, rows: list[Standing], by: str, name: dict[int
             parts.append(f"{row.points:g} point{'' if row.points == 1 else 's'}")
         lines.append(f"{place}. {name.get(row.member_id, f'<@{row.member_id}>')}: {', '.join(parts)}")
     return "\n".join(lines)
-
-
-class _Names:
-    """Members' names as the bot last saw them (else a mention, which Discord shows as the name)."""
-
-    def __init__(self, bot: WildstudBot, guild: discord.Guild | None) -> None:
-        self.bot, self.guild = bot, guild
-
-    def __call__(self, member_id: int) -> str:
-        known = self.bot.names.get(member_id)
-        if known is None and self.guild is not None:
-            member = self.guild.get_member(member_id)
-            known = member.display_name if member is not None else None
-        return known if known is not None else f"<@{member_id}>"
 
 
 @app_commands.guild_only()
@@ -213,7 +200,8 @@ class Stats(commands.GroupCog, group_name="stats", group_description="Stats from
             f" biggest pot {chips(night.biggest_pot)}."
         ]
         for row in night.members:
-            who = names.get(row.member_id) or _Names(self.bot, interaction.guild)(row.member_id)
+            seated = names.get(row.member_id)
+            who = plain(seated) if seated else member_name(interaction, row.member_id)
             state = "up" if row.net > 0 else "down" if row.net < 0 else "even"
             lines.append(f"{who}: {state} {abs(row.net):,} ({_hands(row.hands)})")
         await reply(interaction, "\n".join(lines), ephemeral=False, allowed_mentions=_QUIET)
@@ -292,8 +280,8 @@ class Seasons(commands.GroupCog, group_name="season", group_description="Seasons
         ordered = season_standings(board, tournament_finishes(finished), by=by)
         listed = set(await shown(interaction, [r.member_id for r in ordered]))
         rows = [r for r in ordered if r.member_id in listed]
-        names = _Names(self.bot, interaction.guild)
-        text = standings_text(season, rows, by, {r.member_id: names(r.member_id) for r in rows})
+        named = {r.member_id: member_name(interaction, r.member_id) for r in rows}
+        text = standings_text(season, rows, by, named)
         if by != "chips" and not any(r.points for r in rows):
             text += "\nNo tournament points yet: none has finished this season."
         return text

@@ -1,6 +1,6 @@
-"""The leaderboards' privacy on Discord: a member's own opt-out (kept in the store) and the server's
-hidden role, whose members only Discord knows (shared by ``/chips leaderboard`` and the season
-standings).
+"""The leaderboards on Discord: a member's own opt-out (kept in the store) and the server's hidden
+role, whose members only Discord knows, and how a board names a member (``member_name``), shared
+by ``/chips`` and ``/stats``/``/season``.
 
 The bot runs without the members intent, so a member it has not cached is asked of Discord; a board
 walks its candidates best first and stops once it has the rows it shows, so it asks about at most
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.discord.ui.common import Interaction, table_key, wildstud
+from bot.discord.ui.text import plain
 
 CANDIDATES = 500
 """How many members a board reads from the store before the hidden role is applied."""
@@ -47,3 +48,23 @@ async def shown(interaction: Interaction, ordered: Sequence[int], limit: int = 1
             continue
         listed.append(member_id)
     return listed
+
+
+def member_name(interaction: Interaction, member_id: int) -> str:
+    """A member's name as the bot last saw it (the bot's cache, a table's seats, the guild's member
+    cache), its Markdown escaped (boards are public replies: a name ``**x**`` is not bold), else a
+    mention (Discord shows it as the name)."""
+    bot = wildstud(interaction)
+    name = bot.names.get(member_id)
+    guild = interaction.guild
+    if name is None and guild is not None:
+        for key in bot.service.tables():
+            if key.guild == guild.id:
+                known = dict(bot.service.snapshot(key).names).get(member_id)
+                if known:
+                    name = known
+                    break
+    if name is None and guild is not None:
+        member = guild.get_member(member_id)
+        name = member.display_name if member is not None else None
+    return plain(name) if name is not None else f"<@{member_id}>"

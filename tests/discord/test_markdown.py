@@ -157,3 +157,26 @@ def test_the_void_question_escapes_the_asker_and_the_reason() -> None:
     assert line.startswith("<@7> do you agree")                    # the mention asked for stays live
     tail = line.split("(asked by ", 1)[1].rsplit(")?", 1)[0]
     assert_inert(tail, f"[Ann](https://e.x): {reason}")
+
+
+async def test_stats_and_season_replies_escape_names(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """``/stats table`` and ``/season standings`` are public replies: a player nicknamed with a
+    heading and a masked link is neither (they were printed as written)."""
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    evil = guild.add_member("evil", nick="# [FREE CHIPS](https://evil.example)")
+    alice = guild.member("alice")
+    poker = guild.channel("poker")
+    started = await fake.slash(guild.member("owner"), "season start", {"name": "**Loud**"}, channel=poker)
+    assert "starts now" in started.text, started.text
+    await open_table(fake, alice, poker, [alice, evil])
+    await fake.slash(alice, "table deal", channel=poker)
+    await play_passively(fake, guild, poker, 1)
+    night = await fake.slash(alice, "stats table", channel=poker)
+    season = await fake.slash(alice, "season standings", {"by": "chips"}, channel=poker)
+    for res in (night, season):
+        assert "\\[FREE CHIPS\\]" in res.text, res.text
+        assert not [line for line in res.text.splitlines() if line.startswith("# ") or LINK.search(line)]
+    assert "\\*\\*Loud\\*\\*" in season.text, season.text

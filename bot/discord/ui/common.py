@@ -65,6 +65,10 @@ class Host(Protocol):
     def presenter(self) -> Front:
         """The Discord presenter."""
 
+    @property
+    def names(self) -> dict[int, str]:
+        """Display names of members seen in interactions, by member id (for the boards)."""
+
 DEALER_ROLE_NAME = "dealer"
 """Members with a role of this name (any case) are dealers when the server set no dealer role."""
 
