@@ -432,8 +432,10 @@ def test_pokerkit_reads_our_histories(game: str, structure: str) -> None:
             assert list(history.finishing_stacks) == ours
             if _odd_chips(ws) <= 1 and not result.lows:                  # ODD
                 assert list(last.stacks) == ours, f"seed {seed}\n{text}"
-            else:
+            else:                  # odd chips and hi-lo halves go their own ways: a chip or two a pot
                 assert sum(last.stacks) == sum(ours)
+                slack = 2 * len(result.pots)
+                assert all(abs(a - b) <= slack for a, b in zip(last.stacks, ours, strict=True)), text
 
 
 HAND_FILES = Path(__file__).resolve().parent.parent / "hands"
