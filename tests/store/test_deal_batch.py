@@ -168,14 +168,15 @@ async def test_a_storm_of_deals_is_a_few_statements_on_postgresql(store: Store, 
     assert (await store.audit()).ok
 
 
-async def test_a_failed_statement_sends_every_deal_its_own_way(
+async def test_a_failed_batch_sends_every_deal_its_own_way(
     store: Store, db_path: Path | str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     backend = store._backend
     if not isinstance(backend, PostgresBackend):
         pytest.skip("the batched statement is PostgreSQL's")
     tables = [await seated(store, n) for n in range(6)]
-    monkeypatch.setattr("bot.store.pg_batch.DEAL_SQL", "SELECT 1 / 0")  # the statement fails
+    # The batch's last statement fails, after its hands were inserted: the batch rolls back whole.
+    monkeypatch.setattr("bot.store.pg_batch.DEAL_PLAYERS_AND_ACTIONS", "SELECT 1 / 0")
     before = (backend.deals.batches, backend.deals.stored)
     ids = await asyncio.gather(*(deal(store, t, players) for t, players in tables))
     assert (backend.deals.batches - before[0], backend.deals.stored - before[1]) == (1, 0)
