@@ -95,11 +95,15 @@ def _changed(seat: SeatPicture, field: str, spare: Card) -> SeatPicture:
     if field == "down":
         return replace(seat, down=(seat.down + 1) % 4)
     if field in ("folded", "to_act", "dealer"):
-        return replace(seat, **{field: not getattr(seat, field)})
+        flags = {"folded": seat.folded, "to_act": seat.to_act, "dealer": seat.dealer}
+        flags[field] = not flags[field]
+        return replace(seat, folded=flags["folded"], to_act=flags["to_act"], dealer=flags["dealer"])
     if field in ("stack", "bet"):
-        return replace(seat, **{field: getattr(seat, field) + 20})
+        return replace(seat, stack=seat.stack + 20) if field == "stack" else replace(seat, bet=seat.bet + 20)
+    texts = {"name": seat.name, "note": seat.note, "blind": seat.blind}
     values = {"name": NAMES, "note": NOTES, "blind": ("", "SB", "BB", "straddle")}[field]
-    return replace(seat, **{field: values[(values.index(getattr(seat, field)) + 1) % len(values)]})
+    texts[field] = values[(values.index(texts[field]) + 1) % len(values)]
+    return replace(seat, name=texts["name"], note=texts["note"], blind=texts["blind"])
 
 
 SEAT_FIELDS = ("name", "stack", "up", "down", "folded", "to_act", "dealer", "bet", "note", "blind")
