@@ -53,7 +53,16 @@ from bot.engine.values.low import spell
 from bot.engine.values.showing import showing_value
 from bot.engine.values.valuation import best_value
 from bot.render.cards import rank_list
-from bot.render.layers import Layer, compose, compose_plain, one_at_a_time, paint, png, to_palette
+from bot.render.layers import (
+    Layer,
+    compose,
+    compose_plain_png,
+    compose_png,
+    one_at_a_time,
+    paint,
+    png,
+    to_palette,
+)
 from bot.render.private import LOW_VALUES
 from bot.render.sprites import (
     _BEST,
@@ -691,7 +700,7 @@ def _png(img: Image.Image) -> bytes:
 @one_at_a_time
 def table_png(pic: TablePicture) -> bytes:
     """The table picture as PNG bytes (``TABLE_SIZE``): ``table_image`` (see ``render_table``)."""
-    return png(table_image(pic))
+    return compose_png(("felt", TABLE_SIZE), _felt(TABLE_SIZE), table_parts(pic), _palette())
 
 
 def _wild_alt(wilds: Sequence[WildRank]) -> str:
@@ -1020,7 +1029,7 @@ def hand_png(pic: HandPicture) -> bytes:
     size, layers, keep = _hand_layers(pic)
     if not keep:
         return _png(paint(Image.new("RGB", size, _BG), layers))
-    return png(compose_plain(_BG, size, layers, _palette()))
+    return compose_plain_png(_BG, size, layers, _palette())
 
 
 def _value_alt(value: HandValue) -> str:
@@ -1147,7 +1156,7 @@ def showdown_png(pic: ShowdownPicture) -> bytes:
     size, layers, keep = _showdown_layers(pic)
     if not keep:
         return _png(paint(Image.new("RGB", size, _BG), layers))
-    return png(compose_plain(_BG, size, layers, _palette()))
+    return compose_plain_png(_BG, size, layers, _palette())
 
 
 def showdown_alt(pic: ShowdownPicture) -> str:
