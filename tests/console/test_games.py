@@ -102,3 +102,12 @@ def test_each_family_names_its_own_forced_bets() -> None:
         assert head is not None and head.group(0).endswith(f", {forced}."), (game, head)
         opened = re.search(r"Table open: ([^;]*);", text)
         assert opened is not None and opened.group(1).endswith(forced), (game, opened)
+
+
+def test_a_bomb_pot_call_is_announced_once() -> None:
+    """``bomb-pot next`` printed its confirmation and then the table's own notice of it, the same
+    line twice; a second call (nothing changes) still gets its answer."""
+    text = run(PlayConfig(db=None, bots=3, auto=False, hands=1, seed=5, game="texas-holdem"),
+               "bomb-pot next\nbomb-pot next\nquit\n")
+    assert text.count("Bomb pot for the next flop hand: everyone antes") == 1
+    assert text.count("A bomb pot is already called for the next flop hand.") == 1
