@@ -153,16 +153,19 @@ class HandStore(StoreBase):
             )
             if last is not None and last[1] == "in_progress":
                 raise StoreError("A hand is already in progress at this table.")
-            stacks: dict[int, int] = {}
-            for seat_no, member_id in sorted(players.items()):
-                stack = await tx.value(  # rewritten unchanged and read in one statement
-                    "UPDATE seats SET stack = stack WHERE table_id = ? AND seat_no = ? AND member_id = ?"
-                    " RETURNING stack",
-                    (table_id, seat_no, member_id),
+            dealt = sorted(players.items())
+            stacks = {  # every dealt seat rewritten unchanged and read, in one statement
+                int(r[0]): int(r[1])
+                for r in await tx.all(
+                    "UPDATE seats SET stack = stack WHERE table_id = ? AND ("
+                    + " OR ".join("(seat_no = ? AND member_id = ?)" for _ in dealt)
+                    + ") RETURNING seat_no, stack",
+                    [table_id, *(v for pair in dealt for v in pair)],
                 )
-                if stack is None:
+            }
+            for seat_no, _ in dealt:
+                if seat_no not in stacks:
                     raise StoreError(f"Seat {seat_no} is not held by that member.")
-                stacks[seat_no] = stack
             hand_no = 1 if last is None else int(last[0]) + 1
             _, hand_id = await tx.run(
                 "INSERT INTO hands"
@@ -181,16 +184,16 @@ class HandStore(StoreBase):
                 ),
             )
             assert hand_id is not None
-            dealt = sorted(players.items())
             await tx.run(
                 "INSERT INTO hand_players (hand_id, seat_no, member_id, starting_stack) VALUES "
                 + ", ".join("(?, ?, ?, ?)" for _ in dealt),
                 [v for seat_no, member_id in dealt for v in (hand_id, seat_no, member_id, stacks[seat_no])],
             )
-            for seq, action in enumerate(first, start=1):
+            if first:
                 await tx.run(
-                    "INSERT INTO hand_actions (hand_id, seq, action, created) VALUES (?, ?, ?, ?)",
-                    (hand_id, seq, action, tx.now),
+                    "INSERT INTO hand_actions (hand_id, seq, action, created) VALUES "
+                    + ", ".join("(?, ?, ?, ?)" for _ in first),
+                    [v for seq, action in enumerate(first, start=1) for v in (hand_id, seq, action, tx.now)],
                 )
             return hand_id
 
