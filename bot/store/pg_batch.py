@@ -68,7 +68,7 @@ Connection = Any
 """An asyncpg connection (a pool's proxy)."""
 
 MAX_BATCH = 1000
-"""The most requests one statement stores."""
+"""The most requests one batch stores (a class's default; see :class:`StatementBatch`)."""
 
 
 @dataclass
@@ -78,10 +78,12 @@ class _Queued(Generic[R, T]):
 
 
 class StatementBatch(Generic[R, T]):
-    """The queue of one kind of request and the task that stores them many to a statement (see the
+    """The queue of one kind of request and the tasks that store them many to a batch (see the
     module docstring). ``pool`` returns the open pool, or None once it is closed; ``store`` runs
-    one statement for a list of requests (at most one per ``key``) on a connection and returns
-    the result of each stored one by its position (a request missing from it was not stored)."""
+    one batch of requests (at most one per ``key``) on a connection and returns the result of each
+    stored one by its position (a request missing from it was not stored). Up to ``parallel``
+    batches run at once, each on a connection of its own, never two with the same key (so one
+    table's or hand's requests keep their order); each holds at most ``largest`` requests."""
 
     def __init__(
         self,
@@ -89,62 +91,76 @@ class StatementBatch(Generic[R, T]):
         pool: Callable[[], asyncpg.Pool[Any] | None],
         store: Callable[[Connection, list[R]], Awaitable[Mapping[int, T]]],
         key: Callable[[R], Hashable],
+        *,
+        parallel: int = 1,
+        largest: int = MAX_BATCH,
     ) -> None:
         self._name = name
         self._pool = pool
         self._store_batch = store
         self._key = key
+        self._parallel = parallel
+        self._most = largest
         self._queue: deque[_Queued[R, T]] = deque()
-        self._task: asyncio.Task[None] | None = None
+        self._drains: set[asyncio.Task[None]] = set()
+        self._busy: set[Hashable] = set()
+        """The keys of the requests in a batch in flight."""
         self.batches = 0
-        """Statements run so far (for benchmarks and tests)."""
+        """Batches run so far (for benchmarks and tests)."""
         self.stored = 0
         """Requests they stored."""
         self.largest = 0
-        """The most requests one statement was asked to store."""
+        """The most requests one batch was asked to store."""
 
     async def submit(self, request: R) -> T | None:
-        """The request's result once a statement has stored and committed it; None when it was not
+        """The request's result once a batch has stored and committed it; None when it was not
         stored (the caller then runs the ordinary transaction)."""
         future: asyncio.Future[T | None] = asyncio.get_running_loop().create_future()
         self._queue.append(_Queued(request, future))
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._drain(), name=f"wildstud-{self._name}-batch")
+        self._drains = {task for task in self._drains if not task.done()}
+        if len(self._drains) < self._parallel:
+            self._drains.add(asyncio.create_task(self._drain(), name=f"wildstud-{self._name}-batch"))
         return await future
 
     async def flush(self) -> None:
         """Wait until every request queued so far has been answered."""
-        while self._task is not None and not self._task.done():
-            await asyncio.wait([self._task])
+        while any(not task.done() for task in self._drains):
+            await asyncio.wait(self._drains)
 
     async def _drain(self) -> None:
         try:
             await self._drain_queue()
-        finally:
+        except BaseException:
             # Cancelled (the event loop is closing): what is still queued goes its ordinary way.
             while self._queue:
                 item = self._queue.popleft()
                 if not item.future.done():
                     item.future.set_result(None)
+            raise
 
     async def _drain_queue(self) -> None:
         while self._queue:
             batch: list[_Queued[R, T]] = []
             later: list[_Queued[R, T]] = []
             keys: set[Hashable] = set()
-            while self._queue and len(batch) < MAX_BATCH:
+            while self._queue and len(batch) < self._most:
                 item = self._queue.popleft()
                 if item.future.done():  # its caller was cancelled
                     continue
                 key = self._key(item.request)
-                if key in keys:  # one per hand or table per statement; the next in the next one
+                if key in keys or key in self._busy:  # the next of that key after this one's batch
                     later.append(item)
                     continue
                 keys.add(key)
                 batch.append(item)
             self._queue.extendleft(reversed(later))
-            if batch:
+            if not batch:
+                return  # everything queued waits for a batch in flight, whose task takes it next
+            self._busy |= keys
+            try:
                 await self._run(batch)
+            finally:
+                self._busy -= keys
 
     async def _run(self, batch: list[_Queued[R, T]]) -> None:
         results: Mapping[int, T] = {}
@@ -154,7 +170,7 @@ class StatementBatch(Generic[R, T]):
                 async with pool.acquire() as conn:
                     results = await self._store_batch(conn, [item.request for item in batch])
         except Exception:
-            results = {}  # nothing of a failed statement is stored: every caller runs its own
+            results = {}  # nothing of a failed batch is stored: every caller runs its own
         finally:
             self.batches += 1
             self.stored += len(results)
@@ -219,6 +235,14 @@ def append_batch(pool: Callable[[], asyncpg.Pool[Any] | None]) -> StatementBatch
 
 
 # -- deals -----------------------------------------------------------------------------------------
+
+DEAL_PARALLEL = 4
+"""Deal batches run at once, each on a connection of the pool (of ten by default): a storm is
+split among them (server processes work side by side) and a deal in quiet times waits for no
+other batch."""
+
+DEAL_BATCH = 500
+"""The most deals one batch stores."""
 
 # A deal batch is one transaction of a few statements, each over arrays of every request: the
 # round trips are per batch, not per deal. Not one statement as the append: a single statement's
@@ -351,4 +375,6 @@ async def store_deals(conn: Connection, batch: list[Deal]) -> dict[int, int]:
 
 def deal_batch(pool: Callable[[], asyncpg.Pool[Any] | None]) -> StatementBatch[Deal, int]:
     """The deals of one pool, one transaction per batch (:func:`store_deals`)."""
-    return StatementBatch("deal", pool, store_deals, key=lambda d: d.table_id)
+    return StatementBatch(
+        "deal", pool, store_deals, key=lambda d: d.table_id, parallel=DEAL_PARALLEL, largest=DEAL_BATCH
+    )
