@@ -42,7 +42,7 @@ from typing import Any
 from bot.store.backend import PostgresBackend
 from bot.store.base import StoreBase, Tx, check_id, check_text, dump_json, format_time, load_json, parse_time
 from bot.store.errors import ActionConflict, StoreError
-from bot.store.pg_batch import Append, Deal
+from bot.store.pg_batch import Append, Deal, Settle
 from bot.store.records import HandPlayer, HandRecord, Settlement, SettleUp
 from bot.store.settle_up import square_up
 
@@ -291,6 +291,17 @@ class HandStore(StoreBase):
             if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
                 raise StoreError("Final stacks must be whole numbers of chips, zero or more.")
             finals[seat_no] = stack
+        backend = self._backend
+        if isinstance(backend, PostgresBackend):
+            # Settled with the others arriving meanwhile when it certainly settles now; a repeat,
+            # a refusal or anything else is decided below (see bot.store.pg_batch).
+            ended = format_time(self._clock())
+            net = await backend.settlements.submit(Settle(hand_id, dict(finals), phh, ended, lease))
+            if net is not None:
+                return Settlement(
+                    hand_id=hand_id, applied=True, net=net, final_stacks=dict(sorted(finals.items()))
+                )
+
         async def body(tx: Tx) -> Settlement:
             # A hot path (every hand), so it locks what it reads rather than run serializable (as
             # create_hand): the hand's row, so settling, voiding and appending to it take turns; the

@@ -378,3 +378,146 @@ def deal_batch(pool: Callable[[], asyncpg.Pool[Any] | None]) -> StatementBatch[D
     return StatementBatch(
         "deal", pool, store_deals, key=lambda d: d.table_id, parallel=DEAL_PARALLEL, largest=DEAL_BATCH
     )
+
+
+# -- settlements -----------------------------------------------------------------------------------
+
+SETTLE_LOCK_HANDS = """
+SELECT h.id, h.status, h.table_id, t.guild_id, h.hand_no
+FROM hands h JOIN tables t ON t.id = h.table_id
+WHERE h.id = ANY ($1::bigint[]) ORDER BY h.id FOR UPDATE OF h
+"""
+
+SETTLE_PLAYERS = """
+SELECT hand_id, seat_no, member_id, starting_stack FROM hand_players WHERE hand_id = ANY ($1::bigint[])
+"""
+
+SETTLE_LOCK_SEATS = """
+SELECT s.table_id, s.seat_no, s.member_id, s.stack
+FROM seats s JOIN unnest($1::bigint[], $2::bigint[]) AS w (table_id, seat_no)
+  ON s.table_id = w.table_id AND s.seat_no = w.seat_no
+ORDER BY s.table_id, s.seat_no FOR UPDATE OF s
+"""
+
+SETTLE_WRITE = """
+WITH stacks AS (
+    UPDATE seats SET stack = w.final
+    FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS w (table_id, seat_no, final)
+    WHERE seats.table_id = w.table_id AND seats.seat_no = w.seat_no
+    RETURNING 1
+), finals AS (
+    UPDATE hand_players SET final_stack = w.final
+    FROM unnest($4::bigint[], $2::bigint[], $3::bigint[]) AS w (hand_id, seat_no, final)
+    WHERE hand_players.hand_id = w.hand_id AND hand_players.seat_no = w.seat_no
+    RETURNING 1
+), ledger_rows AS (
+    INSERT INTO ledger (guild_id, member_id, delta, stack_delta, kind, reason, op_key, table_id, hand_id,
+                        created)
+    SELECT guild_id, member_id, 0, stack_delta, 'hand', reason, 'hand:' || hand_id, table_id, hand_id, created
+    FROM unnest($5::bigint[], $6::bigint[], $7::bigint[], $8::text[], $1::bigint[], $4::bigint[],
+                $9::text[])
+        AS l (guild_id, member_id, stack_delta, reason, table_id, hand_id, created)
+    RETURNING 1
+), ended AS (
+    UPDATE hands SET status = 'finished', phh = w.phh, ended = w.ended
+    FROM unnest($10::bigint[], $11::text[], $12::text[]) AS w (id, phh, ended)
+    WHERE hands.id = w.id
+    RETURNING 1
+)
+SELECT (SELECT COUNT(*) FROM stacks), (SELECT COUNT(*) FROM finals), (SELECT COUNT(*) FROM ledger_rows),
+       (SELECT COUNT(*) FROM ended)
+"""
+
+
+@dataclass(frozen=True)
+class Settle:
+    """One hand to settle, as :meth:`bot.store.hands.HandStore.settle_hand` has checked its input:
+    ``finals`` seat -> final stack; ``ended`` the stored time."""
+
+    hand_id: int
+    finals: Mapping[int, int]
+    phh: str
+    ended: str
+    lease: int | None
+
+
+class BatchAborted(Exception):
+    """A batch's writes did not do what its locked reads promised: it is rolled back whole."""
+
+
+async def store_settlements(conn: Connection, batch: list[Settle]) -> dict[int, dict[int, int]]:
+    """Settle the hands of ``batch`` (one per hand) in one transaction, each only if it is
+    certainly what :meth:`bot.store.hands.HandStore.settle_hand`'s transaction would do, read as
+    it reads: the hands' rows locked first, then the leases given (locked), the players, and the
+    dealt seats (locked). A hand is settled when it is in progress, its lease (if given) is
+    current, the final stacks name exactly its seats and add up to the starting stacks, and each
+    seat still holds its player at the starting stack: the seats' stacks, the players' final
+    stacks, one ledger row per player and the hand's status, history and end, in one statement.
+    Returns each settled hand's net result by member, by position. A hand already settled or
+    voided, or refused, is not settled here: its caller goes the ordinary way (which answers a
+    repeated settlement, or raises the precise error)."""
+    in_order = sorted(batch, key=lambda s: s.hand_id)
+    ids = [s.hand_id for s in in_order]
+    async with conn.transaction(isolation="read_committed"):
+        hands = {int(r[0]): r for r in await conn.fetch(SETTLE_LOCK_HANDS, ids)}
+        tables = {s.hand_id: int(hands[s.hand_id][2]) for s in in_order if s.hand_id in hands}
+        leased = sorted({tables[s.hand_id] for s in in_order if s.lease is not None and s.hand_id in tables})
+        leases = {int(r[0]): int(r[1]) for r in await conn.fetch(DEAL_LOCK_LEASES, leased)} if leased else {}
+        players: dict[int, dict[int, tuple[int, int]]] = {}  # hand -> seat -> (member, starting)
+        for r in await conn.fetch(SETTLE_PLAYERS, ids):
+            players.setdefault(int(r[0]), {})[int(r[1])] = (int(r[2]), int(r[3]))
+        ready: list[Settle] = []
+        for s in in_order:
+            hand = hands.get(s.hand_id)
+            dealt = players.get(s.hand_id, {})
+            if hand is None or hand[1] != "in_progress" or set(s.finals) != set(dealt):
+                continue
+            if sum(s.finals.values()) != sum(start for _, start in dealt.values()):
+                continue
+            if s.lease is not None and leases.get(tables[s.hand_id]) != s.lease:
+                continue
+            ready.append(s)
+        wanted = sorted((tables[s.hand_id], seat) for s in ready for seat in s.finals)
+        seats: dict[tuple[int, int], tuple[int, int]] = {}
+        if wanted:
+            for r in await conn.fetch(SETTLE_LOCK_SEATS, *(list(c) for c in zip(*wanted, strict=True))):
+                seats[int(r[0]), int(r[1])] = (int(r[2]), int(r[3]))
+        ready = [
+            s for s in ready
+            if all(seats.get((tables[s.hand_id], seat)) == players[s.hand_id][seat] for seat in s.finals)
+        ]
+        if not ready:
+            return {}
+        rows = [
+            (s, seat, players[s.hand_id][seat][0], players[s.hand_id][seat][1])
+            for s in ready for seat in sorted(s.finals)
+        ]
+        counts = await conn.fetchrow(
+            SETTLE_WRITE,
+            [tables[s.hand_id] for s, *_ in rows],
+            [seat for _, seat, _, _ in rows],
+            [s.finals[seat] for s, seat, _, _ in rows],
+            [s.hand_id for s, *_ in rows],
+            [int(hands[s.hand_id][3]) for s, *_ in rows],
+            [member for _, _, member, _ in rows],
+            [s.finals[seat] - start for s, seat, _, start in rows],
+            [f"hand #{hands[s.hand_id][4]} at table {tables[s.hand_id]}" for s, *_ in rows],
+            [s.ended for s, *_ in rows],
+            [s.hand_id for s in ready],
+            [s.phh for s in ready],
+            [s.ended for s in ready],
+        )
+        if counts is None or tuple(counts) != (len(rows), len(rows), len(rows), len(ready)):
+            raise BatchAborted(f"a settlement batch wrote {counts}, not {len(rows)} rows")
+    settled = {
+        s.hand_id: {member: s.finals[seat] - start for seat, (member, start) in players[s.hand_id].items()}
+        for s in ready
+    }
+    return {i: settled[s.hand_id] for i, s in enumerate(batch) if s.hand_id in settled}
+
+
+def settle_batch(pool: Callable[[], asyncpg.Pool[Any] | None]) -> StatementBatch[Settle, dict[int, int]]:
+    """The settlements of one pool, one transaction per batch (:func:`store_settlements`)."""
+    return StatementBatch(
+        "settle", pool, store_settlements, key=lambda s: s.hand_id, parallel=DEAL_PARALLEL, largest=DEAL_BATCH
+    )
