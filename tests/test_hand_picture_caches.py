@@ -179,3 +179,50 @@ def test_a_box_is_alone_when_it_meets_no_other(shapes: list[tuple[int, int, int,
     expected = [not any(_boxes_meet(a, b) for j, b in enumerate(boxes) if j != i)
                 for i, a in enumerate(boxes)]
     assert plain._alone(boxes) == expected
+
+
+# -- text, cut to its ink and blended through a solid image ---------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(st.sampled_from("AaWjgpq ·#0123456789,:…Þó王明🃏🎲é"), min_size=1, max_size=24),
+       st.sampled_from((22, 26, 30, 32)), st.booleans(), st.integers(0, 7))
+def test_a_run_of_text_draws_what_its_whole_box_of_glyphs_draws(
+    text: str, size: int, bold: bool, x: int
+) -> None:
+    """``_text`` pastes a run cut to its ink, through a solid image: the pixels of the run's whole
+    box built glyph by glyph (``_glyph``) and pasted with the colour, as before the cut."""
+    fill = (240, 240, 240)
+    canvas = Image.new("RGB", (1200, 80), (32, 34, 37))
+    expected = canvas.copy()
+    sprites._text(canvas, (x + 0.5, 30), text, size, fill, bold=bold)
+    ascent, descent = sprites._text_font(size).getmetrics()
+    pad = size // 2
+    box = (max(1, int(sprites._run_width(text, size, bold)) + 2), pad + ascent + descent + 2)
+    mask = Image.new("L", box, 0)
+    colour = Image.new("RGBA", box, (0, 0, 0, 0))
+    at = 0.0
+    for cluster, index in sprites._clusters(text):
+        glyph, advance = sprites._glyph(cluster, size, bold, index)
+        if index == sprites._EMOJI:
+            colour.paste(glyph, (round(at) - pad, 0), glyph)
+        else:
+            mask.paste(255, (round(at) - pad, 0), glyph)
+        at += advance
+    expected.paste(fill, (x, 30 - pad), mask)
+    expected.paste(colour, (x, 30 - pad), colour)
+    assert canvas.tobytes() == expected.tobytes()
+
+
+def test_a_colour_through_a_solid_image_is_the_colour_pasted() -> None:
+    """``_fill`` against Pillow's own paste of a colour: every alpha, random backgrounds and inks."""
+    rng = random.Random(7)
+    mask = Image.frombytes("L", (256, 64), bytes(range(256)) * 64)
+    for _ in range(20):
+        under = Image.frombytes("RGB", mask.size, rng.randbytes(256 * 64 * 3))
+        ink = (rng.randrange(256), rng.randrange(256), rng.randrange(256))
+        at = (rng.randint(-40, 40), rng.randint(-10, 10))
+        got, expected = under.copy(), under.copy()
+        sprites._fill(got, ink, at, mask)
+        expected.paste(ink, at, mask)
+        assert got.tobytes() == expected.tobytes()
