@@ -42,6 +42,7 @@ from typing import Any
 from bot.store.backend import PostgresBackend
 from bot.store.base import StoreBase, Tx, check_id, check_text, dump_json, format_time, load_json, parse_time
 from bot.store.errors import ActionConflict, StoreError
+from bot.store.pg_batch import Append, Deal
 from bot.store.records import HandPlayer, HandRecord, Settlement, SettleUp
 from bot.store.settle_up import square_up
 
@@ -117,11 +118,24 @@ class HandStore(StoreBase):
         rulings_text = None if rulings is None else dump_json(rulings, "rulings")
         game = check_text(game, "game", limit=64)
         first = _check_actions(actions)
+        backend = self._backend
+        if isinstance(backend, PostgresBackend):
+            # A storm of deals after a restart: stored with the others arriving meanwhile by one
+            # statement when it is certainly what the transaction below would store; anything
+            # else (a closed or busy table, a seat that changed hands, ...) is decided below.
+            deal = Deal(
+                table_id=table_id, players=dict(players), deck=deck_text, commitment=commitment, salt=salt,
+                stakes=stakes_text, rulings=rulings_text, game=game, actions=tuple(first),
+                started=format_time(self._clock()), lease=lease,
+            )
+            stored = await backend.deals.submit(deal)
+            if stored is not None:
+                return stored
+
         # A hot path (every deal), so it locks what it reads rather than run serializable: the
         # table's row (deals at one table take turns), and each dealt seat's row, rewritten
         # unchanged so that a serializable top-up or cash-out of that seat running meanwhile must
         # retry and then sees the hand (a lock alone would not make it). See bot.store.backend.
-        # Each read that locks is one round trip (a storm of deals after a restart pays for each).
         async def body(tx: Tx) -> int:
             row = await tx.lock_one("SELECT status, stakes, rulings FROM tables WHERE id = ?", (table_id,))
             await self._check_lease(tx, table_id, lease)
@@ -210,7 +224,7 @@ class HandStore(StoreBase):
             # The hot path (one click, one action): stored with the others arriving meanwhile by
             # one statement when it is certainly the next action; anything else is decided below.
             now = format_time(self._clock())
-            if await backend.appends.append(hand_id, first_seq, actions[0], now, lease):
+            if await backend.appends.submit(Append(hand_id, first_seq, actions[0], now, lease)):
                 return 1
 
         async def body(tx: Tx) -> int:
