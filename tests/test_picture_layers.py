@@ -88,6 +88,52 @@ def test_the_png_of_cached_layers_is_the_picture_drawn_afresh(
     assert P.table_png(pic) == first                 # and from an empty cache
 
 
+def _changed(seat: SeatPicture, field: str, spare: Card) -> SeatPicture:
+    """``seat`` with ``field`` alone changed (a card more or less, a flag flipped, the next name...)."""
+    if field == "up":
+        return replace(seat, up=seat.up[:-1] if len(seat.up) == 4 else (*seat.up, spare))
+    if field == "down":
+        return replace(seat, down=(seat.down + 1) % 4)
+    if field in ("folded", "to_act", "dealer"):
+        flags = {"folded": seat.folded, "to_act": seat.to_act, "dealer": seat.dealer}
+        flags[field] = not flags[field]
+        return replace(seat, folded=flags["folded"], to_act=flags["to_act"], dealer=flags["dealer"])
+    if field in ("stack", "bet"):
+        return replace(seat, stack=seat.stack + 20) if field == "stack" else replace(seat, bet=seat.bet + 20)
+    texts = {"name": seat.name, "note": seat.note, "blind": seat.blind}
+    values = {"name": NAMES, "note": NOTES, "blind": ("", "SB", "BB", "straddle")}[field]
+    texts[field] = values[(values.index(texts[field]) + 1) % len(values)]
+    return replace(seat, name=texts["name"], note=texts["note"], blind=texts["blind"])
+
+
+SEAT_FIELDS = ("name", "stack", "up", "down", "folded", "to_act", "dealer", "bet", "note", "blind")
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(), st.integers(0, 7))
+def test_a_seat_changed_in_any_one_field_is_drawn_again(pic: TablePicture, which: int) -> None:
+    """Each seat is kept in parts, each by what it shows: whichever one field of a seat changes
+    (or the wild ranks, or the deck's colours), the picture from the kept parts is the changed
+    table drawn afresh."""
+    used = {c for s in pic.seats for c in s.up} | {c for b in pic.boards for c in b} | {pic.community}
+    free = [c for c in FULL_DECK if c not in used]
+    spare = next((c for c in free if c.rank in P.wild_ranks_of(pic.wilds)), free[0])   # wild if one is
+    i = which % len(pic.seats)
+    for field in (*SEAT_FIELDS, "wilds", "four_colour"):
+        P.table_png(pic)                           # every part of it kept
+        if field == "four_colour":
+            changed = replace(pic, four_colour=not pic.four_colour)
+        elif field == "wilds":                     # a seat's up card made wild, or no wild cards
+            ups = [c.rank for c in pic.seats[i].up if c.rank not in P.wild_ranks_of(pic.wilds)]
+            more = tuple(WildRank(r, Card(Rank.FIVE, Suit.HEARTS), Card(r, Suit.SPADES)) for r in ups[:1])
+            changed = replace(pic, wilds=pic.wilds + more if more else ())
+        else:
+            seats = list(pic.seats)
+            seats[i] = _changed(seats[i], field, spare)
+            changed = replace(pic, seats=tuple(seats))
+        assert decoded(P.table_png(changed)).tobytes() == painted(changed), field
+
+
 def test_layers_kept_deflated_come_back_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past the budget of images, layers are kept deflated: a picture from them is the same."""
     TILES.clear()

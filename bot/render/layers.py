@@ -194,12 +194,27 @@ def compose(
     """The picture of ``base`` (RGB, not changed; ``base_key`` names it) with ``layers``, in
     ``palette``: each layer's box is drawn on a copy of the base there, mapped to the palette and
     kept under its key; the same as ``to_palette(paint(base.copy(), layers), palette)``."""
+    return _unframed(_compose(base_key, base, layers, palette), palette)
+
+
+def compose_png(
+    base_key: Hashable, base: Image.Image, layers: Sequence[Layer], palette: Image.Image
+) -> bytes:
+    """``png(compose(base_key, base, layers, palette))``, put together straight in PNG rows."""
+    return _png_rows(_compose(base_key, base, layers, palette), palette)
+
+
+def _compose(
+    base_key: Hashable, base: Image.Image, layers: Sequence[Layer], palette: Image.Image
+) -> Image.Image:
+    """``compose`` as PNG rows (``_framed``)."""
     p_key = ("base", base_key)
     kept = TILES.get(p_key)
     if kept is None:
-        kept = (to_palette(base, palette), None)
+        kept = (_framed(to_palette(base, palette)), None)
         TILES.put(p_key, kept)
     canvas = kept[0].copy()
+    paste = canvas.im.paste
     for layer in layers:
         key = (layer.name, layer.box, base_key, layer.key)
         tile = TILES.get(key)
@@ -208,8 +223,24 @@ def compose(
             layer.draw(region, layer.box[0], layer.box[1])
             tile = (to_palette(region, palette), None)
             TILES.put(key, tile)
-        canvas.paste(tile[0], layer.box[:2])
+        left, top, right, bottom = layer.box
+        paste(tile[0].im, (left + 1, top, right + 1, bottom))
     return canvas
+
+
+_BACKGROUNDS: dict[tuple[tuple[int, int, int], bytes], tuple[int, bytes]] = {}
+
+
+def _background(colour: tuple[int, int, int], palette: Image.Image) -> tuple[int, bytes]:
+    """The palette index of ``colour`` and a table (``bytes.translate``) that sends it to 0 and
+    every other index to 255: the mask of a layer's drawn pixels."""
+    key = (colour, _palette_bytes(palette))
+    kept = _BACKGROUNDS.get(key)
+    if kept is None:
+        index = to_palette(Image.new("RGB", (1, 1), colour), palette).getpixel((0, 0))
+        assert isinstance(index, int)
+        kept = _BACKGROUNDS[key] = (index, bytes(0 if i == index else 255 for i in range(256)))
+    return kept
 
 
 def compose_plain(
@@ -219,15 +250,24 @@ def compose_plain(
     drawn once per key and size on that colour and kept with the mask of its drawn pixels, which
     alone are pasted; the same as ``to_palette(paint(Image.new("RGB", size, colour), layers),
     palette)`` when drawn pixels of different layers never meet."""
-    p_key = ("plain", colour, size)
-    kept = TILES.get(p_key)
-    if kept is None:
-        kept = (to_palette(Image.new("RGB", size, colour), palette), None)
-        TILES.put(p_key, kept)
-    canvas = kept[0].copy()
-    background = to_palette(Image.new("RGB", (1, 1), colour), palette).getpixel((0, 0))
-    assert isinstance(background, int)
-    drawn = bytes(0 if i == background else 255 for i in range(256))
+    return _unframed(_compose_plain(colour, size, layers, palette), palette)
+
+
+def compose_plain_png(
+    colour: tuple[int, int, int], size: tuple[int, int], layers: Sequence[Layer], palette: Image.Image
+) -> bytes:
+    """``png(compose_plain(colour, size, layers, palette))``, put together straight in PNG rows."""
+    return _png_rows(_compose_plain(colour, size, layers, palette), palette)
+
+
+def _compose_plain(
+    colour: tuple[int, int, int], size: tuple[int, int], layers: Sequence[Layer], palette: Image.Image
+) -> Image.Image:
+    """``compose_plain`` as PNG rows (``_framed``)."""
+    background, drawn = _background(colour, palette)
+    canvas = Image.new("P", (size[0] + 1, size[1]), background)
+    canvas.paste(0, (0, 0, 1, size[1]))
+    paste = canvas.im.paste
     for layer in layers:
         left, top, right, bottom = layer.box
         key = (layer.name, (right - left, bottom - top), ("plain", colour), layer.key)
@@ -238,8 +278,36 @@ def compose_plain(
             indexes = to_palette(region, palette)
             tile = (indexes, Image.frombytes("L", indexes.size, indexes.tobytes().translate(drawn)))
             TILES.put(key, tile)
-        canvas.paste(tile[0], (left, top), tile[1])
+        assert tile[1] is not None
+        paste(tile[0].im, (left + 1, top, right + 1, bottom), tile[1].im)
     return canvas
+
+
+def _framed(img: Image.Image) -> Image.Image:
+    """A palette image with one column more on the left, all zeros: its bytes are then PNG rows,
+    each starting with its filter type, 0 (none)."""
+    framed = Image.new("P", (img.width + 1, img.height), 0)
+    framed.paste(img, (1, 0))
+    return framed
+
+
+def _unframed(framed: Image.Image, palette: Image.Image) -> Image.Image:
+    """The picture in ``framed`` (``_framed``), in ``palette``."""
+    img = framed.crop((1, 0, framed.width, framed.height))
+    img.putpalette(_palette_bytes(palette))
+    return img
+
+
+_PALETTES: dict[int, tuple[Image.Image, bytes]] = {}
+
+
+def _palette_bytes(palette: Image.Image) -> bytes:
+    """The RGB bytes of ``palette``'s colours, read once per palette image (each kept alive with
+    its bytes, so its id is never another's: a handful, the shared palette and the tests')."""
+    kept = _PALETTES.get(id(palette))
+    if kept is None or kept[0] is not palette:
+        kept = _PALETTES[id(palette)] = (palette, bytes(palette.getpalette() or []))
+    return kept[1]
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -253,17 +321,16 @@ def png(img: Image.Image) -> bytes:
     """A palette (``P``) image as PNG bytes: 8-bit indexes, every row unfiltered, ISA-L deflate."""
     if img.mode != "P":
         raise ValueError(f"png takes a palette image, got mode {img.mode}")
-    width, height = img.size
-    # One column more on the left, all zeros: each row then starts with its filter type, 0 (none).
-    framed = Image.new("P", (width + 1, height), 0)
-    framed.paste(img, (1, 0))
-    rows = framed.tobytes()
-    palette = img.getpalette() or []
-    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    return _png_rows(_framed(img), img)
+
+
+def _png_rows(framed: Image.Image, palette: Image.Image) -> bytes:
+    """The PNG of a framed picture (``_framed``) with the colours of ``palette``."""
+    header = struct.pack(">IIBBBBB", framed.width - 1, framed.height, 8, 3, 0, 0, 0)
     return b"".join((
         _SIGNATURE,
         _chunk(b"IHDR", header),
-        _chunk(b"PLTE", bytes(palette[: 3 * 256])),
-        _chunk(b"IDAT", isal_zlib.compress(rows, PNG_LEVEL)),
+        _chunk(b"PLTE", _palette_bytes(palette)[: 3 * 256]),
+        _chunk(b"IDAT", isal_zlib.compress(framed.tobytes(), PNG_LEVEL)),
         _chunk(b"IEND", b""),
     ))

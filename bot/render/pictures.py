@@ -36,7 +36,7 @@ Raises ``RuntimeError`` on first use if Pillow was built without FreeType (no sc
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
@@ -53,8 +53,16 @@ from bot.engine.values.low import spell
 from bot.engine.values.showing import showing_value
 from bot.engine.values.valuation import best_value
 from bot.render.cards import rank_list
-from bot.render.layers import Layer, compose, one_at_a_time, paint, png, to_palette
-from bot.render.plain import compose_parts
+from bot.render.layers import (
+    Layer,
+    compose,
+    compose_png,
+    one_at_a_time,
+    paint,
+    png,
+    to_palette,
+)
+from bot.render.plain import compose_parts_png
 from bot.render.private import LOW_VALUES
 from bot.render.sprites import (
     _BEST,
@@ -302,18 +310,38 @@ def _felt(size: tuple[int, int]) -> Image.Image:
 def _draw_seat(
     canvas: Image.Image, seat: SeatPicture, x: int, y: int, wild: frozenset[Rank], four: bool = True
 ) -> None:
+    """A seat's panel with its top-left corner at ``(x, y)``: the to-act frame, the name plate, the
+    cards, the dimming of a folded seat and the status line, in that order (``_seat_part`` draws
+    one part of the same)."""
     draw = ImageDraw.Draw(canvas)
-    plate_h = 44
     if seat.to_act:
-        draw.rounded_rectangle((x - 5, y - 5, x + _SEAT_W + 5, y + _SEAT_H + 3), 14, outline=_PLATE_ACT,
-                               width=4)
+        _seat_frame(draw, x, y)
+    _seat_plate(canvas, draw, seat, x, y)
+    _seat_cards(canvas, seat, x, y, wild, four)
+    if seat.folded:
+        _seat_dim(canvas, x, y)
+    _seat_notes(canvas, seat, x, y)
+
+
+_PLATE_H = 44
+_CARDS_TOP = _PLATE_H + 6
+"""The top of a seat's cards, from the top of its panel."""
+
+
+def _seat_frame(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
+    """The frame around the panel of the player to act."""
+    draw.rounded_rectangle((x - 5, y - 5, x + _SEAT_W + 5, y + _SEAT_H + 3), 14, outline=_PLATE_ACT, width=4)
+
+
+def _seat_plate(canvas: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatPicture, x: int, y: int) -> None:
+    """The name plate: the dealer button, the name and the stack."""
     fill = _PLATE_ACT if seat.to_act else _PLATE
     ink = _TEXT_DARK if seat.to_act else _TEXT
-    draw.rounded_rectangle((x, y, x + _SEAT_W, y + plate_h), 10, fill=fill)
+    draw.rounded_rectangle((x, y, x + _SEAT_W, y + _PLATE_H), 10, fill=fill)
     nx = x + 8
     if seat.dealer:
         r = 16
-        cy = y + plate_h // 2
+        cy = y + _PLATE_H // 2
         draw.ellipse((nx, cy - r, nx + 2 * r, cy + r), fill=_FACE, outline=_TEXT_DARK, width=2)
         _text(canvas, (nx + r, cy - 17), "D", TABLE_MIN_TEXT_PX, _TEXT_DARK, bold=True, anchor="m")
         nx += 2 * r + 6
@@ -323,7 +351,13 @@ def _draw_seat(
     name_room = x + _SEAT_W - 16 - stack_w - nx
     name = _fit(seat.name, _PLATE_TYPE, name_room, bold=True)
     _text(canvas, (nx, y + 2), name, _PLATE_TYPE, ink, bold=True)
-    cy = y + plate_h + 6
+
+
+def _seat_cards(
+    canvas: Image.Image, seat: SeatPicture, x: int, y: int, wild: frozenset[Rank], four: bool
+) -> None:
+    """The card backs, then the up cards (``x - 1`` to ``x + _SEAT_W + 2`` at most)."""
+    cy = y + _CARDS_TOP
     cx = x + 2
     back = card_back(_CARD_W)
     n_up = len(seat.up)
@@ -340,6 +374,15 @@ def _draw_seat(
     for c in seat.up:
         _paste(canvas, card_sprite(c, _CARD_W, c.rank in wild, four), cx, cy)
         cx += up_step
+
+
+def _seat_dim(canvas: Image.Image, x: int, y: int) -> None:
+    """A folded seat's plate and cards, dimmed."""
+    _dim(canvas, (x, y, x + _SEAT_W, y + _CARDS_TOP + _CARD_H))
+
+
+def _seat_status(seat: SeatPicture) -> str:
+    """The status line under a seat's cards: the blind, folded, the note and the bet ("" for none)."""
     notes: list[str] = []
     if seat.blind:
         notes.append(seat.blind)
@@ -349,10 +392,14 @@ def _draw_seat(
         notes.append(seat.note)
     if seat.bet:
         notes.append(f"bet {seat.bet:,}")
-    if seat.folded:
-        _dim(canvas, (x, y, x + _SEAT_W, y + plate_h + 6 + _CARD_H))
-    if notes:
-        _text(canvas, (x + 4, y + plate_h + _CARD_H + 6), _fit(" · ".join(notes), _NOTE_TYPE, _SEAT_W - 8),
+    return " · ".join(notes)
+
+
+def _seat_notes(canvas: Image.Image, seat: SeatPicture, x: int, y: int) -> None:
+    """The status line (``_seat_status``), dimmed for a folded seat."""
+    status = _seat_status(seat)
+    if status:
+        _text(canvas, (x + 4, y + _CARDS_TOP + _CARD_H), _fit(status, _NOTE_TYPE, _SEAT_W - 8),
               _NOTE_TYPE, _TEXT_DIM if seat.folded else _TEXT)
 
 
@@ -426,6 +473,59 @@ def seat_layer_box(slot: str) -> tuple[int, int, int, int]:
     return (x - left, y - top, x + _SEAT_W + right, y + _SEAT_H + bottom)
 
 
+SEAT_PARTS = ("plate", "left", "cards", "right", "status")
+"""The five parts of a seat's layer box that ``table_png`` puts together (``seat_part_boxes``)."""
+
+
+def seat_part_boxes(slot: str) -> dict[str, tuple[int, int, int, int]]:
+    """A seat's layer box (``seat_layer_box``) cut in five, each drawn and kept on its own, so a
+    click redraws only the parts it changed: the ``plate`` band (the to-act frame's top, the name
+    plate), the card rows' ``left`` edge, the ``cards`` between, the ``right`` edge (the edges hold
+    only the to-act frame's sides), and the ``status`` band (the status line, the frame's bottom)."""
+    x, y = _SLOTS[slot]
+    left, top, right, bottom = seat_layer_box(slot)
+    cards_top, cards_bottom = y + _CARDS_TOP, y + _CARDS_TOP + _CARD_H
+    return {
+        "plate": (left, top, right, cards_top),
+        "left": (left, cards_top, x - 1, cards_bottom),
+        "cards": (x - 1, cards_top, x + _SEAT_W + 2, cards_bottom),
+        "right": (x + _SEAT_W + 2, cards_top, right, cards_bottom),
+        "status": (left, cards_bottom, right, bottom),
+    }
+
+
+def _seat_part_key(part: str, seat: SeatPicture, seen: frozenset[Rank], four: bool) -> Hashable:
+    """What a seat's ``part`` shows: everything ``_seat_part`` reads for it."""
+    if part == "plate":
+        return (seat.name, seat.stack, seat.dealer, seat.to_act, seat.folded)
+    if part == "cards":
+        return (seat.up, seat.down, seen, four, seat.folded)
+    if part == "status":
+        return (_seat_status(seat), seat.folded, seat.to_act)
+    return seat.to_act
+
+
+def _seat_part(
+    part: str, seat: SeatPicture, slot: str, wild: frozenset[Rank], four: bool, canvas: Image.Image,
+    ox: int, oy: int,
+) -> None:
+    """What ``_draw_seat`` draws in the ``part`` box (``seat_part_boxes``) of a canvas holding just
+    that box: the same drawings in the same order, less those that never reach it."""
+    sx, sy = _SLOTS[slot]
+    x, y = sx - ox, sy - oy
+    draw = ImageDraw.Draw(canvas)
+    if seat.to_act and part != "cards":
+        _seat_frame(draw, x, y)
+    if part == "plate":
+        _seat_plate(canvas, draw, seat, x, y)
+    elif part == "cards":
+        _seat_cards(canvas, seat, x, y, wild, four)
+    if seat.folded and part in ("plate", "cards"):
+        _seat_dim(canvas, x, y)
+    if part == "status":
+        _seat_notes(canvas, seat, x, y)
+
+
 def _title_layer(title: str, canvas: Image.Image, ox: int, oy: int) -> None:
     _text(canvas, (14 - ox, 6 - oy), _fit(title, 30, TABLE_SIZE[0] - 28, bold=True), 30, _TEXT, bold=True)
 
@@ -467,6 +567,18 @@ def table_layers(pic: TablePicture) -> list[Layer]:
     the middle (community card and wild list). A seat's key is the seat itself with the wild ranks
     among its up cards; the middle's is the whole picture less its title, seats and pot (so a
     field added to ``TablePicture`` is in it). Raises ``ValueError`` for no seats or more than 8."""
+    return _table_layers(pic, parts=False)
+
+
+def table_parts(pic: TablePicture) -> list[Layer]:
+    """``table_layers`` with each seat cut in its five parts (``seat_part_boxes``), each keyed by
+    what it shows (``_seat_part_key``): what ``table_png`` puts together. A part is drawn only on
+    its own box (its drawings reach beyond it, e.g. the to-act frame), never with ``paint``.
+    Raises ``ValueError`` for no seats or more than 8."""
+    return _table_layers(pic, parts=True)
+
+
+def _table_layers(pic: TablePicture, *, parts: bool) -> list[Layer]:
     if not 1 <= len(pic.seats) <= 8:
         raise ValueError(f"a table picture has 1 to 8 seats, got {len(pic.seats)}")
     wild = wild_ranks_of(pic.wilds)
@@ -474,8 +586,13 @@ def table_layers(pic: TablePicture) -> list[Layer]:
     layers = [Layer("title", _TITLE_BOX, pic.title, functools.partial(_title_layer, pic.title))]
     for seat, slot in zip(pic.seats, _LAYOUTS[len(pic.seats)], strict=True):
         seen = frozenset(c.rank for c in seat.up) & wild
-        layers.append(Layer("seat", seat_layer_box(slot), (seat, seen, four),
-                            functools.partial(_seat_layer, seat, slot, seen, four)))
+        if not parts:
+            layers.append(Layer("seat", seat_layer_box(slot), (seat, seen, four),
+                                functools.partial(_seat_layer, seat, slot, seen, four)))
+            continue
+        for part, box in seat_part_boxes(slot).items():
+            layers.append(Layer(part, box, _seat_part_key(part, seat, seen, four),
+                                functools.partial(_seat_part, part, seat, slot, seen, four)))
     layers.append(Layer("pot", _POT_BOX, pic.pot, functools.partial(_pot_layer, pic.pot)))
     middle = replace(pic, title="", seats=(), pot=0)
     layers.append(Layer("middle", _MIDDLE_BOX, middle, functools.partial(_middle_layer, middle)))
@@ -496,7 +613,7 @@ def render_table(pic: TablePicture) -> Image.Image:
 def table_image(pic: TablePicture) -> Image.Image:
     """The table picture in the shared palette, put together from cached layers: the same pixels
     as ``render_table`` mapped to the palette."""
-    return compose(("felt", TABLE_SIZE), _felt(TABLE_SIZE), table_layers(pic), _palette())
+    return compose(("felt", TABLE_SIZE), _felt(TABLE_SIZE), table_parts(pic), _palette())
 
 
 _BOARD_W = 70          # one board: bigger than the seats' cards (it is everyone's hand)
@@ -564,10 +681,21 @@ def _palette() -> Image.Image:
 
 
 @one_at_a_time
-def warm() -> None:
-    """Load the fonts and draw the shared palette's sample pictures (every card face of the table,
-    about a second): call it in a thread at start so the first click does not wait for it."""
+def _warm_palette() -> None:
     _palette()
+
+
+def warm() -> None:
+    """Load the fonts, draw the shared palette's sample pictures (about a second), then every card
+    face in every size the pictures use, four-colour, plain and wild (about 1.5 s more): call it in
+    a thread at start. Without it a bot's first few dozen hands each draw the faces they meet for
+    the first time (2 ms each; a DM picture of new faces cost 10 ms rather than 2). The faces are
+    drawn outside the pictures' lock, so a click meanwhile is not held up behind them."""
+    _warm_palette()
+    for width in _FACE_WIDTHS:
+        for card in FULL_DECK:
+            for wild in (False, True):
+                card_sprite(card, width, wild, True)
 
 
 def _png(img: Image.Image) -> bytes:
@@ -583,7 +711,7 @@ def _png(img: Image.Image) -> bytes:
 @one_at_a_time
 def table_png(pic: TablePicture) -> bytes:
     """The table picture as PNG bytes (``TABLE_SIZE``): ``table_image`` (see ``render_table``)."""
-    return png(table_image(pic))
+    return compose_png(("felt", TABLE_SIZE), _felt(TABLE_SIZE), table_parts(pic), _palette())
 
 
 def _wild_alt(wilds: Sequence[WildRank]) -> str:
@@ -925,7 +1053,7 @@ def hand_png(pic: HandPicture) -> bytes:
     size, layers, keep = _hand_layers(pic)
     if not keep:
         return _png(paint(Image.new("RGB", size, _BG), layers))
-    return png(compose_parts(_BG, size, layers, _palette()))
+    return compose_parts_png(_BG, size, layers, _palette())
 
 
 def _value_alt(value: HandValue) -> str:
@@ -970,6 +1098,8 @@ def hand_alt(pic: HandPicture) -> str:
 # -- the showdown -------------------------------------------------------------------------------
 
 _SD_CARD_W = 84
+_FACE_WIDTHS = (_CARD_W, _MINI_W, _BOARD_W, _BOARD_W_WILD, _BOARDS_W, _HAND_CARD_W, _SD_CARD_W)
+"""Every width a card face is drawn at (``warm`` draws them all at start)."""
 _SD_STEP = 96
 _SD_ROW_H = 44 + int(_SD_CARD_W * 1.4) + 14 + 62
 
@@ -1052,7 +1182,7 @@ def showdown_png(pic: ShowdownPicture) -> bytes:
     size, layers, keep = _showdown_layers(pic)
     if not keep:
         return _png(paint(Image.new("RGB", size, _BG), layers))
-    return png(compose_parts(_BG, size, layers, _palette()))
+    return compose_parts_png(_BG, size, layers, _palette())
 
 
 def showdown_alt(pic: ShowdownPicture) -> str:

@@ -7,18 +7,15 @@ the palette, kept and never shown again. What does repeat, from one player's DM 
 from one player to another, is a card as drawn in a row (its face, its frame if it is in the best
 five, dimmed if not, its tags) and a winner's frame: a few hundred such parts cover every hand.
 
-``compose_parts`` takes a picture's layers (``bot.render.layers.Layer``; their boxes and keys as
-there) and:
+``compose_parts_png`` takes a picture's layers (``bot.render.layers.Layer``; their boxes and keys
+as there) and, in order, for each: a layer keyed ``None`` (the title and lines, new nearly every
+time) is drawn now on the plain colour of its box and mapped to the palette; any other is taken
+from ``PARTS``, kept by its name, its size and its key, or drawn so and kept. Where its box meets
+no other layer's box it is pasted whole; else only its drawn pixels (those not of the plain colour,
+through a mask kept with it). The picture is put together straight in PNG rows.
 
-* draws every layer whose key is ``None`` now (the title and lines, new nearly every time; cards
-  drawn as a whole where they overlap), all onto one region of the plain colour (the smallest box
-  round them), mapped to the palette once and pasted whole first;
-* then pastes each other layer from ``PARTS``, kept by its name, its size and its key, with the
-  mask of its drawn pixels (those not of the plain colour); a part not kept yet is drawn alone on
-  the plain colour, mapped to the palette and kept.
-
-The result is ``to_palette(paint(Image.new("RGB", size, colour), layers), palette)`` pixel for
-pixel when the layers keep ``bot.render.layers``' rules on a plain colour (each draws inside its
+The result is the PNG of ``to_palette(paint(Image.new("RGB", size, colour), layers), palette)``
+pixel for pixel when the layers keep ``bot.render.layers``' rules on a plain colour (each draws inside its
 box, the same wherever its box lies; drawn pixels of two layers never meet; a key holds all a
 drawing reads): the palette mapping is per pixel, so a region mapped on its own is the same as the
 whole picture mapped at once. The tests check it over random hands against every cache emptied.
@@ -36,7 +33,7 @@ from collections.abc import Hashable, Sequence
 
 from PIL import Image
 
-from bot.render.layers import Box, Layer, to_palette
+from bot.render.layers import Box, Layer, _background, _png_rows, to_palette
 
 PARTS_BUDGET = 16 * 1024 * 1024
 """Bytes of parts kept (palette pixels, a byte each, and the mask of those drawn where one is
@@ -94,11 +91,6 @@ PARTS = _Parts(PARTS_BUDGET)
 """The kept parts of every hand and showdown picture."""
 
 
-def _union(boxes: Sequence[Box]) -> Box:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
-            max(b[3] for b in boxes))
-
-
 def _alone(boxes: Sequence[Box]) -> list[bool]:
     """For each box, whether it meets no other (boxes sorted by their top and swept down)."""
     alone = [True] * len(boxes)
@@ -113,41 +105,35 @@ def _alone(boxes: Sequence[Box]) -> list[bool]:
     return alone
 
 
-def compose_parts(
+def compose_parts_png(
     colour: tuple[int, int, int], size: tuple[int, int], layers: Sequence[Layer], palette: Image.Image
-) -> Image.Image:
-    """The picture of ``layers`` on a plain ``colour`` of ``size``, in ``palette`` (mode ``P``):
-    layers keyed ``None`` drawn now, the others pasted from ``PARTS`` (see the module docstring);
-    a part whose box meets no other box is pasted whole, the others through their mask."""
-    plain = to_palette(Image.new("RGB", (1, 1), colour), palette)
-    background = plain.getpixel((0, 0))
-    assert isinstance(background, int)
-    canvas = Image.new("P", size, background)
-    canvas.putpalette(plain.getpalette() or [])
-    fresh = [layer for layer in layers if layer.key is None]
-    if fresh:
-        left, top, right, bottom = _union([layer.box for layer in fresh])
-        region = Image.new("RGB", (right - left, bottom - top), colour)
-        for layer in fresh:
-            layer.draw(region, left, top)
-        canvas.paste(to_palette(region, palette), (left, top))
-    drawn = bytes(0 if i == background else 255 for i in range(256))
+) -> bytes:
+    """The PNG of ``layers`` on a plain ``colour`` of ``size``, in ``palette``: layers keyed
+    ``None`` drawn now, the others pasted from ``PARTS`` (see the module docstring); a layer whose
+    box meets no other box is pasted whole, the others through the mask of their drawn pixels. Put
+    together straight in PNG rows (``bot.render.layers._framed``: one column more on the left)."""
+    background, drawn = _background(colour, palette)
+    canvas = Image.new("P", (size[0] + 1, size[1]), background)
+    canvas.paste(0, (0, 0, 1, size[1]))
+    paste = canvas.im.paste          # Pillow's core paste: the boxes are whole and inside the canvas
     for layer, alone in zip(layers, _alone([layer.box for layer in layers]), strict=True):
-        if layer.key is None:
-            continue
         left, top, right, bottom = layer.box
         key = (layer.name, (right - left, bottom - top), colour, layer.key)
-        part = PARTS.get(key)
+        part = PARTS.get(key) if layer.key is not None else None
         if part is None:
             region = Image.new("RGB", (right - left, bottom - top), colour)
             layer.draw(region, left, top)
             part = (to_palette(region, palette), None)
-            PARTS.put(key, part)
+            if layer.key is not None:
+                PARTS.put(key, part)
+        box = (left + 1, top, right + 1, bottom)
         if alone:
-            canvas.paste(part[0], (left, top))
+            paste(part[0].im, box)
             continue
-        if part[1] is None:
-            part = (part[0], Image.frombytes("L", part[0].size, part[0].tobytes().translate(drawn)))
-            PARTS.put(key, part)
-        canvas.paste(part[0], (left, top), part[1])
-    return canvas
+        mask = part[1]
+        if mask is None:
+            mask = Image.frombytes("L", part[0].size, part[0].tobytes().translate(drawn))
+            if layer.key is not None:
+                PARTS.put(key, (part[0], mask))
+        paste(part[0].im, box, mask.im)
+    return _png_rows(canvas, palette)
