@@ -66,7 +66,7 @@ import aiosqlite
 
 from bot.store.errors import DriverMissing, StoreError
 from bot.store.group_commit import GroupCommit
-from bot.store.pg_batch import Append, Deal, StatementBatch, append_batch, deal_batch
+from bot.store.pg_batch import Append, Deal, Settle, StatementBatch, append_batch, deal_batch, settle_batch
 from bot.store.tx import Row, Tx
 
 if TYPE_CHECKING:
@@ -444,6 +444,8 @@ class PostgresBackend(Backend):
         self.deals: StatementBatch[Deal, int] = deal_batch(lambda: self.pool)
         """Deals stored many to a statement (see :mod:`bot.store.pg_batch`), on one of the pool's
         connections: a storm of deals after a restart costs a few statements, not a transaction each."""
+        self.settlements: StatementBatch[Settle, dict[int, int]] = settle_batch(lambda: self.pool)
+        """Settlements stored many to a transaction of a few statements, likewise."""
         self.retryable = (
             asyncpg.SerializationError,
             asyncpg.DeadlockDetectedError,
@@ -531,6 +533,7 @@ class PostgresBackend(Backend):
     async def close(self) -> None:
         await self.appends.flush()
         await self.deals.flush()
+        await self.settlements.flush()
         if self._append_pool is not None:
             append_pool, self._append_pool = self._append_pool, None
             await append_pool.close()

@@ -68,7 +68,7 @@ Connection = Any
 """An asyncpg connection (a pool's proxy)."""
 
 MAX_BATCH = 1000
-"""The most requests one statement stores."""
+"""The most requests one batch stores (a class's default; see :class:`StatementBatch`)."""
 
 
 @dataclass
@@ -78,10 +78,12 @@ class _Queued(Generic[R, T]):
 
 
 class StatementBatch(Generic[R, T]):
-    """The queue of one kind of request and the task that stores them many to a statement (see the
+    """The queue of one kind of request and the tasks that store them many to a batch (see the
     module docstring). ``pool`` returns the open pool, or None once it is closed; ``store`` runs
-    one statement for a list of requests (at most one per ``key``) on a connection and returns
-    the result of each stored one by its position (a request missing from it was not stored)."""
+    one batch of requests (at most one per ``key``) on a connection and returns the result of each
+    stored one by its position (a request missing from it was not stored). Up to ``parallel``
+    batches run at once, each on a connection of its own, never two with the same key (so one
+    table's or hand's requests keep their order); each holds at most ``largest`` requests."""
 
     def __init__(
         self,
@@ -89,62 +91,76 @@ class StatementBatch(Generic[R, T]):
         pool: Callable[[], asyncpg.Pool[Any] | None],
         store: Callable[[Connection, list[R]], Awaitable[Mapping[int, T]]],
         key: Callable[[R], Hashable],
+        *,
+        parallel: int = 1,
+        largest: int = MAX_BATCH,
     ) -> None:
         self._name = name
         self._pool = pool
         self._store_batch = store
         self._key = key
+        self._parallel = parallel
+        self._most = largest
         self._queue: deque[_Queued[R, T]] = deque()
-        self._task: asyncio.Task[None] | None = None
+        self._drains: set[asyncio.Task[None]] = set()
+        self._busy: set[Hashable] = set()
+        """The keys of the requests in a batch in flight."""
         self.batches = 0
-        """Statements run so far (for benchmarks and tests)."""
+        """Batches run so far (for benchmarks and tests)."""
         self.stored = 0
         """Requests they stored."""
         self.largest = 0
-        """The most requests one statement was asked to store."""
+        """The most requests one batch was asked to store."""
 
     async def submit(self, request: R) -> T | None:
-        """The request's result once a statement has stored and committed it; None when it was not
+        """The request's result once a batch has stored and committed it; None when it was not
         stored (the caller then runs the ordinary transaction)."""
         future: asyncio.Future[T | None] = asyncio.get_running_loop().create_future()
         self._queue.append(_Queued(request, future))
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._drain(), name=f"wildstud-{self._name}-batch")
+        self._drains = {task for task in self._drains if not task.done()}
+        if len(self._drains) < self._parallel:
+            self._drains.add(asyncio.create_task(self._drain(), name=f"wildstud-{self._name}-batch"))
         return await future
 
     async def flush(self) -> None:
         """Wait until every request queued so far has been answered."""
-        while self._task is not None and not self._task.done():
-            await asyncio.wait([self._task])
+        while any(not task.done() for task in self._drains):
+            await asyncio.wait(self._drains)
 
     async def _drain(self) -> None:
         try:
             await self._drain_queue()
-        finally:
+        except BaseException:
             # Cancelled (the event loop is closing): what is still queued goes its ordinary way.
             while self._queue:
                 item = self._queue.popleft()
                 if not item.future.done():
                     item.future.set_result(None)
+            raise
 
     async def _drain_queue(self) -> None:
         while self._queue:
             batch: list[_Queued[R, T]] = []
             later: list[_Queued[R, T]] = []
             keys: set[Hashable] = set()
-            while self._queue and len(batch) < MAX_BATCH:
+            while self._queue and len(batch) < self._most:
                 item = self._queue.popleft()
                 if item.future.done():  # its caller was cancelled
                     continue
                 key = self._key(item.request)
-                if key in keys:  # one per hand or table per statement; the next in the next one
+                if key in keys or key in self._busy:  # the next of that key after this one's batch
                     later.append(item)
                     continue
                 keys.add(key)
                 batch.append(item)
             self._queue.extendleft(reversed(later))
-            if batch:
+            if not batch:
+                return  # everything queued waits for a batch in flight, whose task takes it next
+            self._busy |= keys
+            try:
                 await self._run(batch)
+            finally:
+                self._busy -= keys
 
     async def _run(self, batch: list[_Queued[R, T]]) -> None:
         results: Mapping[int, T] = {}
@@ -154,7 +170,7 @@ class StatementBatch(Generic[R, T]):
                 async with pool.acquire() as conn:
                     results = await self._store_batch(conn, [item.request for item in batch])
         except Exception:
-            results = {}  # nothing of a failed statement is stored: every caller runs its own
+            results = {}  # nothing of a failed batch is stored: every caller runs its own
         finally:
             self.batches += 1
             self.stored += len(results)
@@ -219,6 +235,14 @@ def append_batch(pool: Callable[[], asyncpg.Pool[Any] | None]) -> StatementBatch
 
 
 # -- deals -----------------------------------------------------------------------------------------
+
+DEAL_PARALLEL = 4
+"""Deal batches run at once, each on a connection of the pool (of ten by default): a storm is
+split among them (server processes work side by side) and a deal in quiet times waits for no
+other batch."""
+
+DEAL_BATCH = 500
+"""The most deals one batch stores."""
 
 # A deal batch is one transaction of a few statements, each over arrays of every request: the
 # round trips are per batch, not per deal. Not one statement as the append: a single statement's
@@ -351,4 +375,149 @@ async def store_deals(conn: Connection, batch: list[Deal]) -> dict[int, int]:
 
 def deal_batch(pool: Callable[[], asyncpg.Pool[Any] | None]) -> StatementBatch[Deal, int]:
     """The deals of one pool, one transaction per batch (:func:`store_deals`)."""
-    return StatementBatch("deal", pool, store_deals, key=lambda d: d.table_id)
+    return StatementBatch(
+        "deal", pool, store_deals, key=lambda d: d.table_id, parallel=DEAL_PARALLEL, largest=DEAL_BATCH
+    )
+
+
+# -- settlements -----------------------------------------------------------------------------------
+
+SETTLE_LOCK_HANDS = """
+SELECT h.id, h.status, h.table_id, t.guild_id, h.hand_no
+FROM hands h JOIN tables t ON t.id = h.table_id
+WHERE h.id = ANY ($1::bigint[]) ORDER BY h.id FOR UPDATE OF h
+"""
+
+SETTLE_PLAYERS = """
+SELECT hand_id, seat_no, member_id, starting_stack FROM hand_players WHERE hand_id = ANY ($1::bigint[])
+"""
+
+SETTLE_LOCK_SEATS = """
+SELECT s.table_id, s.seat_no, s.member_id, s.stack
+FROM seats s JOIN unnest($1::bigint[], $2::bigint[]) AS w (table_id, seat_no)
+  ON s.table_id = w.table_id AND s.seat_no = w.seat_no
+ORDER BY s.table_id, s.seat_no FOR UPDATE OF s
+"""
+
+SETTLE_WRITE = """
+WITH stacks AS (
+    UPDATE seats SET stack = w.final
+    FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS w (table_id, seat_no, final)
+    WHERE seats.table_id = w.table_id AND seats.seat_no = w.seat_no
+    RETURNING 1
+), finals AS (
+    UPDATE hand_players SET final_stack = w.final
+    FROM unnest($4::bigint[], $2::bigint[], $3::bigint[]) AS w (hand_id, seat_no, final)
+    WHERE hand_players.hand_id = w.hand_id AND hand_players.seat_no = w.seat_no
+    RETURNING 1
+), ledger_rows AS (
+    INSERT INTO ledger (guild_id, member_id, delta, stack_delta, kind, reason, op_key, table_id, hand_id,
+                        created)
+    SELECT guild_id, member_id, 0, stack_delta, 'hand', reason, 'hand:' || hand_id, table_id, hand_id, created
+    FROM unnest($5::bigint[], $6::bigint[], $7::bigint[], $8::text[], $1::bigint[], $4::bigint[],
+                $9::text[])
+        AS l (guild_id, member_id, stack_delta, reason, table_id, hand_id, created)
+    RETURNING 1
+), ended AS (
+    UPDATE hands SET status = 'finished', phh = w.phh, ended = w.ended
+    FROM unnest($10::bigint[], $11::text[], $12::text[]) AS w (id, phh, ended)
+    WHERE hands.id = w.id
+    RETURNING 1
+)
+SELECT (SELECT COUNT(*) FROM stacks), (SELECT COUNT(*) FROM finals), (SELECT COUNT(*) FROM ledger_rows),
+       (SELECT COUNT(*) FROM ended)
+"""
+
+
+@dataclass(frozen=True)
+class Settle:
+    """One hand to settle, as :meth:`bot.store.hands.HandStore.settle_hand` has checked its input:
+    ``finals`` seat -> final stack; ``ended`` the stored time."""
+
+    hand_id: int
+    finals: Mapping[int, int]
+    phh: str
+    ended: str
+    lease: int | None
+
+
+class BatchAborted(Exception):
+    """A batch's writes did not do what its locked reads promised: it is rolled back whole."""
+
+
+async def store_settlements(conn: Connection, batch: list[Settle]) -> dict[int, dict[int, int]]:
+    """Settle the hands of ``batch`` (one per hand) in one transaction, each only if it is
+    certainly what :meth:`bot.store.hands.HandStore.settle_hand`'s transaction would do, read as
+    it reads: the hands' rows locked first, then the leases given (locked), the players, and the
+    dealt seats (locked). A hand is settled when it is in progress, its lease (if given) is
+    current, the final stacks name exactly its seats and add up to the starting stacks, and each
+    seat still holds its player at the starting stack: the seats' stacks, the players' final
+    stacks, one ledger row per player and the hand's status, history and end, in one statement.
+    Returns each settled hand's net result by member, by position. A hand already settled or
+    voided, or refused, is not settled here: its caller goes the ordinary way (which answers a
+    repeated settlement, or raises the precise error)."""
+    in_order = sorted(batch, key=lambda s: s.hand_id)
+    ids = [s.hand_id for s in in_order]
+    async with conn.transaction(isolation="read_committed"):
+        hands = {int(r[0]): r for r in await conn.fetch(SETTLE_LOCK_HANDS, ids)}
+        tables = {s.hand_id: int(hands[s.hand_id][2]) for s in in_order if s.hand_id in hands}
+        leased = sorted({tables[s.hand_id] for s in in_order if s.lease is not None and s.hand_id in tables})
+        leases = {int(r[0]): int(r[1]) for r in await conn.fetch(DEAL_LOCK_LEASES, leased)} if leased else {}
+        players: dict[int, dict[int, tuple[int, int]]] = {}  # hand -> seat -> (member, starting)
+        for r in await conn.fetch(SETTLE_PLAYERS, ids):
+            players.setdefault(int(r[0]), {})[int(r[1])] = (int(r[2]), int(r[3]))
+        ready: list[Settle] = []
+        for s in in_order:
+            hand = hands.get(s.hand_id)
+            dealt = players.get(s.hand_id, {})
+            if hand is None or hand[1] != "in_progress" or set(s.finals) != set(dealt):
+                continue
+            if sum(s.finals.values()) != sum(start for _, start in dealt.values()):
+                continue
+            if s.lease is not None and leases.get(tables[s.hand_id]) != s.lease:
+                continue
+            ready.append(s)
+        wanted = sorted((tables[s.hand_id], seat) for s in ready for seat in s.finals)
+        seats: dict[tuple[int, int], tuple[int, int]] = {}
+        if wanted:
+            for r in await conn.fetch(SETTLE_LOCK_SEATS, *(list(c) for c in zip(*wanted, strict=True))):
+                seats[int(r[0]), int(r[1])] = (int(r[2]), int(r[3]))
+        ready = [
+            s for s in ready
+            if all(seats.get((tables[s.hand_id], seat)) == players[s.hand_id][seat] for seat in s.finals)
+        ]
+        if not ready:
+            return {}
+        rows = [
+            (s, seat, players[s.hand_id][seat][0], players[s.hand_id][seat][1])
+            for s in ready for seat in sorted(s.finals)
+        ]
+        counts = await conn.fetchrow(
+            SETTLE_WRITE,
+            [tables[s.hand_id] for s, *_ in rows],
+            [seat for _, seat, _, _ in rows],
+            [s.finals[seat] for s, seat, _, _ in rows],
+            [s.hand_id for s, *_ in rows],
+            [int(hands[s.hand_id][3]) for s, *_ in rows],
+            [member for _, _, member, _ in rows],
+            [s.finals[seat] - start for s, seat, _, start in rows],
+            [f"hand #{hands[s.hand_id][4]} at table {tables[s.hand_id]}" for s, *_ in rows],
+            [s.ended for s, *_ in rows],
+            [s.hand_id for s in ready],
+            [s.phh for s in ready],
+            [s.ended for s in ready],
+        )
+        if counts is None or tuple(counts) != (len(rows), len(rows), len(rows), len(ready)):
+            raise BatchAborted(f"a settlement batch wrote {counts}, not {len(rows)} rows")
+    settled = {
+        s.hand_id: {member: s.finals[seat] - start for seat, (member, start) in players[s.hand_id].items()}
+        for s in ready
+    }
+    return {i: settled[s.hand_id] for i, s in enumerate(batch) if s.hand_id in settled}
+
+
+def settle_batch(pool: Callable[[], asyncpg.Pool[Any] | None]) -> StatementBatch[Settle, dict[int, int]]:
+    """The settlements of one pool, one transaction per batch (:func:`store_settlements`)."""
+    return StatementBatch(
+        "settle", pool, store_settlements, key=lambda s: s.hand_id, parallel=DEAL_PARALLEL, largest=DEAL_BATCH
+    )
