@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 from bot.engine.cards.card import FULL_DECK, Card, Rank, Suit
+from bot.render import layers as L
 from bot.render import pictures as P
 from bot.render.layers import TILES, png, to_palette
 from bot.render.pictures import (
@@ -84,7 +85,7 @@ def test_the_png_of_cached_layers_is_the_picture_drawn_afresh(
     first = P.table_png(pic)
     assert decoded(first).tobytes() == painted(pic)
     assert P.table_png(pic) == first                 # all from the cache now: the same bytes
-    TILES.clear()
+    L.clear()
     assert P.table_png(pic) == first                 # and from an empty cache
 
 
@@ -132,6 +133,49 @@ def test_a_seat_changed_in_any_one_field_is_drawn_again(pic: TablePicture, which
             seats[i] = _changed(seats[i], field, spare)
             changed = replace(pic, seats=tuple(seats))
         assert decoded(P.table_png(changed)).tobytes() == painted(changed), field
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(tables(), min_size=3, max_size=3), st.lists(st.tuples(
+    st.integers(0, 2), st.integers(0, 7), st.sampled_from((*SEAT_FIELDS, "table", "another"))), max_size=12),
+    st.sampled_from(((1, 2, 3), (1, 1, 2), (7, 7, 7))), st.sampled_from((0, L.OPEN_AT)))
+def test_each_tables_next_picture_from_its_last_is_the_table_drawn_afresh(
+    states: list[TablePicture],
+    clicks: list[tuple[int, int, str]], ids: tuple[int, int, int], open_at: int,
+) -> None:
+    """Three tables clicked in any order, each click changing one field of a seat, or the table
+    (its title, pot, wild ranks), or putting another table (other seats, maybe another number of
+    them) in its place; tables may share an id (a picture is then put together from another
+    table's). Whether a table's last picture is opened (``open_at`` 0: always) or its layers are
+    pasted on the felt, every picture is the table drawn afresh."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(L, "OPEN_AT", open_at)
+        _click_through(states, clicks, ids)
+
+
+def _click_through(
+    states: list[TablePicture], clicks: list[tuple[int, int, str]], ids: tuple[int, int, int]
+) -> None:
+    L.clear()
+    tables_now = [replace(pic, table=ids[i]) for i, pic in enumerate(states)]
+    for pic in tables_now:
+        assert decoded(P.table_png(pic)).tobytes() == painted(pic)
+    for n, (t, which, field) in enumerate(clicks):
+        pic = tables_now[t]
+        if field == "another":
+            pic = replace(states[(t + 1 + n) % 3], table=ids[t])
+        elif field == "table":
+            pic = replace(pic, title=f"Hand #{n}", pot=pic.pot + 20, wilds=pic.wilds[1:])
+        else:
+            i = which % len(pic.seats)
+            spare = next(c for c in FULL_DECK if c not in {c for s in pic.seats for c in s.up} |
+                         {c for b in pic.boards for c in b} | {pic.community})
+            seats = list(pic.seats)
+            seats[i] = _changed(seats[i], field, spare)
+            pic = replace(pic, seats=tuple(seats))
+        tables_now[t] = pic
+        assert decoded(P.table_png(pic)).tobytes() == painted(pic), (n, field)
+    assert len(L.FRAMES) == len(set(ids))
 
 
 def test_layers_kept_deflated_come_back_the_same(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,8 +4,8 @@ A picture is a **base** (the felt and rail of the table, drawn once per size; or
 and **layers**: each a fixed box of the picture, a key that holds everything the layer shows, and a
 function that draws it. ``paint`` draws the layers straight onto an RGB canvas (the reference
 look); ``compose`` gives the same picture in the palette, each layer drawn once per key onto its
-box of the base, mapped to the palette and kept (``HOT_BUDGET``, ``COLD_BUDGET``), so a picture where one seat
-changed costs one seat's drawing and a few pastes. The palette mapping is per pixel (no
+box of the base, mapped to the palette and kept (``HOT_BUDGET``, ``COLD_BUDGET``), so a picture
+where one seat changed costs that seat's drawing and a few pastes. The palette mapping is per pixel (no
 dithering), so a layer mapped on its own is the same as the whole picture mapped at once:
 ``compose`` and ``paint`` then mapping give the same pixels (the tests check it).
 
@@ -14,9 +14,18 @@ shows and its size wherever it lies (a card of a row, the same in any column), a
 pixels (those not of the background colour) are pasted, so boxes may overlap where drawn pixels do
 not (a winner's frame around its row of cards).
 
-Rules for a layer (the tests check them on many pictures): its box holds every pixel it draws;
-boxes of one picture never overlap (on a plain colour: their drawn pixels never do); its drawing
-on a plain colour is the same wherever its box lies; and its key holds everything its drawing reads
+``compose`` draws a layer only on its own box: a layer may then be one part of a drawing cut in
+boxes (a seat of the table picture is five: ``bot.render.pictures.table_parts``), each keyed by
+what falls in its box, so a click that changes a seat's stack redraws its name plate, not its cards.
+``compose_png`` writes the picture as PNG as it puts it together, and keeps the last picture of
+each table (``FRAMES``: its PNG rows and its layers' keys): a table whose turn comes round again
+among a thousand, its layers no longer kept as images, is put together on its last picture, only
+the layers whose keys changed pasted anew.
+
+Rules for a layer (the tests check them on many pictures): its box holds every pixel it draws
+(a part: its drawing on its box is the whole drawing's there); boxes of one picture never overlap
+(on a plain colour: their drawn pixels never do); its drawing on a plain colour is the same
+wherever its box lies; and its key holds everything its drawing reads
 (a frozen dataclass of the snapshot, or a tuple of them). A cache hit can then only return what the
 same drawing would give for the same key: a layer is shared only where it shows the same thing,
 and it is a function of its key alone (no name, no seat, no viewer), so nothing of one picture can
@@ -27,7 +36,9 @@ callers may draw from any thread (the presenter draws off the event loop), while
 FreeType's faces are never used by two threads at once.
 
 ``png`` writes a palette image as PNG with rows unfiltered (the palette's best filter) and
-compressed by ISA-L's deflate (``isal``, several times faster than zlib at a smaller size).
+compressed by ISA-L's deflate (``isal``, several times faster than zlib at a smaller size);
+``compose_png`` puts its picture together straight in those rows (one column more on the left, the
+rows' filter type), the same bytes.
 """
 
 from __future__ import annotations
@@ -146,6 +157,10 @@ class _Tiles:
             self._keep(key, tile)
             return tile
 
+    def hot(self, key: Hashable) -> bool:
+        """Whether ``key``'s layer is kept as an image (``get`` gives it at once)."""
+        return key in self._hot
+
     def put(self, key: Hashable, tile: Tile) -> None:
         with self._lock:
             if key not in self._hot and key not in self._cold:
@@ -198,16 +213,66 @@ def compose(
 
 
 def compose_png(
-    base_key: Hashable, base: Image.Image, layers: Sequence[Layer], palette: Image.Image
+    base_key: Hashable, base: Image.Image, layers: Sequence[Layer], palette: Image.Image,
+    where: Hashable = None,
 ) -> bytes:
-    """``png(compose(base_key, base, layers, palette))``, put together straight in PNG rows."""
-    return _png_rows(_compose(base_key, base, layers, palette), palette)
+    """``png(compose(base_key, base, layers, palette))``, put together straight in PNG rows.
+
+    ``where`` names where the picture is shown (a table; None: nowhere in particular): the last
+    picture put together there is kept (``FRAMES``) with the keys of its layers, and when most of
+    this picture's unchanged layers are no longer kept as images (a table whose turn comes round
+    again among a thousand), it is opened and only the layers that changed are pasted on it. The
+    bytes are the same either way: whatever picture is kept under ``where``, every layer whose key
+    differs is pasted anew, and a layer's pixels are its key's."""
+    keys = tuple((layer.name, layer.box, base_key, layer.key) for layer in layers)
+    frame = FRAMES.get(where) if where is not None else None
+    if frame is not None and frame.boxes == tuple(layer.box for layer in layers):
+        changed = [i for i, (old, new) in enumerate(zip(frame.keys, keys, strict=True)) if old != new]
+        cold = sum(1 for old, new in zip(frame.keys, keys, strict=True) if old == new and not TILES.hot(new))
+        if cold >= OPEN_AT:
+            canvas = Image.frombytes("P", (frame.width + 1, frame.height), isal_zlib.decompress(frame.rows))
+            paste = canvas.im.paste
+            for i in changed:
+                layer = layers[i]
+                left, top, right, bottom = layer.box
+                paste(_tile(layer, keys[i], base, palette).im, (left + 1, top, right + 1, bottom))
+            return _kept(where, keys, layers, canvas, palette)
+    canvas = _compose(base_key, base, layers, palette, keys)
+    return _kept(where, keys, layers, canvas, palette) if where is not None else _png_rows(canvas, palette)
+
+
+OPEN_AT = 6
+"""How many of a picture's unchanged layers must be kept deflated, or not at all, before its kept
+frame is opened instead (``compose_png``): opening it (0.3 ms) costs about what six such layers do."""
+
+
+def _kept(
+    where: Hashable, keys: tuple[Hashable, ...], layers: Sequence[Layer], canvas: Image.Image,
+    palette: Image.Image,
+) -> bytes:
+    """The PNG of ``canvas`` (PNG rows), kept as the frame shown at ``where``."""
+    rows = isal_zlib.compress(canvas.tobytes(), PNG_LEVEL)
+    boxes = tuple(layer.box for layer in layers)
+    FRAMES.put(where, _Frame(keys, boxes, canvas.width - 1, canvas.height, rows))
+    return _png(canvas.width - 1, canvas.height, rows, palette)
+
+
+def _tile(layer: Layer, key: Hashable, base: Image.Image, palette: Image.Image) -> Image.Image:
+    """``layer`` drawn on its box of ``base`` in ``palette``: kept under ``key``, or drawn now."""
+    tile = TILES.get(key)
+    if tile is None:
+        region = base.crop(layer.box)
+        layer.draw(region, layer.box[0], layer.box[1])
+        tile = (to_palette(region, palette), None)
+        TILES.put(key, tile)
+    return tile[0]
 
 
 def _compose(
-    base_key: Hashable, base: Image.Image, layers: Sequence[Layer], palette: Image.Image
+    base_key: Hashable, base: Image.Image, layers: Sequence[Layer], palette: Image.Image,
+    keys: Sequence[Hashable] | None = None,
 ) -> Image.Image:
-    """``compose`` as PNG rows (``_framed``)."""
+    """``compose`` as PNG rows (``_framed``); ``keys`` the layers' keys in ``TILES`` if known."""
     p_key = ("base", base_key)
     kept = TILES.get(p_key)
     if kept is None:
@@ -215,32 +280,79 @@ def _compose(
         TILES.put(p_key, kept)
     canvas = kept[0].copy()
     paste = canvas.im.paste
-    for layer in layers:
-        key = (layer.name, layer.box, base_key, layer.key)
-        tile = TILES.get(key)
-        if tile is None:
-            region = base.crop(layer.box)
-            layer.draw(region, layer.box[0], layer.box[1])
-            tile = (to_palette(region, palette), None)
-            TILES.put(key, tile)
+    for i, layer in enumerate(layers):
+        key = keys[i] if keys is not None else (layer.name, layer.box, base_key, layer.key)
         left, top, right, bottom = layer.box
-        paste(tile[0].im, (left + 1, top, right + 1, bottom))
+        paste(_tile(layer, key, base, palette).im, (left + 1, top, right + 1, bottom))
     return canvas
 
 
-_BACKGROUNDS: dict[tuple[tuple[int, int, int], bytes], tuple[int, bytes]] = {}
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """The last picture put together for one ``where``: its layers' keys and boxes, and its PNG
+    rows deflated (the PNG's own IDAT data)."""
+
+    keys: tuple[Hashable, ...]
+    boxes: tuple[Box, ...]
+    width: int
+    height: int
+    rows: bytes
 
 
-def _background(colour: tuple[int, int, int], palette: Image.Image) -> tuple[int, bytes]:
-    """The palette index of ``colour`` and a table (``bytes.translate``) that sends it to 0 and
-    every other index to 255: the mask of a layer's drawn pixels."""
-    key = (colour, _palette_bytes(palette))
-    kept = _BACKGROUNDS.get(key)
-    if kept is None:
-        index = to_palette(Image.new("RGB", (1, 1), colour), palette).getpixel((0, 0))
-        assert isinstance(index, int)
-        kept = _BACKGROUNDS[key] = (index, bytes(0 if i == index else 255 for i in range(256)))
-    return kept
+FRAME_BUDGET = 64 * 1024 * 1024
+"""Bytes of kept frames (``FRAMES``): an 8-seat table's is about 50 KB (its PNG's deflated rows,
+which the PNG shares, and its keys), so some 1,300 tables; past it the least recently drawn go."""
+
+FRAME_OVERHEAD = 8 * 1024
+"""Bytes counted for a frame beyond its rows: its keys (43 small tuples of values the pictures
+hold anyway) and the bookkeeping."""
+
+
+class _Frames:
+    """The last picture put together at each ``where`` (``compose_png``), least recently drawn first,
+    within ``budget`` bytes; safe across threads."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self._frames: OrderedDict[Hashable, _Frame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._frames)
+
+    def get(self, where: Hashable) -> _Frame | None:
+        with self._lock:
+            frame = self._frames.get(where)
+            if frame is not None:
+                self._frames.move_to_end(where)
+            return frame
+
+    def put(self, where: Hashable, frame: _Frame) -> None:
+        with self._lock:
+            old = self._frames.pop(where, None)
+            if old is not None:
+                self.used -= len(old.rows) + FRAME_OVERHEAD
+            self._frames[where] = frame
+            self.used += len(frame.rows) + FRAME_OVERHEAD
+            while self.used > self.budget and self._frames:
+                _, gone = self._frames.popitem(last=False)
+                self.used -= len(gone.rows) + FRAME_OVERHEAD
+
+    def clear(self) -> None:
+        with self._lock:
+            self._frames.clear()
+            self.used = 0
+
+
+FRAMES = _Frames(FRAME_BUDGET)
+"""The last picture of each table (``compose_png``)."""
+
+
+def clear() -> None:
+    """Forget every kept layer and frame: the next pictures are drawn afresh (tests)."""
+    TILES.clear()
+    FRAMES.clear()
 
 
 def compose_plain(
@@ -250,24 +362,15 @@ def compose_plain(
     drawn once per key and size on that colour and kept with the mask of its drawn pixels, which
     alone are pasted; the same as ``to_palette(paint(Image.new("RGB", size, colour), layers),
     palette)`` when drawn pixels of different layers never meet."""
-    return _unframed(_compose_plain(colour, size, layers, palette), palette)
-
-
-def compose_plain_png(
-    colour: tuple[int, int, int], size: tuple[int, int], layers: Sequence[Layer], palette: Image.Image
-) -> bytes:
-    """``png(compose_plain(colour, size, layers, palette))``, put together straight in PNG rows."""
-    return _png_rows(_compose_plain(colour, size, layers, palette), palette)
-
-
-def _compose_plain(
-    colour: tuple[int, int, int], size: tuple[int, int], layers: Sequence[Layer], palette: Image.Image
-) -> Image.Image:
-    """``compose_plain`` as PNG rows (``_framed``)."""
-    background, drawn = _background(colour, palette)
-    canvas = Image.new("P", (size[0] + 1, size[1]), background)
-    canvas.paste(0, (0, 0, 1, size[1]))
-    paste = canvas.im.paste
+    p_key = ("plain", colour, size)
+    kept = TILES.get(p_key)
+    if kept is None:
+        kept = (to_palette(Image.new("RGB", size, colour), palette), None)
+        TILES.put(p_key, kept)
+    canvas = kept[0].copy()
+    background = to_palette(Image.new("RGB", (1, 1), colour), palette).getpixel((0, 0))
+    assert isinstance(background, int)
+    drawn = bytes(0 if i == background else 255 for i in range(256))
     for layer in layers:
         left, top, right, bottom = layer.box
         key = (layer.name, (right - left, bottom - top), ("plain", colour), layer.key)
@@ -278,8 +381,7 @@ def _compose_plain(
             indexes = to_palette(region, palette)
             tile = (indexes, Image.frombytes("L", indexes.size, indexes.tobytes().translate(drawn)))
             TILES.put(key, tile)
-        assert tile[1] is not None
-        paste(tile[0].im, (left + 1, top, right + 1, bottom), tile[1].im)
+        canvas.paste(tile[0], (left, top), tile[1])
     return canvas
 
 
@@ -326,11 +428,17 @@ def png(img: Image.Image) -> bytes:
 
 def _png_rows(framed: Image.Image, palette: Image.Image) -> bytes:
     """The PNG of a framed picture (``_framed``) with the colours of ``palette``."""
-    header = struct.pack(">IIBBBBB", framed.width - 1, framed.height, 8, 3, 0, 0, 0)
+    return _png(framed.width - 1, framed.height, isal_zlib.compress(framed.tobytes(), PNG_LEVEL), palette)
+
+
+def _png(width: int, height: int, rows: bytes, palette: Image.Image) -> bytes:
+    """The PNG of a picture of ``width`` x ``height`` 8-bit indexes in ``palette``, its rows
+    (each with its filter type first) deflated as ``rows``."""
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join((
         _SIGNATURE,
         _chunk(b"IHDR", header),
         _chunk(b"PLTE", _palette_bytes(palette)[: 3 * 256]),
-        _chunk(b"IDAT", isal_zlib.compress(framed.tobytes(), PNG_LEVEL)),
+        _chunk(b"IDAT", rows),
         _chunk(b"IEND", b""),
     ))
