@@ -178,21 +178,27 @@ def _click_through(
     assert len(L.FRAMES) == len(set(ids))
 
 
-def test_layers_kept_deflated_come_back_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past the budget of images, layers are kept deflated: a picture from them is the same."""
-    TILES.clear()
-    monkeypatch.setattr(TILES, "hot_budget", 100_000)      # about two seats: the rest go cold
+def test_layers_past_the_budget_are_drawn_again_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the budget the least recently used layers go: a picture drawing them again is the same,
+    whether put together on the felt or on the table's last picture."""
+    L.clear()
+    monkeypatch.setattr(TILES, "budget", 100_000)      # about six seats' parts: the rest go
     seats = tuple(SeatPicture(n, 100 * i, (FULL_DECK[i], FULL_DECK[i + 9]), 2, to_act=i == 1)
                   for i, n in enumerate(NAMES))
     pic = TablePicture("Hand #5 · fourth street", seats, 700, (WildRank(Rank.FIVE),))
     first = P.table_png(pic)
-    assert TILES.cold_used > 0
+    assert TILES.used <= 100_000 and not all(TILES.kept(k) for k in _keys(pic))
     hand = HandPicture("Hand #5 · fourth street · Ann", FULL_DECK[:4], FULL_DECK[2:4])
     hand_first = P.hand_png(hand)
-    for _ in range(2):
-        assert decoded(P.table_png(pic)).tobytes() == painted(pic)
+    for where in (None, 4, 4):
+        moved = replace(pic, table=where, seats=(replace(seats[0], stack=5), *seats[1:]))
+        assert decoded(P.table_png(moved)).tobytes() == painted(moved)
         assert P.table_png(pic) == first and P.hand_png(hand) == hand_first
-    TILES.clear()
+    L.clear()
+
+
+def _keys(pic: TablePicture) -> list[object]:
+    return [(layer.name, layer.box, ("felt", P.TABLE_SIZE), layer.key) for layer in P.table_parts(pic)]
 
 
 @_SETTINGS

@@ -4,7 +4,7 @@ A picture is a **base** (the felt and rail of the table, drawn once per size; or
 and **layers**: each a fixed box of the picture, a key that holds everything the layer shows, and a
 function that draws it. ``paint`` draws the layers straight onto an RGB canvas (the reference
 look); ``compose`` gives the same picture in the palette, each layer drawn once per key onto its
-box of the base, mapped to the palette and kept (``HOT_BUDGET``, ``COLD_BUDGET``), so a picture
+box of the base, mapped to the palette and kept (``TILE_BUDGET``), so a picture
 where one seat changed costs that seat's drawing and a few pastes. The palette mapping is per pixel (no
 dithering), so a layer mapped on its own is the same as the whole picture mapped at once:
 ``compose`` and ``paint`` then mapping give the same pixels (the tests check it).
@@ -19,7 +19,7 @@ boxes (a seat of the table picture is five: ``bot.render.pictures.table_parts``)
 what falls in its box, so a click that changes a seat's stack redraws its name plate, not its cards.
 ``compose_png`` writes the picture as PNG as it puts it together, and keeps the last picture of
 each table (``FRAMES``: its PNG rows and its layers' keys): a table whose turn comes round again
-among a thousand, its layers no longer kept as images, is put together on its last picture, only
+among a thousand, its layers no longer kept, is put together on its last picture, only
 the layers whose keys changed pasted anew.
 
 Rules for a layer (the tests check them on many pictures): its box holds every pixel it draws
@@ -62,15 +62,10 @@ Draw = Callable[[Image.Image, int, int], None]
 """Draws a layer on an RGB canvas whose top-left pixel is ``(x, y)`` of the picture: the layer's
 coordinates are the picture's, shifted by ``(-x, -y)``."""
 
-HOT_BUDGET = 16 * 1024 * 1024
-"""Bytes of layers kept as images (palette pixels, one byte each): about 300 seats of the table
-picture. The least recently used are then kept deflated (``COLD_BUDGET``)."""
-
-COLD_BUDGET = 64 * 1024 * 1024
-"""Bytes of layers kept deflated (about 40 KB for all the layers of an 8-seat table: some 1,500
-such tables); past it the least recently used go, and a layer not kept is drawn again when next
-shown. Tables taken in turn beyond it would lose every layer before their next click (the least
-recently used is always the next needed), so it holds a thousand busy tables with room to spare."""
+TILE_BUDGET = 16 * 1024 * 1024
+"""Bytes of layers kept (palette pixels, one byte each; an 8-seat table's 43 layers are about
+520 KB): the layers of some thirty tables, the least recently used going first. A table whose
+layers went is put together on its last picture (``FRAMES``), only its changed layers drawn."""
 
 PNG_LEVEL = 1
 """ISA-L's deflate level (0 to 3): 1 is as fast as 0 and a tenth smaller (see
@@ -107,87 +102,50 @@ class Layer:
 Tile = tuple[Image.Image, Image.Image | None]
 """A drawn layer in the palette and, on a plain colour, the mask of its drawn pixels."""
 
-_Packed = tuple[tuple[str, tuple[int, int], bytes], ...]
-
 
 def _bytes(tile: Tile) -> int:
     return sum(img.width * img.height * len(img.getbands()) for img in tile if img is not None)
 
 
-def _pack(tile: Tile) -> _Packed:
-    return tuple((img.mode, img.size, isal_zlib.compress(img.tobytes(), 0))
-                 for img in tile if img is not None)
-
-
-def _unpack(packed: _Packed, palette: bytes) -> Tile:
-    images = [Image.frombytes(mode, size, isal_zlib.decompress(data)) for mode, size, data in packed]
-    images[0].putpalette(palette)
-    return (images[0], images[1] if len(images) > 1 else None)
-
-
 class _Tiles:
-    """The drawn layers, least recently used first, safe across threads: the ``hot`` budget's worth
-    as images, then the ``cold`` budget's worth deflated (a tenth of the size; 0.05 ms to open), so
-    a thousand tables' seats stay kept while only the busiest take their full size."""
+    """The drawn layers, least recently used first, within ``budget`` bytes; safe across threads."""
 
-    def __init__(self, hot: int, cold: int) -> None:
-        self.hot_budget, self.cold_budget = hot, cold
-        self.hot_used = self.cold_used = 0
-        self._hot: OrderedDict[Hashable, Tile] = OrderedDict()
-        self._cold: OrderedDict[Hashable, tuple[_Packed, bytes]] = OrderedDict()
-        self._palettes: dict[bytes, bytes] = {}     # one copy of each palette for all cold tiles
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self._tiles: OrderedDict[Hashable, tuple[Tile, int]] = OrderedDict()
         self._lock = threading.Lock()
-
-    @property
-    def used(self) -> int:
-        """Bytes kept, hot and cold."""
-        return self.hot_used + self.cold_used
 
     def get(self, key: Hashable) -> Tile | None:
         with self._lock:
-            tile = self._hot.get(key)
-            if tile is not None:
-                self._hot.move_to_end(key)
-                return tile
-            cold = self._cold.pop(key, None)
-            if cold is None:
+            kept = self._tiles.get(key)
+            if kept is None:
                 return None
-            self.cold_used -= sum(len(part[2]) for part in cold[0])
-            tile = _unpack(*cold)
-            self._keep(key, tile)
-            return tile
+            self._tiles.move_to_end(key)
+            return kept[0]
 
-    def hot(self, key: Hashable) -> bool:
-        """Whether ``key``'s layer is kept as an image (``get`` gives it at once)."""
-        return key in self._hot
+    def kept(self, key: Hashable) -> bool:
+        """Whether ``key``'s layer is kept (``get`` gives it)."""
+        return key in self._tiles
 
     def put(self, key: Hashable, tile: Tile) -> None:
         with self._lock:
-            if key not in self._hot and key not in self._cold:
-                self._keep(key, tile)
-
-    def _keep(self, key: Hashable, tile: Tile) -> None:
-        self._hot[key] = tile
-        self.hot_used += _bytes(tile)
-        while self.hot_used > self.hot_budget and self._hot:
-            old_key, old = self._hot.popitem(last=False)
-            self.hot_used -= _bytes(old)
-            packed = _pack(old)
-            palette = bytes(old[0].getpalette() or [])
-            self._cold[old_key] = (packed, self._palettes.setdefault(palette, palette))
-            self.cold_used += sum(len(part[2]) for part in packed)
-        while self.cold_used > self.cold_budget and self._cold:
-            _, (gone, _) = self._cold.popitem(last=False)
-            self.cold_used -= sum(len(part[2]) for part in gone)
+            if key in self._tiles:
+                return
+            size = _bytes(tile)
+            self._tiles[key] = (tile, size)
+            self.used += size
+            while self.used > self.budget and self._tiles:
+                _, (_, gone) = self._tiles.popitem(last=False)
+                self.used -= gone
 
     def clear(self) -> None:
         with self._lock:
-            self._hot.clear()
-            self._cold.clear()
-            self.hot_used = self.cold_used = 0
+            self._tiles.clear()
+            self.used = 0
 
 
-TILES = _Tiles(HOT_BUDGET, COLD_BUDGET)
+TILES = _Tiles(TILE_BUDGET)
 """Every picture's layers (``compose``)."""
 
 
@@ -220,16 +178,16 @@ def compose_png(
 
     ``where`` names where the picture is shown (a table; None: nowhere in particular): the last
     picture put together there is kept (``FRAMES``) with the keys of its layers, and when most of
-    this picture's unchanged layers are no longer kept as images (a table whose turn comes round
-    again among a thousand), it is opened and only the layers that changed are pasted on it. The
+    this picture's unchanged layers are no longer kept (a table whose turn comes round again among
+    a thousand), it is opened and only the layers that changed are pasted on it. The
     bytes are the same either way: whatever picture is kept under ``where``, every layer whose key
     differs is pasted anew, and a layer's pixels are its key's."""
     keys = tuple((layer.name, layer.box, base_key, layer.key) for layer in layers)
     frame = FRAMES.get(where) if where is not None else None
     if frame is not None and frame.boxes == tuple(layer.box for layer in layers):
         changed = [i for i, (old, new) in enumerate(zip(frame.keys, keys, strict=True)) if old != new]
-        cold = sum(1 for old, new in zip(frame.keys, keys, strict=True) if old == new and not TILES.hot(new))
-        if cold >= OPEN_AT:
+        gone = sum(1 for old, new in zip(frame.keys, keys, strict=True) if old == new and not TILES.kept(new))
+        if gone >= OPEN_AT:
             canvas = Image.frombytes("P", (frame.width + 1, frame.height), isal_zlib.decompress(frame.rows))
             paste = canvas.im.paste
             for i in changed:
@@ -241,9 +199,9 @@ def compose_png(
     return _kept(where, keys, layers, canvas, palette) if where is not None else _png_rows(canvas, palette)
 
 
-OPEN_AT = 6
-"""How many of a picture's unchanged layers must be kept deflated, or not at all, before its kept
-frame is opened instead (``compose_png``): opening it (0.3 ms) costs about what six such layers do."""
+OPEN_AT = 2
+"""How many of a picture's unchanged layers must be no longer kept before its kept frame is opened
+instead (``compose_png``): opening it (0.3 ms) costs about what drawing two layers again does."""
 
 
 def _kept(
