@@ -183,20 +183,27 @@ def compose_png(
     bytes are the same either way: whatever picture is kept under ``where``, every layer whose key
     differs is pasted anew, and a layer's pixels are its key's."""
     keys = tuple((layer.name, layer.box, base_key, layer.key) for layer in layers)
+    tiles = [TILES.get(key) for key in keys]
+    boxes = tuple(layer.box for layer in layers)
     frame = FRAMES.get(where) if where is not None else None
-    if frame is not None and frame.boxes == tuple(layer.box for layer in layers):
-        changed = [i for i, (old, new) in enumerate(zip(frame.keys, keys, strict=True)) if old != new]
-        gone = sum(1 for old, new in zip(frame.keys, keys, strict=True) if old == new and not TILES.kept(new))
-        if gone >= OPEN_AT:
-            canvas = Image.frombytes("P", (frame.width + 1, frame.height), isal_zlib.decompress(frame.rows))
-            paste = canvas.im.paste
-            for i in changed:
-                layer = layers[i]
-                left, top, right, bottom = layer.box
-                paste(_tile(layer, keys[i], base, palette).im, (left + 1, top, right + 1, bottom))
-            return _kept(where, keys, layers, canvas, palette)
-    canvas = _compose(base_key, base, layers, palette, keys)
-    return _kept(where, keys, layers, canvas, palette) if where is not None else _png_rows(canvas, palette)
+    if frame is not None and frame.boxes == boxes and OPEN_AT <= sum(
+            1 for tile, old, new in zip(tiles, frame.keys, keys, strict=True) if tile is None and old == new):
+        canvas = Image.frombytes("P", (frame.width + 1, frame.height), isal_zlib.decompress(frame.rows))
+        todo = [i for i, old in enumerate(frame.keys) if old != keys[i]]
+    else:
+        canvas = _base(base_key, base, palette)
+        todo = list(range(len(layers)))
+    paste = canvas.im.paste
+    for i in todo:
+        layer = layers[i]
+        left, top, right, bottom = layer.box
+        tile = tiles[i] or _draw(layer, keys[i], base, palette)
+        paste(tile[0].im, (left + 1, top, right + 1, bottom))
+    if where is None:
+        return _png_rows(canvas, palette)
+    rows = isal_zlib.compress(canvas.tobytes(), PNG_LEVEL)
+    FRAMES.put(where, _Frame(keys, boxes, canvas.width - 1, canvas.height, rows))
+    return _png(canvas.width - 1, canvas.height, rows, palette)
 
 
 OPEN_AT = 2
@@ -204,44 +211,35 @@ OPEN_AT = 2
 instead (``compose_png``): opening it (0.3 ms) costs about what drawing two layers again does."""
 
 
-def _kept(
-    where: Hashable, keys: tuple[Hashable, ...], layers: Sequence[Layer], canvas: Image.Image,
-    palette: Image.Image,
-) -> bytes:
-    """The PNG of ``canvas`` (PNG rows), kept as the frame shown at ``where``."""
-    rows = isal_zlib.compress(canvas.tobytes(), PNG_LEVEL)
-    boxes = tuple(layer.box for layer in layers)
-    FRAMES.put(where, _Frame(keys, boxes, canvas.width - 1, canvas.height, rows))
-    return _png(canvas.width - 1, canvas.height, rows, palette)
+def _draw(layer: Layer, key: Hashable, base: Image.Image, palette: Image.Image) -> Tile:
+    """``layer`` drawn on its box of ``base`` in ``palette``, kept under ``key``."""
+    region = base.crop(layer.box)
+    layer.draw(region, layer.box[0], layer.box[1])
+    tile = (to_palette(region, palette), None)
+    TILES.put(key, tile)
+    return tile
 
 
-def _tile(layer: Layer, key: Hashable, base: Image.Image, palette: Image.Image) -> Image.Image:
-    """``layer`` drawn on its box of ``base`` in ``palette``: kept under ``key``, or drawn now."""
-    tile = TILES.get(key)
-    if tile is None:
-        region = base.crop(layer.box)
-        layer.draw(region, layer.box[0], layer.box[1])
-        tile = (to_palette(region, palette), None)
-        TILES.put(key, tile)
-    return tile[0]
-
-
-def _compose(
-    base_key: Hashable, base: Image.Image, layers: Sequence[Layer], palette: Image.Image,
-    keys: Sequence[Hashable] | None = None,
-) -> Image.Image:
-    """``compose`` as PNG rows (``_framed``); ``keys`` the layers' keys in ``TILES`` if known."""
+def _base(base_key: Hashable, base: Image.Image, palette: Image.Image) -> Image.Image:
+    """A copy of ``base`` in ``palette`` as PNG rows (``_framed``), mapped once and kept."""
     p_key = ("base", base_key)
     kept = TILES.get(p_key)
     if kept is None:
         kept = (_framed(to_palette(base, palette)), None)
         TILES.put(p_key, kept)
-    canvas = kept[0].copy()
-    paste = canvas.im.paste
-    for i, layer in enumerate(layers):
-        key = keys[i] if keys is not None else (layer.name, layer.box, base_key, layer.key)
+    return kept[0].copy()
+
+
+def _compose(
+    base_key: Hashable, base: Image.Image, layers: Sequence[Layer], palette: Image.Image
+) -> Image.Image:
+    """``compose`` as PNG rows (``_framed``)."""
+    canvas = _base(base_key, base, palette)
+    for layer in layers:
+        key = (layer.name, layer.box, base_key, layer.key)
+        tile = TILES.get(key) or _draw(layer, key, base, palette)
         left, top, right, bottom = layer.box
-        paste(_tile(layer, key, base, palette).im, (left + 1, top, right + 1, bottom))
+        canvas.im.paste(tile[0].im, (left + 1, top, right + 1, bottom))
     return canvas
 
 
