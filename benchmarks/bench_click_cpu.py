@@ -15,8 +15,9 @@ Run by hand (not part of the tests)::
 and pictures on (the default look). Every action is a click on the table message (the deal with
 its Deal button; then check, else call, else the bring-in, else show), made as soon as the
 table message offers the next turn (``--look text``: the same without pictures, to see the
-rest). The first hand is a warm-up (it opens the DM channels and draws the first pictures, as a
-bot that has been running a while has); the next ``--hands`` are
+rest). The first ``--warmup-hands`` (1) are a warm-up (they open the DM channels and draw the first
+pictures, as a bot that has been running a while has), then the bench waits until the bot's
+start-up work in the background is done (fonts, palette, card faces); the next ``--hands`` are
 measured: the bot's CPU over them divided by their actions, and the Discord requests per action
 (interaction: callback and webhook; channel: the table channel's message bucket; global: every
 request under the global limit), as ``bench_discord_budget.py`` counts them.
@@ -197,6 +198,18 @@ async def quiet(fake: FakeDiscord, within: float = 0.3) -> None:
             return
 
 
+async def idle(pid: int, within: float = 0.3, most: float = 0.01, limit: float = 60.0) -> None:
+    """Wait until the bot process used at most ``most`` s of CPU in ``within`` s: its start-up work
+    in the background (fonts, palette, every card face: ``bot.render.pictures.warm``) is done and
+    out of the measured hands."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        before = cpu_seconds(pid)
+        await asyncio.sleep(within)
+        if cpu_seconds(pid) - before <= most:
+            return
+
+
 @dataclass
 class Scene:
     players: int
@@ -258,7 +271,7 @@ async def play_hand(fake: FakeDiscord, guild: FakeGuild, channel: FakeChannel, d
 
 
 async def per_click(
-    players: int, hands: int, scale: float, tmp: Path, profile: Path | None, look: str
+    players: int, hands: int, scale: float, tmp: Path, profile: Path | None, look: str, warmup: int = 1
 ) -> Scene:
     names = [f"p{i}" for i in range(players)]
     async with FakeDiscord.start(time_scale=scale, interaction_deadline=30.0) as fake:
@@ -276,10 +289,12 @@ async def per_click(
                 res = await fake.slash(owner, "table look", {"look": look}, channel=channel, wait=False)
                 await res.wait_response(30.0)
             await open_table(fake, guild, channel, members)
-            await play_hand(fake, guild, channel, members[0], 1)   # warm-up: DM channels, first pictures
+            for hand_no in range(1, warmup + 1):   # warm-up: DM channels, first pictures
+                await play_hand(fake, guild, channel, members[0], hand_no)
             await quiet(fake)
+            await idle(pid)
             scene = Scene(players)
-            for hand_no in range(2, hands + 2):
+            for hand_no in range(warmup + 1, warmup + hands + 1):
                 mark = len(fake.requests)
                 cpu_before, wall_before = cpu_seconds(pid), time.perf_counter()
                 actions = await play_hand(fake, guild, channel, members[0], hand_no)
@@ -482,6 +497,8 @@ async def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hands", type=int, default=3, help="measured hands per table (after a warm-up)")
     parser.add_argument("--players", default="4,8", help="table sizes for the per-click figure")
+    parser.add_argument("--warmup-hands", type=int, default=1,
+                        help="per click: hands played before measuring (new faces and names drawn)")
     parser.add_argument("--scale", type=float, default=0.01, help="rate-limit time scale (1.0: Discord's)")
     parser.add_argument("--load", type=int, metavar="N", help="N busy tables instead of the per-click figure")
     parser.add_argument("--seconds", type=float, default=30.0, help="load: measured play time")
@@ -516,7 +533,8 @@ async def main(argv: list[str]) -> int:
         else:
             for players in (int(p) for p in args.players.split(",")):
                 profile = args.profile and args.profile.with_name(f"{args.profile.name}{players}")
-                scene = await per_click(players, args.hands, args.scale, Path(tmp), profile, args.look)
+                scene = await per_click(players, args.hands, args.scale, Path(tmp), profile, args.look,
+                                        args.warmup_hands)
                 rows.append(scene.row())
             head = ("players", "actions", "CPU ms/click", "inter/act", "chan/act", "glob/act", "429s")
             print(" ".join(f"{h:>12}" for h in head))

@@ -141,12 +141,12 @@ async def run_backend(
         report = await store.audit()
         backend = store._backend
         group = getattr(backend, "group", None)
-        appends = getattr(backend, "appends", None)
-        if appends is not None and appends.batches:
-            batched = {"append_statements": appends.batches, "appends_batched": appends.stored,
-                       "largest_append_batch": appends.largest}
-        else:
-            batched = {}
+        batched: dict[str, int] = {}
+        for kind in ("appends", "deals"):
+            batch = getattr(backend, kind, None)
+            if batch is not None and batch.batches:
+                batched |= {f"{kind}_batches": batch.batches, f"{kind}_batched": batch.stored,
+                            f"largest_{kind}_batch": batch.largest}
     writes = sum(len(v) for v in timings.values())
     result: dict[str, Any] = {
         "tables": tables,

@@ -137,6 +137,13 @@ class TerminalGame:
     def say(self, text: str = "") -> None:
         self.presenter.say(text)
 
+    def shown(self, text: str) -> bool:
+        """``text`` is the last public line printed (or held for printing): a notice the table
+        announced, not to be said twice."""
+        held = [line for line, public in self.presenter.held or () if public]
+        last = held[-1] if held else (self.presenter.recent[-1] if self.presenter.recent else "")
+        return text in last
+
     def players(self) -> dict[int, str]:
         return {**self.humans, **self.robots}
 
@@ -627,7 +634,9 @@ class TerminalGame:
                 if ante is not None:
                     await service.set_options(self.key, dealer, bomb_pot_ante=ante)
                 if words == ["next"]:
-                    self.say(await service.call_bomb_pot(self.key, dealer))
+                    text = await service.call_bomb_pot(self.key, dealer)
+                    if not self.shown(text):        # a call that changed nothing is not announced
+                        self.say(text)
                     return
                 if words == ["off"]:
                     await service.call_bomb_pot(self.key, dealer, on=False)

@@ -103,6 +103,9 @@ class WildstudBot(commands.Bot):
             tree_cls=WildstudTree,
             allowed_mentions=ALLOWED_MENTIONS,
             help_command=None,
+            # No message cache: the bot never reads a message back from it (it edits and deletes
+            # by id), and every gateway message event would otherwise copy and update its entry.
+            max_messages=None,
             **options,
         )
         self.settings = settings if settings is not None else load_settings()

@@ -162,7 +162,15 @@ def private_text(
     """The private message: hand and street, own cards as dealt (down cards in brackets), the
     community card if any, the best hand now and the wild ranks. ``board``: the other players' up
     cards, which the wilds' stand-ins avoid. ``ranking``: ``"low"`` in razz, ``"high-low"`` in
-    stud hi-lo (``game_best_now``). ``best``: that best hand, when the caller has it already."""
+    stud hi-lo (``game_best_now``). ``best``: that best hand, when the caller has it already.
+
+    >>> from bot.engine.cards.card import parse_cards
+    >>> cards = parse_cards("Ah 5d 9c")
+    >>> print(private_text(2, "third street", cards, cards[2:], None, (), "any-card"))
+    Hand #2, third street. Your cards: [A♥ 5♦] 9♣
+    Best now: High card, ace, nine-five kickers: A♥ 9♣ 5♦
+    No wild cards
+    """
     lines = [f"Hand #{hand_no}, {street}. Your cards: {dealt_cards(cards, up)}"]
     all_cards = list(cards) + ([community] if community is not None else [])
     if community is not None:
@@ -171,5 +179,5 @@ def private_text(
         best = game_best_now(all_cards, wild_ranks, wild_in_flush, board, ranking)
     if best:
         lines.append(f"Best now: {best}")
-    lines.append(f"Wild: {rank_list(wild_ranks)}")
+    lines.append(f"Wild: {rank_list(wild_ranks)}" if wild_ranks else "No wild cards")
     return "\n".join(lines)

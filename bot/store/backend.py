@@ -22,10 +22,11 @@ The store's parts write one SQL text, with ``?`` placeholders, and run it throug
   (``record_hand_stats``) run at ``READ COMMITTED`` and lock what they read first (:meth:`Tx.lock`,
   ``SELECT ... FOR UPDATE``: the hand's row; the table's row and each dealt seat's row), so
   concurrent calls for one hand or table take turns and calls for different ones never conflict
-  (a single action is stored by a batched statement under the same rules:
-  :mod:`bot.store.pg_batch`). Under ``SERIALIZABLE`` they did: PostgreSQL's predicate locks on B-tree
-  pages are page-sized, so appends to neighbouring hands aborted each other (measured: 5,741
-  retries for 4,000 appends, 20 hands at once) and so did deals at neighbouring tables. A
+  (a single action, and a deal, is stored by a statement shared with the others arriving
+  meanwhile, under the same rules: :mod:`bot.store.pg_batch`). Under ``SERIALIZABLE`` they did:
+  PostgreSQL's predicate locks on B-tree pages are page-sized, so appends to neighbouring hands
+  aborted each other (measured: 5,741 retries for 4,000 appends, 20 hands at once) and so did
+  deals at neighbouring tables. A
   transfer between two members (``transfer``) runs so too: it locks the two balance rows in
   ascending member order, so transfers in opposite directions wait for each other (at
   ``SERIALIZABLE`` each read both balances and then wrote them, one of every such pair was
@@ -65,7 +66,7 @@ import aiosqlite
 
 from bot.store.errors import DriverMissing, StoreError
 from bot.store.group_commit import GroupCommit
-from bot.store.pg_batch import AppendBatch
+from bot.store.pg_batch import Append, Deal, Settle, StatementBatch, append_batch, deal_batch, settle_batch
 from bot.store.tx import Row, Tx
 
 if TYPE_CHECKING:
@@ -435,9 +436,16 @@ class PostgresBackend(Backend):
         self.pool: asyncpg.Pool[Any] | None = pool
         self.id_tables = id_tables
         self._append_pool = append_pool
-        self.appends = AppendBatch(lambda: None if self.pool is None else self._append_pool or self.pool)
+        self.appends: StatementBatch[Append, bool] = append_batch(
+            lambda: None if self.pool is None else self._append_pool or self.pool
+        )
         """Single actions stored many to a statement (see :mod:`bot.store.pg_batch`), on a
         connection of their own: an action never waits for a deal's or a settlement's connection."""
+        self.deals: StatementBatch[Deal, int] = deal_batch(lambda: self.pool)
+        """Deals stored many to a statement (see :mod:`bot.store.pg_batch`), on one of the pool's
+        connections: a storm of deals after a restart costs a few statements, not a transaction each."""
+        self.settlements: StatementBatch[Settle, dict[int, int]] = settle_batch(lambda: self.pool)
+        """Settlements stored many to a transaction of a few statements, likewise."""
         self.retryable = (
             asyncpg.SerializationError,
             asyncpg.DeadlockDetectedError,
@@ -524,6 +532,8 @@ class PostgresBackend(Backend):
 
     async def close(self) -> None:
         await self.appends.flush()
+        await self.deals.flush()
+        await self.settlements.flush()
         if self._append_pool is not None:
             append_pool, self._append_pool = self._append_pool, None
             await append_pool.close()

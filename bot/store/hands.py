@@ -42,6 +42,7 @@ from typing import Any
 from bot.store.backend import PostgresBackend
 from bot.store.base import StoreBase, Tx, check_id, check_text, dump_json, format_time, load_json, parse_time
 from bot.store.errors import ActionConflict, StoreError
+from bot.store.pg_batch import Append, Deal, Settle
 from bot.store.records import HandPlayer, HandRecord, Settlement, SettleUp
 from bot.store.settle_up import square_up
 
@@ -117,11 +118,24 @@ class HandStore(StoreBase):
         rulings_text = None if rulings is None else dump_json(rulings, "rulings")
         game = check_text(game, "game", limit=64)
         first = _check_actions(actions)
+        backend = self._backend
+        if isinstance(backend, PostgresBackend):
+            # A storm of deals after a restart: stored with the others arriving meanwhile by one
+            # statement when it is certainly what the transaction below would store; anything
+            # else (a closed or busy table, a seat that changed hands, ...) is decided below.
+            deal = Deal(
+                table_id=table_id, players=dict(players), deck=deck_text, commitment=commitment, salt=salt,
+                stakes=stakes_text, rulings=rulings_text, game=game, actions=tuple(first),
+                started=format_time(self._clock()), lease=lease,
+            )
+            stored = await backend.deals.submit(deal)
+            if stored is not None:
+                return stored
+
         # A hot path (every deal), so it locks what it reads rather than run serializable: the
         # table's row (deals at one table take turns), and each dealt seat's row, rewritten
         # unchanged so that a serializable top-up or cash-out of that seat running meanwhile must
         # retry and then sees the hand (a lock alone would not make it). See bot.store.backend.
-        # Each read that locks is one round trip (a storm of deals after a restart pays for each).
         async def body(tx: Tx) -> int:
             row = await tx.lock_one("SELECT status, stakes, rulings FROM tables WHERE id = ?", (table_id,))
             await self._check_lease(tx, table_id, lease)
@@ -139,16 +153,19 @@ class HandStore(StoreBase):
             )
             if last is not None and last[1] == "in_progress":
                 raise StoreError("A hand is already in progress at this table.")
-            stacks: dict[int, int] = {}
-            for seat_no, member_id in sorted(players.items()):
-                stack = await tx.value(  # rewritten unchanged and read in one statement
-                    "UPDATE seats SET stack = stack WHERE table_id = ? AND seat_no = ? AND member_id = ?"
-                    " RETURNING stack",
-                    (table_id, seat_no, member_id),
+            dealt = sorted(players.items())
+            stacks = {  # every dealt seat rewritten unchanged and read, in one statement
+                int(r[0]): int(r[1])
+                for r in await tx.all(
+                    "UPDATE seats SET stack = stack WHERE table_id = ? AND ("
+                    + " OR ".join("(seat_no = ? AND member_id = ?)" for _ in dealt)
+                    + ") RETURNING seat_no, stack",
+                    [table_id, *(v for pair in dealt for v in pair)],
                 )
-                if stack is None:
+            }
+            for seat_no, _ in dealt:
+                if seat_no not in stacks:
                     raise StoreError(f"Seat {seat_no} is not held by that member.")
-                stacks[seat_no] = stack
             hand_no = 1 if last is None else int(last[0]) + 1
             _, hand_id = await tx.run(
                 "INSERT INTO hands"
@@ -167,16 +184,16 @@ class HandStore(StoreBase):
                 ),
             )
             assert hand_id is not None
-            dealt = sorted(players.items())
             await tx.run(
                 "INSERT INTO hand_players (hand_id, seat_no, member_id, starting_stack) VALUES "
                 + ", ".join("(?, ?, ?, ?)" for _ in dealt),
                 [v for seat_no, member_id in dealt for v in (hand_id, seat_no, member_id, stacks[seat_no])],
             )
-            for seq, action in enumerate(first, start=1):
+            if first:
                 await tx.run(
-                    "INSERT INTO hand_actions (hand_id, seq, action, created) VALUES (?, ?, ?, ?)",
-                    (hand_id, seq, action, tx.now),
+                    "INSERT INTO hand_actions (hand_id, seq, action, created) VALUES "
+                    + ", ".join("(?, ?, ?, ?)" for _ in first),
+                    [v for seq, action in enumerate(first, start=1) for v in (hand_id, seq, action, tx.now)],
                 )
             return hand_id
 
@@ -210,7 +227,7 @@ class HandStore(StoreBase):
             # The hot path (one click, one action): stored with the others arriving meanwhile by
             # one statement when it is certainly the next action; anything else is decided below.
             now = format_time(self._clock())
-            if await backend.appends.append(hand_id, first_seq, actions[0], now, lease):
+            if await backend.appends.submit(Append(hand_id, first_seq, actions[0], now, lease)):
                 return 1
 
         async def body(tx: Tx) -> int:
@@ -274,6 +291,17 @@ class HandStore(StoreBase):
             if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
                 raise StoreError("Final stacks must be whole numbers of chips, zero or more.")
             finals[seat_no] = stack
+        backend = self._backend
+        if isinstance(backend, PostgresBackend):
+            # Settled with the others arriving meanwhile when it certainly settles now; a repeat,
+            # a refusal or anything else is decided below (see bot.store.pg_batch).
+            ended = format_time(self._clock())
+            net = await backend.settlements.submit(Settle(hand_id, dict(finals), phh, ended, lease))
+            if net is not None:
+                return Settlement(
+                    hand_id=hand_id, applied=True, net=net, final_stacks=dict(sorted(finals.items()))
+                )
+
         async def body(tx: Tx) -> Settlement:
             # A hot path (every hand), so it locks what it reads rather than run serializable (as
             # create_hand): the hand's row, so settling, voiding and appending to it take turns; the

@@ -89,3 +89,25 @@ def test_play_game_option() -> None:
     text = run(PlayConfig(db=None, bots=2, auto=True, hands=1, seed=5, game="seven-card-stud"))
     assert "Wildstud: Seven-Card Stud" in text
     assert re.search(r"Hand #1: \w+ deals to [^.]+\. Seven-Card Stud,", text)
+
+
+def test_each_family_names_its_own_forced_bets() -> None:
+    """The stakes line says what the game posts: stud an ante and a bring-in, Hold'em blinds,
+    five-card draw an ante (it said "blinds 10/20" and then took antes)."""
+    expected = {"seven-card-stud": "ante 5 and bring-in 10", "texas-holdem": "blinds 10/20",
+                "five-card-draw": "ante 5", "badugi": "blinds 10/20"}
+    for game, forced in expected.items():
+        text = run(PlayConfig(db=None, bots=3, auto=True, hands=1, seed=5, game=game))
+        head = re.search(r"Hand #1: [^\n]*", text)
+        assert head is not None and head.group(0).endswith(f", {forced}."), (game, head)
+        opened = re.search(r"Table open: ([^;]*);", text)
+        assert opened is not None and opened.group(1).endswith(forced), (game, opened)
+
+
+def test_a_bomb_pot_call_is_announced_once() -> None:
+    """``bomb-pot next`` printed its confirmation and then the table's own notice of it, the same
+    line twice; a second call (nothing changes) still gets its answer."""
+    text = run(PlayConfig(db=None, bots=3, auto=False, hands=1, seed=5, game="texas-holdem"),
+               "bomb-pot next\nbomb-pot next\nquit\n")
+    assert text.count("Bomb pot for the next flop hand: everyone antes") == 1
+    assert text.count("A bomb pot is already called for the next flop hand.") == 1

@@ -1,5 +1,6 @@
 """The child process of ``test_group_commit_crash.py``: many tables play at once on one store, so
-their hot writes (deals, actions, settlements) share group commits, until it is killed.
+their hot writes (deals, actions, settlements) share group commits (SQLite) or batched statements
+(PostgreSQL: deals and actions), until it is killed.
 
 Usage: ``python group_commit_child.py DB LOG SEED``. Every write is logged ``done KIND KEY`` only
 after the store call returned (after its batch committed), with ``os.write`` on an ``O_APPEND``
@@ -21,7 +22,7 @@ TABLES = 16
 
 async def play(db: str, log_path: str, seed: int) -> None:
     from bot.store import Store
-    from bot.store.backend import SqliteBackend
+    from bot.store.backend import PostgresBackend, SqliteBackend
 
     fd = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 
@@ -66,6 +67,8 @@ async def play(db: str, log_path: str, seed: int) -> None:
                 backend = store._backend
                 if isinstance(backend, SqliteBackend):
                     note("batch", backend.group.largest)
+                elif isinstance(backend, PostgresBackend):  # its batched statements
+                    note("batch", max(backend.appends.largest, backend.deals.largest))
 
         await asyncio.gather(*(table_loop(t) for t in tables))
     finally:

@@ -246,3 +246,46 @@ async def test_close_commits_what_is_queued(tmp_path: Path) -> None:
     await store.close()
     assert [await p for p in pending] == [True, True, True]
     assert all(actions == ["seats 1 2", "p1 cc"] for actions in logged(tmp_path / "g.sqlite3").values())
+
+
+async def traced(store: Store, calls: list[Callable[[], Awaitable[Any]]]) -> tuple[list[Any], list[str]]:
+    """:func:`one_batch`, with every statement SQLite ran meanwhile (its trace callback, set on the
+    connection's own thread)."""
+    backend = store._backend
+    assert isinstance(backend, SqliteBackend) and backend.db is not None
+    conn = backend.db._conn
+    statements: list[str] = []
+    await backend.db._execute(conn.set_trace_callback, statements.append)  # type: ignore[no-untyped-call]
+    try:
+        results = await one_batch(store, calls)
+    finally:
+        await backend.db._execute(conn.set_trace_callback, None)  # type: ignore[no-untyped-call]
+    return results, statements
+
+
+async def test_a_batch_without_refusals_runs_no_savepoints(sqlite_store: Store, tmp_path: Path) -> None:
+    hands = await hands_at_tables(sqlite_store, HANDS)
+    results, statements = await traced(
+        sqlite_store, [lambda h=h: sqlite_store.append_action(h, 2, f"p1 cc {h}") for h in hands]
+    )
+    assert results == [True] * HANDS
+    assert not [s for s in statements if "SAVEPOINT" in s.upper()], statements
+    inserts = [s for s in statements if s.startswith("INSERT INTO hand_actions")]
+    assert len(inserts) == HANDS and statements.count("COMMIT") == 1
+    assert logged(tmp_path / "g.sqlite3") == {h: ["seats 1 2", f"p1 cc {h}"] for h in hands}
+
+    # One refusal: the batch is rolled back and run again, each write in a savepoint; every other
+    # write is stored once.
+    seqs = [3, 3, 9, 3, 3, 3, 3, 3]
+    results, statements = await traced(
+        sqlite_store,
+        [lambda h=h, s=s: sqlite_store.append_action(h, s, "p2 cc")
+         for h, s in zip(hands, seqs, strict=True)],
+    )
+    assert isinstance(results[2], StoreError)
+    assert [r for i, r in enumerate(results) if i != 2] == [True] * (HANDS - 1)
+    assert statements.count("ROLLBACK") == 1 and statements.count("COMMIT") == 1
+    assert len([s for s in statements if s.startswith("SAVEPOINT")]) == HANDS
+    stored = logged(tmp_path / "g.sqlite3")
+    assert stored[hands[2]] == ["seats 1 2", f"p1 cc {hands[2]}"]
+    assert all(stored[h] == ["seats 1 2", f"p1 cc {h}", "p2 cc"] for i, h in enumerate(hands) if i != 2)
