@@ -5,8 +5,10 @@ drawn now) in the palette."""
 
 from __future__ import annotations
 
+import gc
 import io
 import itertools
+import weakref
 from dataclasses import replace
 
 import pytest
@@ -239,6 +241,17 @@ def test_png_writes_a_palette_image_that_decodes_to_itself() -> None:
     assert back.mode == "P" and back.size == img.size
     assert back.tobytes() == img.tobytes()
     assert back.convert("RGB").tobytes() == img.convert("RGB").tobytes()
+
+
+def test_png_keeps_nothing_of_the_pictures_it_writes() -> None:
+    """png read the colours of each picture it wrote through a cache of palettes by id, which kept
+    every picture alive (every DM and showdown of a running bot)."""
+    img = to_palette(P.render_table(TablePicture("t", (SeatPicture("Ann", 5),), 0)), P._palette())
+    gone = weakref.ref(img)
+    png(img)
+    del img
+    gc.collect()
+    assert gone() is None
 
 
 # -- the hand and showdown pictures, on a plain colour --------------------------------------------

@@ -146,6 +146,15 @@ class _Tiles:
 
 
 TILES = _Tiles(TILE_BUDGET)
+"""The table picture's layers (``compose``, ``compose_png``)."""
+
+PLAIN_BUDGET = 32 * 1024 * 1024
+"""Bytes of the hand and showdown pictures' layers kept (``PLAIN``): a card as a row shows it,
+the lines; a 7-hand showdown's are about 1.5 MB."""
+
+PLAIN = _Tiles(PLAIN_BUDGET)
+"""The layers of the pictures on a plain colour (``compose_plain``), apart from the table's, whose
+every click's new layers would push them out."""
 """Every picture's layers (``compose``)."""
 
 
@@ -200,10 +209,10 @@ def compose_png(
         tile = tiles[i] or _draw(layer, keys[i], base, palette)
         paste(tile[0].im, (left + 1, top, right + 1, bottom))
     if where is None:
-        return _png_rows(canvas, palette)
+        return _png_rows(canvas, _palette_bytes(palette))
     rows = isal_zlib.compress(canvas.tobytes(), PNG_LEVEL)
     FRAMES.put(where, _Frame(keys, boxes, canvas.width - 1, canvas.height, rows))
-    return _png(canvas.width - 1, canvas.height, rows, palette)
+    return _png(canvas.width - 1, canvas.height, rows, _palette_bytes(palette))
 
 
 OPEN_AT = 2
@@ -308,6 +317,7 @@ FRAMES = _Frames(FRAME_BUDGET)
 def clear() -> None:
     """Forget every kept layer and frame: the next pictures are drawn afresh (tests)."""
     TILES.clear()
+    PLAIN.clear()
     FRAMES.clear()
 
 
@@ -319,10 +329,10 @@ def compose_plain(
     alone are pasted; the same as ``to_palette(paint(Image.new("RGB", size, colour), layers),
     palette)`` when drawn pixels of different layers never meet."""
     p_key = ("plain", colour, size)
-    kept = TILES.get(p_key)
+    kept = PLAIN.get(p_key)
     if kept is None:
         kept = (to_palette(Image.new("RGB", size, colour), palette), None)
-        TILES.put(p_key, kept)
+        PLAIN.put(p_key, kept)
     canvas = kept[0].copy()
     background = to_palette(Image.new("RGB", (1, 1), colour), palette).getpixel((0, 0))
     assert isinstance(background, int)
@@ -330,13 +340,13 @@ def compose_plain(
     for layer in layers:
         left, top, right, bottom = layer.box
         key = (layer.name, (right - left, bottom - top), ("plain", colour), layer.key)
-        tile = TILES.get(key)
+        tile = PLAIN.get(key)
         if tile is None:
             region = Image.new("RGB", (right - left, bottom - top), colour)
             layer.draw(region, left, top)
             indexes = to_palette(region, palette)
             tile = (indexes, Image.frombytes("L", indexes.size, indexes.tobytes().translate(drawn)))
-            TILES.put(key, tile)
+            PLAIN.put(key, tile)
         canvas.paste(tile[0], (left, top), tile[1])
     return canvas
 
@@ -379,22 +389,22 @@ def png(img: Image.Image) -> bytes:
     """A palette (``P``) image as PNG bytes: 8-bit indexes, every row unfiltered, ISA-L deflate."""
     if img.mode != "P":
         raise ValueError(f"png takes a palette image, got mode {img.mode}")
-    return _png_rows(_framed(img), img)
+    return _png_rows(_framed(img), bytes(img.getpalette() or []))
 
 
-def _png_rows(framed: Image.Image, palette: Image.Image) -> bytes:
-    """The PNG of a framed picture (``_framed``) with the colours of ``palette``."""
+def _png_rows(framed: Image.Image, palette: bytes) -> bytes:
+    """The PNG of a framed picture (``_framed``) with the colours ``palette`` (RGB bytes)."""
     return _png(framed.width - 1, framed.height, isal_zlib.compress(framed.tobytes(), PNG_LEVEL), palette)
 
 
-def _png(width: int, height: int, rows: bytes, palette: Image.Image) -> bytes:
+def _png(width: int, height: int, rows: bytes, palette: bytes) -> bytes:
     """The PNG of a picture of ``width`` x ``height`` 8-bit indexes in ``palette``, its rows
     (each with its filter type first) deflated as ``rows``."""
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join((
         _SIGNATURE,
         _chunk(b"IHDR", header),
-        _chunk(b"PLTE", _palette_bytes(palette)[: 3 * 256]),
+        _chunk(b"PLTE", palette[: 3 * 256]),
         _chunk(b"IDAT", rows),
         _chunk(b"IEND", b""),
     ))
