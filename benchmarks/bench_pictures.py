@@ -15,8 +15,9 @@ CPU time of this process (the machine may be shared: CPU time is the steadier fi
   for 8 seats.
 * **table, many tables** (``--tables N``, default 1,000): the clicks of N 8-seat tables taken in
   turn (one click per table, round after round), as a bot serving that many busy tables redraws
-  them: a table's unchanged layers were kept since its last click some N pictures before
-  (``bot.render.layers``: kept as images, then deflated). The first round is not counted.
+  them: a table's layers kept since its last click some N pictures before are mostly gone, and its
+  picture is put together on its last one (``bot.render.layers.FRAMES``). The first round is not
+  counted.
 * **table, cold**: a different random 8-seat moment every time (new stacks, bets, cards and
   names' states at every seat), so every seat layer is drawn afresh: the worst case of a redraw.
 * **DM picture** (a player's own cards, 6 cards, two wild ranks): the first one (cold caches) and
