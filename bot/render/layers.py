@@ -4,15 +4,15 @@ A picture is a **base** (the felt and rail of the table, drawn once per size; or
 and **layers**: each a fixed box of the picture, a key that holds everything the layer shows, and a
 function that draws it. ``paint`` draws the layers straight onto an RGB canvas (the reference
 look); ``compose`` gives the same picture in the palette, each layer drawn once per key onto its
-box of the base, mapped to the palette and kept (``TILE_BUDGET``), so a picture
-where one seat changed costs that seat's drawing and a few pastes. The palette mapping is per pixel (no
+box of the base, mapped to the palette and kept (``TILE_BUDGET``), so a picture where one seat
+changed costs that seat's drawing and a few pastes. The palette mapping is per pixel (no
 dithering), so a layer mapped on its own is the same as the whole picture mapped at once:
 ``compose`` and ``paint`` then mapping give the same pixels (the tests check it).
 
-On a plain colour (``compose_plain``: the hand and showdown pictures) a layer is kept by what it
-shows and its size wherever it lies (a card of a row, the same in any column), and only its drawn
-pixels (those not of the background colour) are pasted, so boxes may overlap where drawn pixels do
-not (a winner's frame around its row of cards).
+On a plain colour (``bot.render.plain``: the hand and showdown pictures, with their own cache) a
+layer is kept by what it shows and its size wherever it lies (a card of a row, the same in any
+column), and only its drawn pixels (those not of the background colour) are pasted, so boxes may
+overlap where drawn pixels do not (a winner's frame around its row of cards).
 
 ``compose`` draws a layer only on its own box: a layer may then be one part of a drawing cut in
 boxes (a seat of the table picture is five: ``bot.render.pictures.table_parts``), each keyed by
@@ -148,13 +148,6 @@ class _Tiles:
 TILES = _Tiles(TILE_BUDGET)
 """The table picture's layers (``compose``, ``compose_png``)."""
 
-PLAIN_BUDGET = 32 * 1024 * 1024
-"""Bytes of the hand and showdown pictures' layers kept (``PLAIN``): a card as a row shows it,
-the lines; a 7-hand showdown's are about 1.5 MB."""
-
-PLAIN = _Tiles(PLAIN_BUDGET)
-"""The layers of the pictures on a plain colour (``compose_plain``), apart from the table's, whose
-every click's new layers would push them out."""
 """Every picture's layers (``compose``)."""
 
 
@@ -209,7 +202,7 @@ def compose_png(
         tile = tiles[i] or _draw(layer, keys[i], base, palette)
         paste(tile[0].im, (left + 1, top, right + 1, bottom))
     if where is None:
-        return _png_rows(canvas, _palette_bytes(palette))
+        return _png_rows(canvas, palette)
     rows = isal_zlib.compress(canvas.tobytes(), PNG_LEVEL)
     FRAMES.put(where, _Frame(keys, boxes, canvas.width - 1, canvas.height, rows))
     return _png(canvas.width - 1, canvas.height, rows, _palette_bytes(palette))
@@ -315,40 +308,25 @@ FRAMES = _Frames(FRAME_BUDGET)
 
 
 def clear() -> None:
-    """Forget every kept layer and frame: the next pictures are drawn afresh (tests)."""
+    """Forget every kept layer and frame of the table picture: its next pictures are drawn afresh
+    (tests)."""
     TILES.clear()
-    PLAIN.clear()
     FRAMES.clear()
 
 
-def compose_plain(
-    colour: tuple[int, int, int], size: tuple[int, int], layers: Sequence[Layer], palette: Image.Image
-) -> Image.Image:
-    """The picture of ``layers`` on a plain ``colour`` of ``size``, in ``palette``: each layer is
-    drawn once per key and size on that colour and kept with the mask of its drawn pixels, which
-    alone are pasted; the same as ``to_palette(paint(Image.new("RGB", size, colour), layers),
-    palette)`` when drawn pixels of different layers never meet."""
-    p_key = ("plain", colour, size)
-    kept = PLAIN.get(p_key)
+_BACKGROUNDS: dict[tuple[tuple[int, int, int], bytes], tuple[int, bytes]] = {}
+
+
+def _background(colour: tuple[int, int, int], palette: Image.Image) -> tuple[int, bytes]:
+    """The palette index of ``colour`` and a table (``bytes.translate``) that sends it to 0 and
+    every other index to 255: the mask of a layer's drawn pixels."""
+    key = (colour, _palette_bytes(palette))
+    kept = _BACKGROUNDS.get(key)
     if kept is None:
-        kept = (to_palette(Image.new("RGB", size, colour), palette), None)
-        PLAIN.put(p_key, kept)
-    canvas = kept[0].copy()
-    background = to_palette(Image.new("RGB", (1, 1), colour), palette).getpixel((0, 0))
-    assert isinstance(background, int)
-    drawn = bytes(0 if i == background else 255 for i in range(256))
-    for layer in layers:
-        left, top, right, bottom = layer.box
-        key = (layer.name, (right - left, bottom - top), ("plain", colour), layer.key)
-        tile = PLAIN.get(key)
-        if tile is None:
-            region = Image.new("RGB", (right - left, bottom - top), colour)
-            layer.draw(region, left, top)
-            indexes = to_palette(region, palette)
-            tile = (indexes, Image.frombytes("L", indexes.size, indexes.tobytes().translate(drawn)))
-            PLAIN.put(key, tile)
-        canvas.paste(tile[0], (left, top), tile[1])
-    return canvas
+        index = to_palette(Image.new("RGB", (1, 1), colour), palette).getpixel((0, 0))
+        assert isinstance(index, int)
+        kept = _BACKGROUNDS[key] = (index, bytes(0 if i == index else 255 for i in range(256)))
+    return kept
 
 
 def _framed(img: Image.Image) -> Image.Image:
@@ -389,12 +367,15 @@ def png(img: Image.Image) -> bytes:
     """A palette (``P``) image as PNG bytes: 8-bit indexes, every row unfiltered, ISA-L deflate."""
     if img.mode != "P":
         raise ValueError(f"png takes a palette image, got mode {img.mode}")
-    return _png_rows(_framed(img), bytes(img.getpalette() or []))
+    rows = isal_zlib.compress(_framed(img).tobytes(), PNG_LEVEL)
+    return _png(img.width, img.height, rows, bytes(img.getpalette() or []))
 
 
-def _png_rows(framed: Image.Image, palette: bytes) -> bytes:
-    """The PNG of a framed picture (``_framed``) with the colours ``palette`` (RGB bytes)."""
-    return _png(framed.width - 1, framed.height, isal_zlib.compress(framed.tobytes(), PNG_LEVEL), palette)
+def _png_rows(framed: Image.Image, palette: Image.Image) -> bytes:
+    """The PNG of a framed picture (``_framed``) with the colours of ``palette``, one of the few
+    shared palettes (its colours are read once: ``_palette_bytes``)."""
+    rows = isal_zlib.compress(framed.tobytes(), PNG_LEVEL)
+    return _png(framed.width - 1, framed.height, rows, _palette_bytes(palette))
 
 
 def _png(width: int, height: int, rows: bytes, palette: bytes) -> bytes:

@@ -56,13 +56,13 @@ from bot.render.cards import rank_list
 from bot.render.layers import (
     Layer,
     compose,
-    compose_plain,
     compose_png,
     one_at_a_time,
     paint,
     png,
     to_palette,
 )
+from bot.render.plain import compose_parts_png
 from bot.render.private import LOW_VALUES
 from bot.render.sprites import (
     _BEST,
@@ -909,17 +909,18 @@ def _draw_cell(cell: _Cell, cx: int, y: int, canvas: Image.Image, ox: int, oy: i
               anchor="m", four_colour=cell.four)
 
 
-def _row_layers(cells: Sequence[_Cell], x: int, y: int, step: int) -> list[Layer] | None:
+def _row_layers(cells: Sequence[_Cell], x: int, y: int, step: int, bottom: int) -> list[Layer] | None:
     """A row of cells, the first card's left at ``x``, ``step`` px apart: one layer per cell, or
-    None when the cells would meet (cards overlapping to fit, a tag wider than its card, or two
-    tags reaching the next row), to be drawn as a whole."""
+    None when the cells would meet (cards overlapping to fit, a tag wider than its card) or their
+    tags reach below ``bottom`` (the next row, the picture's end), to be drawn as a whole."""
     out = []
     for i, cell in enumerate(cells):
-        if ((len(cells) > 1 and step < cell.width + 12) or len(cell.tags) > 1
+        cx = x + i * step
+        box = _cell_box(cell, cx, y)
+        if ((len(cells) > 1 and step < cell.width + 12) or box[3] > bottom
                 or any(_text_width(t, _TAG_TYPE, b) > cell.width + 12 for t, b in cell.tags)):
             return None
-        cx = x + i * step
-        out.append(Layer("card", _cell_box(cell, cx, y), cell, functools.partial(_draw_cell, cell, cx, y)))
+        out.append(Layer("card", box, cell, functools.partial(_draw_cell, cell, cx, y)))
     return out
 
 
@@ -937,6 +938,20 @@ def _header(
         _text(canvas, (16 - ox, y - oy), _fit(line, 30, width - 32), 30, _TEXT, four_colour=four)
         y += _HEAD_LINE
     return y
+
+
+def _header_box(title: str, lines: Sequence[str], bottom: int) -> tuple[int, int, int, int]:
+    """The box of the title and lines (``_header``), as wide as their longest line."""
+    widths = [_text_width(_fit(title, 32, PICTURE_WIDTH - 32, bold=True), 32, True)]
+    widths += [_text_width(_fit(line, 30, PICTURE_WIDTH - 32), 30) for line in lines]
+    return (0, 0, min(PICTURE_WIDTH, 16 + max(widths) + 8), bottom)
+
+
+def _header_layers(title: str, lines: Sequence[str], four: bool, bottom: int) -> Layer:
+    """The title and lines of a hand or showdown picture as one layer drawn afresh every time (key
+    ``None``: new nearly every time, so never kept)."""
+    return Layer("header", _header_box(title, lines, bottom), None,
+                 functools.partial(_header_layer, title, tuple(lines), four))
 
 
 def _wild_line(wilds: Sequence[WildRank]) -> str:
@@ -965,9 +980,7 @@ def _hand_layers(pic: HandPicture) -> tuple[tuple[int, int], list[Layer], bool]:
     step = _row_step(n, _HAND_CARD_W, _HAND_STEP, PICTURE_WIDTH - 32)
     height = _HEAD_TOP + _HEAD_LINE * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
     y = _HEAD_TOP + _HEAD_LINE * len(lines) + 16
-    head = (pic.title, lines, pic.four_colour)
-    layers = [Layer("header", (0, 0, PICTURE_WIDTH, y - 8), head,
-                    functools.partial(_header_layer, *head))]
+    layers = [_header_layers(pic.title, lines, pic.four_colour, y - 8)]
     up = set(pic.up)
     # "down" tells a stud hand's down cards from its up cards; a draw hand is all down cards.
     labels = {c: "down" for c in pic.cards if c not in up} if up else {}
@@ -976,7 +989,7 @@ def _hand_layers(pic: HandPicture) -> tuple[tuple[int, int], list[Layer], bool]:
         labels[pic.community] = "community"
     x = (PICTURE_WIDTH - ((n - 1) * step + _HAND_CARD_W)) // 2 if n else 0
     cells = _cells(pool, wild, value, labels, _HAND_CARD_W, pic.four_colour, marked)
-    row = _row_layers(cells, x, y, step)
+    row = _row_layers(cells, x, y, step, height)
     if row is not None:
         return (PICTURE_WIDTH, height), layers + row, True
     whole = [Layer("card", (0, 0, PICTURE_WIDTH, height), None,
@@ -1001,14 +1014,13 @@ def _flop_hand_layers(pic: HandPicture, game: Game, wild: frozenset[Rank]
     step = _row_step(n, _HAND_CARD_W, _HAND_STEP, PICTURE_WIDTH - 32 - gap)
     height = _HEAD_TOP + _HEAD_LINE * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
     y = _HEAD_TOP + _HEAD_LINE * len(lines) + 16
-    head = (pic.title, tuple(lines), pic.four_colour)
-    layers = [Layer("header", (0, 0, PICTURE_WIDTH, y - 8), head, functools.partial(_header_layer, *head))]
+    layers = [_header_layers(pic.title, lines, pic.four_colour, y - 8)]
     x = (PICTURE_WIDTH - ((n - 1) * step + _HAND_CARD_W + gap)) // 2 if n else 0
     bx = x + len(pic.cards) * step + gap
     hole = _cells(pic.cards, wild, value, {}, _HAND_CARD_W, pic.four_colour, low=low)
     board = _cells(pic.board, wild, value, dict.fromkeys(pic.board, "board"), _HAND_CARD_W, pic.four_colour,
                    low=low)
-    rows = (_row_layers(hole, x, y, step), _row_layers(board, bx, y, step))
+    rows = (_row_layers(hole, x, y, step, height), _row_layers(board, bx, y, step, height))
     if rows[0] is not None and rows[1] is not None:
         return (PICTURE_WIDTH, height), layers + rows[0] + rows[1], True
     placed = [(c, x + i * step) for i, c in enumerate(hole)]
@@ -1037,13 +1049,14 @@ def render_hand(pic: HandPicture) -> Image.Image:
 
 @one_at_a_time
 def hand_png(pic: HandPicture) -> bytes:
-    """A player's own hand as PNG bytes (send it to that player only); see ``render_hand``. Put
-    together from the kept title and lines and cards (each kept by what it shows alone: a card, its
-    place in the best five and its tags), else drawn whole."""
+    """A player's own hand as PNG bytes (send it to that player only); see ``render_hand``. The
+    title and lines drawn now (new at every DM), each card pasted from the kept parts
+    (``bot.render.plain``: kept by what it shows alone, a card, its place in the best five and its
+    tags), or the whole drawn afresh where cards overlap to fit."""
     size, layers, keep = _hand_layers(pic)
     if not keep:
         return _png(paint(Image.new("RGB", size, _BG), layers))
-    return png(compose_plain(_BG, size, layers, _palette()))
+    return compose_parts_png(_BG, size, layers, _palette())
 
 
 def _value_alt(value: HandValue) -> str:
@@ -1112,8 +1125,7 @@ def _showdown_layers(pic: ShowdownPicture) -> tuple[tuple[int, int], list[Layer]
         lines += (f"Community card {pic.community} (everyone's seventh card)",)
     top = _HEAD_TOP + _HEAD_LINE * len(lines) + 8
     size = (PICTURE_WIDTH, top + _SD_ROW_H * len(pic.hands))
-    head = (pic.title, lines, pic.four_colour)
-    layers = [Layer("header", (0, 0, PICTURE_WIDTH, top), head, functools.partial(_header_layer, *head))]
+    layers = [_header_layers(pic.title, lines, pic.four_colour, top)]
     extra = [pic.community] if pic.community is not None else []
     keep = True
     for i, (hand, (described, value)) in enumerate(zip(pic.hands, _showdown_values(pic), strict=True)):
@@ -1123,13 +1135,13 @@ def _showdown_layers(pic: ShowdownPicture) -> tuple[tuple[int, int], list[Layer]
                                 functools.partial(_won_layer, y)))
         said = (f"{hand.name}: {described}" if described else hand.name,
                 f"wins {hand.won:,}" if hand.won else "")
-        layers.append(Layer("hand", (16, y + 8, PICTURE_WIDTH - 16, y + 45), said,
+        layers.append(Layer("hand", (16, y + 8, PICTURE_WIDTH - 16, y + 45), None,     # new every time
                             functools.partial(_shown_line, *said, y)))
         pool = list(hand.cards) + extra
         labels = {c: "community" for c in extra}
         step = _row_step(len(pool), _SD_CARD_W, _SD_STEP, PICTURE_WIDTH - 48)
         cells = _cells(pool, wild, value, labels, _SD_CARD_W, pic.four_colour)
-        row = _row_layers(cells, 24, y + 50, step)
+        row = _row_layers(cells, 24, y + 50, step, y + _SD_ROW_H)
         if row is None:
             keep = False
             row = [Layer("card", (0, y, PICTURE_WIDTH, size[1]), None,
@@ -1167,12 +1179,13 @@ def render_showdown(pic: ShowdownPicture) -> Image.Image:
 
 @one_at_a_time
 def showdown_png(pic: ShowdownPicture) -> bytes:
-    """The showdown as PNG bytes; see ``render_showdown``. Put together from kept layers (a
-    winner's frame, each card as in ``hand_png``), else drawn whole."""
+    """The showdown as PNG bytes; see ``render_showdown``. The title and each hand's line drawn
+    now, a winner's frame and each card pasted from the kept parts (as in ``hand_png``), or the
+    whole drawn afresh where cards overlap to fit."""
     size, layers, keep = _showdown_layers(pic)
     if not keep:
         return _png(paint(Image.new("RGB", size, _BG), layers))
-    return png(compose_plain(_BG, size, layers, _palette()))
+    return compose_parts_png(_BG, size, layers, _palette())
 
 
 def showdown_alt(pic: ShowdownPicture) -> str:
