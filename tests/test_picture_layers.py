@@ -5,8 +5,10 @@ drawn now) in the palette."""
 
 from __future__ import annotations
 
+import gc
 import io
 import itertools
+import weakref
 from dataclasses import replace
 
 import pytest
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 from bot.engine.cards.card import FULL_DECK, Card, Rank, Suit
+from bot.render import layers as L
 from bot.render import pictures as P
 from bot.render.layers import TILES, png, to_palette
 from bot.render.pictures import (
@@ -84,7 +87,7 @@ def test_the_png_of_cached_layers_is_the_picture_drawn_afresh(
     first = P.table_png(pic)
     assert decoded(first).tobytes() == painted(pic)
     assert P.table_png(pic) == first                 # all from the cache now: the same bytes
-    TILES.clear()
+    L.clear()
     assert P.table_png(pic) == first                 # and from an empty cache
 
 
@@ -134,21 +137,70 @@ def test_a_seat_changed_in_any_one_field_is_drawn_again(pic: TablePicture, which
         assert decoded(P.table_png(changed)).tobytes() == painted(changed), field
 
 
-def test_layers_kept_deflated_come_back_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past the budget of images, layers are kept deflated: a picture from them is the same."""
-    TILES.clear()
-    monkeypatch.setattr(TILES, "hot_budget", 100_000)      # about two seats: the rest go cold
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(tables(), min_size=3, max_size=3), st.lists(st.tuples(
+    st.integers(0, 2), st.integers(0, 7), st.sampled_from((*SEAT_FIELDS, "table", "another"))), max_size=12),
+    st.sampled_from(((1, 2, 3), (1, 1, 2), (7, 7, 7))), st.sampled_from((0, L.OPEN_AT)))
+def test_each_tables_next_picture_from_its_last_is_the_table_drawn_afresh(
+    states: list[TablePicture],
+    clicks: list[tuple[int, int, str]], ids: tuple[int, int, int], open_at: int,
+) -> None:
+    """Three tables clicked in any order, each click changing one field of a seat, or the table
+    (its title, pot, wild ranks), or putting another table (other seats, maybe another number of
+    them) in its place; tables may share an id (a picture is then put together from another
+    table's). Whether a table's last picture is opened (``open_at`` 0: always) or its layers are
+    pasted on the felt, every picture is the table drawn afresh."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(L, "OPEN_AT", open_at)
+        _click_through(states, clicks, ids)
+
+
+def _click_through(
+    states: list[TablePicture], clicks: list[tuple[int, int, str]], ids: tuple[int, int, int]
+) -> None:
+    L.clear()
+    tables_now = [replace(pic, table=ids[i]) for i, pic in enumerate(states)]
+    for pic in tables_now:
+        assert decoded(P.table_png(pic)).tobytes() == painted(pic)
+    for n, (t, which, field) in enumerate(clicks):
+        pic = tables_now[t]
+        if field == "another":
+            pic = replace(states[(t + 1 + n) % 3], table=ids[t])
+        elif field == "table":
+            pic = replace(pic, title=f"Hand #{n}", pot=pic.pot + 20, wilds=pic.wilds[1:])
+        else:
+            i = which % len(pic.seats)
+            spare = next(c for c in FULL_DECK if c not in {c for s in pic.seats for c in s.up} |
+                         {c for b in pic.boards for c in b} | {pic.community})
+            seats = list(pic.seats)
+            seats[i] = _changed(seats[i], field, spare)
+            pic = replace(pic, seats=tuple(seats))
+        tables_now[t] = pic
+        assert decoded(P.table_png(pic)).tobytes() == painted(pic), (n, field)
+    assert len(L.FRAMES) == len(set(ids))
+
+
+def test_layers_past_the_budget_are_drawn_again_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the budget the least recently used layers go: a picture drawing them again is the same,
+    whether put together on the felt or on the table's last picture."""
+    L.clear()
+    monkeypatch.setattr(TILES, "budget", 100_000)      # about six seats' parts: the rest go
     seats = tuple(SeatPicture(n, 100 * i, (FULL_DECK[i], FULL_DECK[i + 9]), 2, to_act=i == 1)
                   for i, n in enumerate(NAMES))
     pic = TablePicture("Hand #5 · fourth street", seats, 700, (WildRank(Rank.FIVE),))
     first = P.table_png(pic)
-    assert TILES.cold_used > 0
+    assert TILES.used <= 100_000 and not all(TILES.kept(k) for k in _keys(pic))
     hand = HandPicture("Hand #5 · fourth street · Ann", FULL_DECK[:4], FULL_DECK[2:4])
     hand_first = P.hand_png(hand)
-    for _ in range(2):
-        assert decoded(P.table_png(pic)).tobytes() == painted(pic)
+    for where in (None, 4, 4):
+        moved = replace(pic, table=where, seats=(replace(seats[0], stack=5), *seats[1:]))
+        assert decoded(P.table_png(moved)).tobytes() == painted(moved)
         assert P.table_png(pic) == first and P.hand_png(hand) == hand_first
-    TILES.clear()
+    L.clear()
+
+
+def _keys(pic: TablePicture) -> list[object]:
+    return [(layer.name, layer.box, ("felt", P.TABLE_SIZE), layer.key) for layer in P.table_parts(pic)]
 
 
 @_SETTINGS
@@ -189,6 +241,17 @@ def test_png_writes_a_palette_image_that_decodes_to_itself() -> None:
     assert back.mode == "P" and back.size == img.size
     assert back.tobytes() == img.tobytes()
     assert back.convert("RGB").tobytes() == img.convert("RGB").tobytes()
+
+
+def test_png_keeps_nothing_of_the_pictures_it_writes() -> None:
+    """png read the colours of each picture it wrote through a cache of palettes by id, which kept
+    every picture alive (every DM and showdown of a running bot)."""
+    img = to_palette(P.render_table(TablePicture("t", (SeatPicture("Ann", 5),), 0)), P._palette())
+    gone = weakref.ref(img)
+    png(img)
+    del img
+    gc.collect()
+    assert gone() is None
 
 
 # -- the hand and showdown pictures, on a plain colour --------------------------------------------

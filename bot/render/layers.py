@@ -4,19 +4,28 @@ A picture is a **base** (the felt and rail of the table, drawn once per size; or
 and **layers**: each a fixed box of the picture, a key that holds everything the layer shows, and a
 function that draws it. ``paint`` draws the layers straight onto an RGB canvas (the reference
 look); ``compose`` gives the same picture in the palette, each layer drawn once per key onto its
-box of the base, mapped to the palette and kept (``HOT_BUDGET``, ``COLD_BUDGET``), so a picture where one seat
-changed costs one seat's drawing and a few pastes. The palette mapping is per pixel (no
+box of the base, mapped to the palette and kept (``TILE_BUDGET``), so a picture where one seat
+changed costs that seat's drawing and a few pastes. The palette mapping is per pixel (no
 dithering), so a layer mapped on its own is the same as the whole picture mapped at once:
 ``compose`` and ``paint`` then mapping give the same pixels (the tests check it).
 
-On a plain colour (``compose_plain``: the hand and showdown pictures) a layer is kept by what it
-shows and its size wherever it lies (a card of a row, the same in any column), and only its drawn
-pixels (those not of the background colour) are pasted, so boxes may overlap where drawn pixels do
-not (a winner's frame around its row of cards).
+On a plain colour (``bot.render.plain``: the hand and showdown pictures, with their own cache) a
+layer is kept by what it shows and its size wherever it lies (a card of a row, the same in any
+column), and only its drawn pixels (those not of the background colour) are pasted, so boxes may
+overlap where drawn pixels do not (a winner's frame around its row of cards).
 
-Rules for a layer (the tests check them on many pictures): its box holds every pixel it draws;
-boxes of one picture never overlap (on a plain colour: their drawn pixels never do); its drawing
-on a plain colour is the same wherever its box lies; and its key holds everything its drawing reads
+``compose`` draws a layer only on its own box: a layer may then be one part of a drawing cut in
+boxes (a seat of the table picture is five: ``bot.render.pictures.table_parts``), each keyed by
+what falls in its box, so a click that changes a seat's stack redraws its name plate, not its cards.
+``compose_png`` writes the picture as PNG as it puts it together, and keeps the last picture of
+each table (``FRAMES``: its PNG rows and its layers' keys): a table whose turn comes round again
+among a thousand, its layers no longer kept, is put together on its last picture, only
+the layers whose keys changed pasted anew.
+
+Rules for a layer (the tests check them on many pictures): its box holds every pixel it draws
+(a part: its drawing on its box is the whole drawing's there); boxes of one picture never overlap
+(on a plain colour: their drawn pixels never do); its drawing on a plain colour is the same
+wherever its box lies; and its key holds everything its drawing reads
 (a frozen dataclass of the snapshot, or a tuple of them). A cache hit can then only return what the
 same drawing would give for the same key: a layer is shared only where it shows the same thing,
 and it is a function of its key alone (no name, no seat, no viewer), so nothing of one picture can
@@ -27,7 +36,9 @@ callers may draw from any thread (the presenter draws off the event loop), while
 FreeType's faces are never used by two threads at once.
 
 ``png`` writes a palette image as PNG with rows unfiltered (the palette's best filter) and
-compressed by ISA-L's deflate (``isal``, several times faster than zlib at a smaller size).
+compressed by ISA-L's deflate (``isal``, several times faster than zlib at a smaller size);
+``compose_png`` puts its picture together straight in those rows (one column more on the left, the
+rows' filter type), the same bytes.
 """
 
 from __future__ import annotations
@@ -51,15 +62,10 @@ Draw = Callable[[Image.Image, int, int], None]
 """Draws a layer on an RGB canvas whose top-left pixel is ``(x, y)`` of the picture: the layer's
 coordinates are the picture's, shifted by ``(-x, -y)``."""
 
-HOT_BUDGET = 16 * 1024 * 1024
-"""Bytes of layers kept as images (palette pixels, one byte each): about 300 seats of the table
-picture. The least recently used are then kept deflated (``COLD_BUDGET``)."""
-
-COLD_BUDGET = 64 * 1024 * 1024
-"""Bytes of layers kept deflated (about 40 KB for all the layers of an 8-seat table: some 1,500
-such tables); past it the least recently used go, and a layer not kept is drawn again when next
-shown. Tables taken in turn beyond it would lose every layer before their next click (the least
-recently used is always the next needed), so it holds a thousand busy tables with room to spare."""
+TILE_BUDGET = 16 * 1024 * 1024
+"""Bytes of layers kept (palette pixels, one byte each; an 8-seat table's 43 layers are about
+520 KB): the layers of some thirty tables, the least recently used going first. A table whose
+layers went is put together on its last picture (``FRAMES``), only its changed layers drawn."""
 
 PNG_LEVEL = 1
 """ISA-L's deflate level (0 to 3): 1 is as fast as 0 and a tenth smaller (see
@@ -96,83 +102,52 @@ class Layer:
 Tile = tuple[Image.Image, Image.Image | None]
 """A drawn layer in the palette and, on a plain colour, the mask of its drawn pixels."""
 
-_Packed = tuple[tuple[str, tuple[int, int], bytes], ...]
-
 
 def _bytes(tile: Tile) -> int:
     return sum(img.width * img.height * len(img.getbands()) for img in tile if img is not None)
 
 
-def _pack(tile: Tile) -> _Packed:
-    return tuple((img.mode, img.size, isal_zlib.compress(img.tobytes(), 0))
-                 for img in tile if img is not None)
-
-
-def _unpack(packed: _Packed, palette: bytes) -> Tile:
-    images = [Image.frombytes(mode, size, isal_zlib.decompress(data)) for mode, size, data in packed]
-    images[0].putpalette(palette)
-    return (images[0], images[1] if len(images) > 1 else None)
-
-
 class _Tiles:
-    """The drawn layers, least recently used first, safe across threads: the ``hot`` budget's worth
-    as images, then the ``cold`` budget's worth deflated (a tenth of the size; 0.05 ms to open), so
-    a thousand tables' seats stay kept while only the busiest take their full size."""
+    """The drawn layers, least recently used first, within ``budget`` bytes; safe across threads."""
 
-    def __init__(self, hot: int, cold: int) -> None:
-        self.hot_budget, self.cold_budget = hot, cold
-        self.hot_used = self.cold_used = 0
-        self._hot: OrderedDict[Hashable, Tile] = OrderedDict()
-        self._cold: OrderedDict[Hashable, tuple[_Packed, bytes]] = OrderedDict()
-        self._palettes: dict[bytes, bytes] = {}     # one copy of each palette for all cold tiles
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self._tiles: OrderedDict[Hashable, tuple[Tile, int]] = OrderedDict()
         self._lock = threading.Lock()
-
-    @property
-    def used(self) -> int:
-        """Bytes kept, hot and cold."""
-        return self.hot_used + self.cold_used
 
     def get(self, key: Hashable) -> Tile | None:
         with self._lock:
-            tile = self._hot.get(key)
-            if tile is not None:
-                self._hot.move_to_end(key)
-                return tile
-            cold = self._cold.pop(key, None)
-            if cold is None:
+            kept = self._tiles.get(key)
+            if kept is None:
                 return None
-            self.cold_used -= sum(len(part[2]) for part in cold[0])
-            tile = _unpack(*cold)
-            self._keep(key, tile)
-            return tile
+            self._tiles.move_to_end(key)
+            return kept[0]
+
+    def kept(self, key: Hashable) -> bool:
+        """Whether ``key``'s layer is kept (``get`` gives it)."""
+        return key in self._tiles
 
     def put(self, key: Hashable, tile: Tile) -> None:
         with self._lock:
-            if key not in self._hot and key not in self._cold:
-                self._keep(key, tile)
-
-    def _keep(self, key: Hashable, tile: Tile) -> None:
-        self._hot[key] = tile
-        self.hot_used += _bytes(tile)
-        while self.hot_used > self.hot_budget and self._hot:
-            old_key, old = self._hot.popitem(last=False)
-            self.hot_used -= _bytes(old)
-            packed = _pack(old)
-            palette = bytes(old[0].getpalette() or [])
-            self._cold[old_key] = (packed, self._palettes.setdefault(palette, palette))
-            self.cold_used += sum(len(part[2]) for part in packed)
-        while self.cold_used > self.cold_budget and self._cold:
-            _, (gone, _) = self._cold.popitem(last=False)
-            self.cold_used -= sum(len(part[2]) for part in gone)
+            if key in self._tiles:
+                return
+            size = _bytes(tile)
+            self._tiles[key] = (tile, size)
+            self.used += size
+            while self.used > self.budget and self._tiles:
+                _, (_, gone) = self._tiles.popitem(last=False)
+                self.used -= gone
 
     def clear(self) -> None:
         with self._lock:
-            self._hot.clear()
-            self._cold.clear()
-            self.hot_used = self.cold_used = 0
+            self._tiles.clear()
+            self.used = 0
 
 
-TILES = _Tiles(HOT_BUDGET, COLD_BUDGET)
+TILES = _Tiles(TILE_BUDGET)
+"""The table picture's layers (``compose``, ``compose_png``)."""
+
 """Every picture's layers (``compose``)."""
 
 
@@ -198,34 +173,145 @@ def compose(
 
 
 def compose_png(
-    base_key: Hashable, base: Image.Image, layers: Sequence[Layer], palette: Image.Image
+    base_key: Hashable, base: Image.Image, layers: Sequence[Layer], palette: Image.Image,
+    where: Hashable = None,
 ) -> bytes:
-    """``png(compose(base_key, base, layers, palette))``, put together straight in PNG rows."""
-    return _png_rows(_compose(base_key, base, layers, palette), palette)
+    """``png(compose(base_key, base, layers, palette))``, put together straight in PNG rows.
+
+    ``where`` names where the picture is shown (a table; None: nowhere in particular): the last
+    picture put together there is kept (``FRAMES``) with the keys of its layers, and when most of
+    this picture's unchanged layers are no longer kept (a table whose turn comes round again among
+    a thousand), it is opened and only the layers that changed are pasted on it. The
+    bytes are the same either way: whatever picture is kept under ``where``, every layer whose key
+    differs is pasted anew, and a layer's pixels are its key's."""
+    keys = tuple((layer.name, layer.box, base_key, layer.key) for layer in layers)
+    tiles = [TILES.get(key) for key in keys]
+    boxes = tuple(layer.box for layer in layers)
+    frame = FRAMES.get(where) if where is not None else None
+    if frame is not None and frame.boxes == boxes and OPEN_AT <= sum(
+            1 for tile, old, new in zip(tiles, frame.keys, keys, strict=True) if tile is None and old == new):
+        canvas = Image.frombytes("P", (frame.width + 1, frame.height), isal_zlib.decompress(frame.rows))
+        todo = [i for i, old in enumerate(frame.keys) if old != keys[i]]
+    else:
+        canvas = _base(base_key, base, palette)
+        todo = list(range(len(layers)))
+    paste = canvas.im.paste
+    for i in todo:
+        layer = layers[i]
+        left, top, right, bottom = layer.box
+        tile = tiles[i] or _draw(layer, keys[i], base, palette)
+        paste(tile[0].im, (left + 1, top, right + 1, bottom))
+    if where is None:
+        return _png_rows(canvas, palette)
+    rows = isal_zlib.compress(canvas.tobytes(), PNG_LEVEL)
+    FRAMES.put(where, _Frame(keys, boxes, canvas.width - 1, canvas.height, rows))
+    return _png(canvas.width - 1, canvas.height, rows, _palette_bytes(palette))
+
+
+OPEN_AT = 2
+"""How many of a picture's unchanged layers must be no longer kept before its kept frame is opened
+instead (``compose_png``): opening it (0.3 ms) costs about what drawing two layers again does."""
+
+
+def _draw(layer: Layer, key: Hashable, base: Image.Image, palette: Image.Image) -> Tile:
+    """``layer`` drawn on its box of ``base`` in ``palette``, kept under ``key``."""
+    region = base.crop(layer.box)
+    layer.draw(region, layer.box[0], layer.box[1])
+    tile = (to_palette(region, palette), None)
+    TILES.put(key, tile)
+    return tile
+
+
+def _base(base_key: Hashable, base: Image.Image, palette: Image.Image) -> Image.Image:
+    """A copy of ``base`` in ``palette`` as PNG rows (``_framed``), mapped once and kept."""
+    p_key = ("base", base_key)
+    kept = TILES.get(p_key)
+    if kept is None:
+        kept = (_framed(to_palette(base, palette)), None)
+        TILES.put(p_key, kept)
+    return kept[0].copy()
 
 
 def _compose(
     base_key: Hashable, base: Image.Image, layers: Sequence[Layer], palette: Image.Image
 ) -> Image.Image:
     """``compose`` as PNG rows (``_framed``)."""
-    p_key = ("base", base_key)
-    kept = TILES.get(p_key)
-    if kept is None:
-        kept = (_framed(to_palette(base, palette)), None)
-        TILES.put(p_key, kept)
-    canvas = kept[0].copy()
-    paste = canvas.im.paste
+    canvas = _base(base_key, base, palette)
     for layer in layers:
         key = (layer.name, layer.box, base_key, layer.key)
-        tile = TILES.get(key)
-        if tile is None:
-            region = base.crop(layer.box)
-            layer.draw(region, layer.box[0], layer.box[1])
-            tile = (to_palette(region, palette), None)
-            TILES.put(key, tile)
+        tile = TILES.get(key) or _draw(layer, key, base, palette)
         left, top, right, bottom = layer.box
-        paste(tile[0].im, (left + 1, top, right + 1, bottom))
+        canvas.im.paste(tile[0].im, (left + 1, top, right + 1, bottom))
     return canvas
+
+
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """The last picture put together for one ``where``: its layers' keys and boxes, and its PNG
+    rows deflated (the PNG's own IDAT data)."""
+
+    keys: tuple[Hashable, ...]
+    boxes: tuple[Box, ...]
+    width: int
+    height: int
+    rows: bytes
+
+
+FRAME_BUDGET = 64 * 1024 * 1024
+"""Bytes of kept frames (``FRAMES``): an 8-seat table's is about 50 KB (its PNG's deflated rows,
+which the PNG shares, and its keys), so some 1,300 tables; past it the least recently drawn go."""
+
+FRAME_OVERHEAD = 8 * 1024
+"""Bytes counted for a frame beyond its rows: its keys (43 small tuples of values the pictures
+hold anyway) and the bookkeeping."""
+
+
+class _Frames:
+    """The last picture put together at each ``where`` (``compose_png``), least recently drawn first,
+    within ``budget`` bytes; safe across threads."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.used = 0
+        self._frames: OrderedDict[Hashable, _Frame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._frames)
+
+    def get(self, where: Hashable) -> _Frame | None:
+        with self._lock:
+            frame = self._frames.get(where)
+            if frame is not None:
+                self._frames.move_to_end(where)
+            return frame
+
+    def put(self, where: Hashable, frame: _Frame) -> None:
+        with self._lock:
+            old = self._frames.pop(where, None)
+            if old is not None:
+                self.used -= len(old.rows) + FRAME_OVERHEAD
+            self._frames[where] = frame
+            self.used += len(frame.rows) + FRAME_OVERHEAD
+            while self.used > self.budget and self._frames:
+                _, gone = self._frames.popitem(last=False)
+                self.used -= len(gone.rows) + FRAME_OVERHEAD
+
+    def clear(self) -> None:
+        with self._lock:
+            self._frames.clear()
+            self.used = 0
+
+
+FRAMES = _Frames(FRAME_BUDGET)
+"""The last picture of each table (``compose_png``)."""
+
+
+def clear() -> None:
+    """Forget every kept layer and frame of the table picture: its next pictures are drawn afresh
+    (tests)."""
+    TILES.clear()
+    FRAMES.clear()
 
 
 _BACKGROUNDS: dict[tuple[tuple[int, int, int], bytes], tuple[int, bytes]] = {}
@@ -241,46 +327,6 @@ def _background(colour: tuple[int, int, int], palette: Image.Image) -> tuple[int
         assert isinstance(index, int)
         kept = _BACKGROUNDS[key] = (index, bytes(0 if i == index else 255 for i in range(256)))
     return kept
-
-
-def compose_plain(
-    colour: tuple[int, int, int], size: tuple[int, int], layers: Sequence[Layer], palette: Image.Image
-) -> Image.Image:
-    """The picture of ``layers`` on a plain ``colour`` of ``size``, in ``palette``: each layer is
-    drawn once per key and size on that colour and kept with the mask of its drawn pixels, which
-    alone are pasted; the same as ``to_palette(paint(Image.new("RGB", size, colour), layers),
-    palette)`` when drawn pixels of different layers never meet."""
-    return _unframed(_compose_plain(colour, size, layers, palette), palette)
-
-
-def compose_plain_png(
-    colour: tuple[int, int, int], size: tuple[int, int], layers: Sequence[Layer], palette: Image.Image
-) -> bytes:
-    """``png(compose_plain(colour, size, layers, palette))``, put together straight in PNG rows."""
-    return _png_rows(_compose_plain(colour, size, layers, palette), palette)
-
-
-def _compose_plain(
-    colour: tuple[int, int, int], size: tuple[int, int], layers: Sequence[Layer], palette: Image.Image
-) -> Image.Image:
-    """``compose_plain`` as PNG rows (``_framed``)."""
-    background, drawn = _background(colour, palette)
-    canvas = Image.new("P", (size[0] + 1, size[1]), background)
-    canvas.paste(0, (0, 0, 1, size[1]))
-    paste = canvas.im.paste
-    for layer in layers:
-        left, top, right, bottom = layer.box
-        key = (layer.name, (right - left, bottom - top), ("plain", colour), layer.key)
-        tile = TILES.get(key)
-        if tile is None:
-            region = Image.new("RGB", (right - left, bottom - top), colour)
-            layer.draw(region, left, top)
-            indexes = to_palette(region, palette)
-            tile = (indexes, Image.frombytes("L", indexes.size, indexes.tobytes().translate(drawn)))
-            TILES.put(key, tile)
-        assert tile[1] is not None
-        paste(tile[0].im, (left + 1, top, right + 1, bottom), tile[1].im)
-    return canvas
 
 
 def _framed(img: Image.Image) -> Image.Image:
@@ -321,16 +367,25 @@ def png(img: Image.Image) -> bytes:
     """A palette (``P``) image as PNG bytes: 8-bit indexes, every row unfiltered, ISA-L deflate."""
     if img.mode != "P":
         raise ValueError(f"png takes a palette image, got mode {img.mode}")
-    return _png_rows(_framed(img), img)
+    rows = isal_zlib.compress(_framed(img).tobytes(), PNG_LEVEL)
+    return _png(img.width, img.height, rows, bytes(img.getpalette() or []))
 
 
 def _png_rows(framed: Image.Image, palette: Image.Image) -> bytes:
-    """The PNG of a framed picture (``_framed``) with the colours of ``palette``."""
-    header = struct.pack(">IIBBBBB", framed.width - 1, framed.height, 8, 3, 0, 0, 0)
+    """The PNG of a framed picture (``_framed``) with the colours of ``palette``, one of the few
+    shared palettes (its colours are read once: ``_palette_bytes``)."""
+    rows = isal_zlib.compress(framed.tobytes(), PNG_LEVEL)
+    return _png(framed.width - 1, framed.height, rows, _palette_bytes(palette))
+
+
+def _png(width: int, height: int, rows: bytes, palette: bytes) -> bytes:
+    """The PNG of a picture of ``width`` x ``height`` 8-bit indexes in ``palette``, its rows
+    (each with its filter type first) deflated as ``rows``."""
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join((
         _SIGNATURE,
         _chunk(b"IHDR", header),
-        _chunk(b"PLTE", _palette_bytes(palette)[: 3 * 256]),
-        _chunk(b"IDAT", isal_zlib.compress(framed.tobytes(), PNG_LEVEL)),
+        _chunk(b"PLTE", palette[: 3 * 256]),
+        _chunk(b"IDAT", rows),
         _chunk(b"IEND", b""),
     ))

@@ -168,6 +168,9 @@ class TablePicture:
     board_size: int = 0
     """How many cards a full board holds (5 in the flop games): the cards still to come are drawn as
     empty places, so the board never moves as it fills; 0 outside the flop games."""
+    table: int | None = None
+    """The table drawn (its id), or None: ``table_png`` puts a table's next picture together from its
+    last one (``bot.render.layers.compose_png``). Nothing drawn depends on it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -565,8 +568,8 @@ def _middle_layer(pic: TablePicture, canvas: Image.Image, ox: int, oy: int) -> N
 def table_layers(pic: TablePicture) -> list[Layer]:
     """The layers of the table picture (``bot.render.layers``): the title, each seat, the pot and
     the middle (community card and wild list). A seat's key is the seat itself with the wild ranks
-    among its up cards; the middle's is the whole picture less its title, seats and pot (so a
-    field added to ``TablePicture`` is in it). Raises ``ValueError`` for no seats or more than 8."""
+    among its up cards; the middle's is the whole picture less its title, seats, pot and table id
+    (so a field added to ``TablePicture`` is in it). Raises ``ValueError`` for no seats or more than 8."""
     return _table_layers(pic, parts=False)
 
 
@@ -594,7 +597,7 @@ def _table_layers(pic: TablePicture, *, parts: bool) -> list[Layer]:
             layers.append(Layer(part, box, _seat_part_key(part, seat, seen, four),
                                 functools.partial(_seat_part, part, seat, slot, seen, four)))
     layers.append(Layer("pot", _POT_BOX, pic.pot, functools.partial(_pot_layer, pic.pot)))
-    middle = replace(pic, title="", seats=(), pot=0)
+    middle = replace(pic, title="", seats=(), pot=0, table=None)
     layers.append(Layer("middle", _MIDDLE_BOX, middle, functools.partial(_middle_layer, middle)))
     return layers
 
@@ -711,7 +714,7 @@ def _png(img: Image.Image) -> bytes:
 @one_at_a_time
 def table_png(pic: TablePicture) -> bytes:
     """The table picture as PNG bytes (``TABLE_SIZE``): ``table_image`` (see ``render_table``)."""
-    return compose_png(("felt", TABLE_SIZE), _felt(TABLE_SIZE), table_parts(pic), _palette())
+    return compose_png(("felt", TABLE_SIZE), _felt(TABLE_SIZE), table_parts(pic), _palette(), pic.table)
 
 
 def _wild_alt(wilds: Sequence[WildRank]) -> str:

@@ -65,7 +65,7 @@ def table_picture(snapshot: TableSnapshot, *, four_colour: bool = True) -> Table
     return TablePicture(title, pictures, snapshot.pot if in_hand else 0, wilds,
                         snapshot.community if in_hand else None, four_colour=four_colour,
                         boards=snapshot.boards if in_hand else (),
-                        board_size=snapshot.board_size if in_hand else 0)
+                        board_size=snapshot.board_size if in_hand else 0, table=snapshot.table_id)
 
 
 def picture_wilds(wild_ranks: Sequence[Rank], events: Iterable[WildEvent]) -> tuple[WildRank, ...]:

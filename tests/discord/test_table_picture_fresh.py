@@ -14,7 +14,7 @@ import pytest
 
 from bot.discord.client import WildstudBot
 from bot.engine.cards.card import FULL_DECK, Card
-from bot.render.layers import TILES
+from bot.render import layers
 from bot.render.pictures import table_png
 from bot.render.scenes import table_picture
 from bot.settings import Settings
@@ -59,9 +59,13 @@ def _uploads(fake: FakeDiscord) -> int:
     return sum(1 for a in fake.attachments.values() if a.filename == "table.png")
 
 
+@pytest.mark.parametrize("open_at", [layers.OPEN_AT, 0])
 async def test_the_picture_on_the_table_message_is_always_a_fresh_render_of_the_table(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, open_at: int
 ) -> None:
+    """``open_at`` 0: each picture is put together on the table's last one (``layers.compose_png``),
+    as when its layers are no longer kept as images (among a thousand tables)."""
+    monkeypatch.setattr(layers, "OPEN_AT", open_at)
     fake = fake_discord
     guild = fake.guild()
     dave = guild.add_member("dave")
@@ -81,7 +85,7 @@ async def test_the_picture_on_the_table_message_is_always_a_fresh_render_of_the_
         snapshot = bot.service.snapshot(key)
         picture = table_picture(snapshot)
         assert picture is not None
-        TILES.clear()
+        layers.clear()                         # every kept layer and frame
         assert _table_png(live_table(fake, poker)) == table_png(picture), snapshot
 
     await fake.slash(alice, "table deal", channel=poker)
@@ -150,6 +154,6 @@ async def test_a_refused_kept_picture_is_uploaded_again_on_the_same_message(
     assert _uploads(fake) == before + 1           # refused once, then sent again
     picture = table_picture(bot.service.snapshot(TableKey(guild.id, poker.id)))
     assert picture is not None
-    TILES.clear()
+    layers.clear()
     assert _table_png(live_table(fake, poker)) == table_png(picture)
     await fake.stop_bot(bot)
