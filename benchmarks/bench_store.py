@@ -18,7 +18,8 @@ machine's (a loaded machine starves the process; compare it with the writes' fig
 First the deal storm: after the tables are set up the store is reopened (a restart) and every
 table deals at once. Then the play. Reported per backend, in milliseconds: each kind of write's
 p50/p99/max (``append`` is the per-action figure), the storm's, the process's CPU per write, and
-on SQLite how the group commit batched (writes per batch, the largest batch).
+how the writes were batched: on SQLite by the group commit (writes per batch, the largest batch),
+on PostgreSQL by kind (``bot.store.pg_batch``: batches, writes they stored, the largest).
 
 Target (issue 20): 2,000 tables, p99 < 50 ms per action on SQLite and PostgreSQL, deal storms
 included.
@@ -142,7 +143,7 @@ async def run_backend(
         backend = store._backend
         group = getattr(backend, "group", None)
         batched: dict[str, int] = {}
-        for kind in ("appends", "deals"):
+        for kind in ("appends", "deals", "settlements", "stat_lines"):
             batch = getattr(backend, kind, None)
             if batch is not None and batch.batches:
                 batched |= {f"{kind}_batches": batch.batches, f"{kind}_batched": batch.stored,

@@ -66,7 +66,17 @@ import aiosqlite
 
 from bot.store.errors import DriverMissing, StoreError
 from bot.store.group_commit import GroupCommit
-from bot.store.pg_batch import Append, Deal, Settle, StatementBatch, append_batch, deal_batch, settle_batch
+from bot.store.pg_batch import (
+    Append,
+    Deal,
+    HandLines,
+    Settle,
+    StatementBatch,
+    append_batch,
+    deal_batch,
+    settle_batch,
+    stats_batch,
+)
 from bot.store.tx import Row, Tx
 
 if TYPE_CHECKING:
@@ -446,6 +456,8 @@ class PostgresBackend(Backend):
         connections: a storm of deals after a restart costs a few statements, not a transaction each."""
         self.settlements: StatementBatch[Settle, dict[int, int]] = settle_batch(lambda: self.pool)
         """Settlements stored many to a transaction of a few statements, likewise."""
+        self.stat_lines: StatementBatch[HandLines, bool] = stats_batch(lambda: self.pool)
+        """Settled hands' stat lines, likewise."""
         self.retryable = (
             asyncpg.SerializationError,
             asyncpg.DeadlockDetectedError,
@@ -534,6 +546,7 @@ class PostgresBackend(Backend):
         await self.appends.flush()
         await self.deals.flush()
         await self.settlements.flush()
+        await self.stat_lines.flush()
         if self._append_pool is not None:
             append_pool, self._append_pool = self._append_pool, None
             await append_pool.close()

@@ -1,4 +1,5 @@
-"""PostgreSQL's batched hot writes: the actions and the deals of many tables stored together.
+"""PostgreSQL's batched hot writes: the actions, deals, settlements and stat lines of many tables
+stored together.
 
 Storing an action is the store's hottest write (every click), and dealing comes in storms (every
 table deals at once after a restart). As a transaction of its own an action costs five round
@@ -40,6 +41,13 @@ The two batches:
   newest hand is not in progress, its lease (if given) is current and every seat is held by the
   member named: the hand (numbered one more than the newest), its players with their starting
   stacks, and its first actions.
+
+* :func:`store_settlements` (:meth:`bot.store.hands.HandStore.settle_hand`) and
+  :func:`store_stat_lines` (:meth:`bot.store.stats.StatsStore.record_hand_stats`): likewise, the
+  hands' rows locked first, then what the transaction reads; a hand that is certainly settled (or
+  given its lines) now is, in one statement, whose row counts are checked (a batch that wrote
+  other than its locked reads promised is rolled back whole: :class:`BatchAborted`). A repeat
+  goes the ordinary way, which answers it.
 
 Why a stale read cannot store a wrong action: under ``READ COMMITTED`` the locked rows are read in
 their newest committed version, but the count comes from the statement's snapshot and may miss an
@@ -236,13 +244,13 @@ def append_batch(pool: Callable[[], asyncpg.Pool[Any] | None]) -> StatementBatch
 
 # -- deals -----------------------------------------------------------------------------------------
 
-DEAL_PARALLEL = 4
-"""Deal batches run at once, each on a connection of the pool (of ten by default): a storm is
-split among them (server processes work side by side) and a deal in quiet times waits for no
-other batch."""
+POOL_PARALLEL = 4
+"""Batches of one kind (deals, settlements, stat lines) run at once, each on a connection of the
+pool (of ten by default): a storm is split among them (server processes work side by side) and a
+write in quiet times waits for no other batch."""
 
-DEAL_BATCH = 500
-"""The most deals one batch stores."""
+POOL_BATCH = 500
+"""The most deals (settlements, hands' stat lines) one batch stores."""
 
 # A deal batch is one transaction of a few statements, each over arrays of every request: the
 # round trips are per batch, not per deal. Not one statement as the append: a single statement's
@@ -376,7 +384,7 @@ async def store_deals(conn: Connection, batch: list[Deal]) -> dict[int, int]:
 def deal_batch(pool: Callable[[], asyncpg.Pool[Any] | None]) -> StatementBatch[Deal, int]:
     """The deals of one pool, one transaction per batch (:func:`store_deals`)."""
     return StatementBatch(
-        "deal", pool, store_deals, key=lambda d: d.table_id, parallel=DEAL_PARALLEL, largest=DEAL_BATCH
+        "deal", pool, store_deals, key=lambda d: d.table_id, parallel=POOL_PARALLEL, largest=POOL_BATCH
     )
 
 
@@ -519,5 +527,141 @@ async def store_settlements(conn: Connection, batch: list[Settle]) -> dict[int, 
 def settle_batch(pool: Callable[[], asyncpg.Pool[Any] | None]) -> StatementBatch[Settle, dict[int, int]]:
     """The settlements of one pool, one transaction per batch (:func:`store_settlements`)."""
     return StatementBatch(
-        "settle", pool, store_settlements, key=lambda s: s.hand_id, parallel=DEAL_PARALLEL, largest=DEAL_BATCH
+        "settle", pool, store_settlements, key=lambda s: s.hand_id, parallel=POOL_PARALLEL, largest=POOL_BATCH
+    )
+
+
+# -- stat lines ------------------------------------------------------------------------------------
+
+STATS_LOCK_HANDS = """
+SELECT h.id, h.status, h.table_id, t.guild_id, h.game, h.ended
+FROM hands h JOIN tables t ON t.id = h.table_id
+WHERE h.id = ANY ($1::bigint[]) ORDER BY h.id FOR UPDATE OF h
+"""
+
+STATS_PLAYERS = """
+SELECT hand_id, member_id, final_stack, starting_stack FROM hand_players WHERE hand_id = ANY ($1::bigint[])
+"""
+
+STATS_KEPT = """
+SELECT DISTINCT hand_id FROM hand_stats WHERE hand_id = ANY ($1::bigint[])
+"""
+
+STATS_WRITE = """
+WITH lines AS (
+    INSERT INTO hand_stats (hand_id, member_id, guild_id, table_id, game, ended, net, collected, pot,
+                            showdown, vpip, bets, calls)
+    SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[],
+                         $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[],
+                         $12::bigint[], $13::bigint[])
+    RETURNING 1
+), days AS (
+    INSERT INTO member_days (guild_id, member_id, day, game, hands, won, showdowns, showdowns_won, net,
+                             biggest, vpip, bets, calls)
+    SELECT * FROM unnest($14::bigint[], $15::bigint[], $16::text[], $17::text[], $18::bigint[],
+                         $19::bigint[], $20::bigint[], $21::bigint[], $22::bigint[], $23::bigint[],
+                         $24::bigint[], $25::bigint[], $26::bigint[])
+    ON CONFLICT (guild_id, member_id, day, game) DO UPDATE SET
+        hands = member_days.hands + excluded.hands, won = member_days.won + excluded.won,
+        showdowns = member_days.showdowns + excluded.showdowns,
+        showdowns_won = member_days.showdowns_won + excluded.showdowns_won,
+        net = member_days.net + excluded.net,
+        biggest = CASE WHEN excluded.biggest > member_days.biggest THEN excluded.biggest
+                  ELSE member_days.biggest END,
+        vpip = member_days.vpip + excluded.vpip, bets = member_days.bets + excluded.bets,
+        calls = member_days.calls + excluded.calls
+    RETURNING 1
+)
+SELECT (SELECT COUNT(*) FROM lines), (SELECT COUNT(*) FROM days)
+"""
+
+
+@dataclass(frozen=True)
+class StatLine:
+    """One player's line, as :class:`bot.store.stats.HandStatLine` (``showdown``/``vpip`` 0 or 1)."""
+
+    member_id: int
+    net: int
+    collected: int
+    pot: int
+    showdown: int
+    vpip: int
+    bets: int
+    calls: int
+
+
+@dataclass(frozen=True)
+class HandLines:
+    """The stat lines of one settled hand, one per member."""
+
+    hand_id: int
+    lines: tuple[StatLine, ...]
+
+
+async def store_stat_lines(conn: Connection, batch: list[HandLines]) -> dict[int, bool]:
+    """Store the lines of ``batch`` (one per hand) in one transaction, each only if it is certainly
+    what :meth:`bot.store.stats.StatsStore.record_hand_stats`'s transaction would store, read as it
+    reads: the hands' rows locked first, then their players and whether they have lines already.
+    A hand's lines are stored when it is finished, has none yet, and they name exactly its players
+    with each one's net as settled and no negative count: the lines, and each member's day totals
+    (one upsert per member, day and game, the batch's lines summed first). True for each stored
+    hand by position; the others go the ordinary way (a repeat answers False there)."""
+    in_order = sorted(batch, key=lambda h: h.hand_id)
+    ids = [h.hand_id for h in in_order]
+    async with conn.transaction(isolation="read_committed"):
+        hands = {int(r[0]): r for r in await conn.fetch(STATS_LOCK_HANDS, ids)}
+        nets: dict[int, dict[int, int]] = {}
+        for r in await conn.fetch(STATS_PLAYERS, ids):
+            if r[2] is not None:
+                nets.setdefault(int(r[0]), {})[int(r[1])] = int(r[2]) - int(r[3])
+        kept = {int(r[0]) for r in await conn.fetch(STATS_KEPT, ids)}
+        ready = [
+            h for h in in_order
+            if h.hand_id in hands and hands[h.hand_id][1] == "finished" and h.hand_id not in kept
+            and {line.member_id: line.net for line in h.lines} == nets.get(h.hand_id)
+            and all(min(line.collected, line.pot, line.bets, line.calls) >= 0 for line in h.lines)
+        ]
+        if not ready:
+            return {}
+        rows = [
+            (hands[h.hand_id], h.hand_id, line)
+            for h in ready for line in sorted(h.lines, key=lambda line: line.member_id)
+        ]
+        days: dict[tuple[int, int, str, str], list[int]] = {}
+        for hand, _, line in rows:
+            key = (int(hand[3]), line.member_id, str(hand[5])[:10], str(hand[4]))
+            won = int(line.collected > 0)
+            add = [1, won, line.showdown, int(line.showdown and won), line.net, line.collected, line.vpip,
+                   line.bets, line.calls]
+            total = days.setdefault(key, [0] * 9)
+            # Summed, but the biggest pot won (the sixth) is the larger one: as one upsert after another.
+            pairs = enumerate(zip(total, add, strict=True))
+            days[key] = [max(a, b) if i == 5 else a + b for i, (a, b) in pairs]
+        counts = await conn.fetchrow(
+            STATS_WRITE,
+            [hand_id for _, hand_id, _ in rows],
+            [line.member_id for *_, line in rows],
+            [int(hand[3]) for hand, *_ in rows],
+            [int(hand[2]) for hand, *_ in rows],
+            [str(hand[4]) for hand, *_ in rows],
+            [str(hand[5]) for hand, *_ in rows],
+            [line.net for *_, line in rows],
+            [line.collected for *_, line in rows],
+            [line.pot for *_, line in rows],
+            [line.showdown for *_, line in rows],
+            [line.vpip for *_, line in rows],
+            [line.bets for *_, line in rows],
+            [line.calls for *_, line in rows],
+            *(list(column) for column in zip(*((*key, *total) for key, total in days.items()), strict=True)),
+        )
+        if counts is None or tuple(counts) != (len(rows), len(days)):
+            raise BatchAborted(f"a stat line batch wrote {counts}, not {len(rows)} lines, {len(days)} days")
+    stored = {h.hand_id for h in ready}
+    return {i: True for i, h in enumerate(batch) if h.hand_id in stored}
+
+
+def stats_batch(pool: Callable[[], asyncpg.Pool[Any] | None]) -> StatementBatch[HandLines, bool]:
+    """The stat lines of one pool, one transaction per batch (:func:`store_stat_lines`)."""
+    return StatementBatch(
+        "stats", pool, store_stat_lines, key=lambda h: h.hand_id, parallel=POOL_PARALLEL, largest=POOL_BATCH
     )

@@ -26,8 +26,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bot.store.backend import PostgresBackend
 from bot.store.base import StoreBase, Tx, check_id, check_text, format_time, parse_time
 from bot.store.errors import StoreError
+from bot.store.pg_batch import HandLines, StatLine
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +240,17 @@ class StatsStore(StoreBase):
         """
         check_id(hand_id, "hand")
         given = {line.member_id: line for line in lines}
+        backend = self._backend
+        if isinstance(backend, PostgresBackend) and given:
+            # Stored with the others arriving meanwhile when certainly stored now; a repeat or a
+            # refusal is decided below (see bot.store.pg_batch).
+            batched = HandLines(hand_id, tuple(
+                StatLine(m, x.net, x.collected, x.pot, int(x.showdown), int(x.vpip), x.bets, x.calls)
+                for m, x in given.items()
+            ))
+            if await backend.stat_lines.submit(batched):
+                return True
+
         async def body(tx: Tx) -> bool:
             # A hot path (every hand): the hand's row locked, so writers of one hand's lines take
             # turns and the count below cannot be stale; the day totals are atomic upserts. Run

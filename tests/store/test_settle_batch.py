@@ -22,6 +22,7 @@ import pytest
 from bot.store import ActionConflict, StaleLease, Store, StoreError
 from bot.store.backend import PostgresBackend
 from bot.store.records import Settlement
+from bot.store.stats import HandStatLine
 from tests.postgres import RawDb
 from tests.store.test_deal_batch import CountingPool, seated
 
@@ -167,3 +168,93 @@ async def test_a_failed_settlement_batch_sends_each_its_own_way(
     for n, (table, hand, players) in enumerate(hands):
         assert stored(db_path, table, hand) == settled_as(n, table, hand, players)
     assert (await store.audit()).ok
+
+
+def lines_of(n: int, players: dict[int, int], *, showdown: bool = True) -> list[HandStatLine]:
+    """Stat lines of a hand settled as ``won(n)``: seat 1 collects a pot of 2n + 4."""
+    return [
+        HandStatLine(players[1], n + 1, 2 * n + 4, 2 * n + 4, showdown, True, 1, 0),
+        HandStatLine(players[2], -n - 1, 0, 2 * n + 4, showdown, n % 2 == 0, 0, 1),
+    ]
+
+
+async def test_stat_lines_arriving_together_are_each_answered_as_alone(
+    store: Store, db_path: Path | str
+) -> None:
+    plain = [await dealt(store, n) for n in range(5)]
+    # One member at two tables: both hands' lines add to the same day's totals in one batch.
+    both = 999
+    shared: list[tuple[int, int, dict[int, int]]] = []
+    for n in (5, 6):
+        table = await store.create_table(G, 8100 + n, 1)
+        players = {1: both, 2: 500 + n}
+        for seat, stack in START.items():
+            await store.buy_in(G, table.id, players[seat], stack)
+        hand = await store.create_hand(table.id, players=players, deck="Ah Kd", commitment="c", salt="s")
+        shared.append((table.id, hand, players))
+    for n, (_, hand, _) in enumerate(plain + shared):
+        if n != 3:  # the fourth stays in progress
+            await store.settle_hand(hand, won(n), "phh")
+    (_, h0, p0), (_, h1, p1), (_, h_rep, p_rep), (_, h_open, p_open), (_, h_wrong, p_wrong) = plain
+    (_, h_a, p_a), (_, h_b, p_b) = shared
+    assert await store.record_hand_stats(h_rep, lines_of(2, p_rep))
+    backend = store._backend
+    batching = isinstance(backend, PostgresBackend)
+    before = (backend.stat_lines.batches, backend.stat_lines.stored) if batching else None
+
+    wrong = lines_of(4, p_wrong)
+    wrong[0] = HandStatLine(p_wrong[1], 7, 0, 0, False, False, 0, 0)
+    results = await asyncio.gather(
+        store.record_hand_stats(h0, lines_of(0, p0)),
+        store.record_hand_stats(h1, lines_of(1, p1)),
+        store.record_hand_stats(h_rep, lines_of(2, p_rep)),
+        store.record_hand_stats(h_open, lines_of(3, p_open)),
+        store.record_hand_stats(h_wrong, wrong),
+        store.record_hand_stats(h_a, lines_of(5, p_a)),
+        store.record_hand_stats(h_b, lines_of(6, p_b, showdown=False)),
+        store.record_hand_stats(h1, lines_of(1, p1)),
+        return_exceptions=True,
+    )
+    assert [r if isinstance(r, bool) else type(r).__name__ for r in results] == [
+        True, True, False, StoreError.__name__, StoreError.__name__, True, True, False,
+    ]
+    assert "settled" in str(results[3]) and "differs" in str(results[4])
+    with RawDb(db_path) as db:
+        counted = db.execute("SELECT hand_id, COUNT(*) FROM hand_stats GROUP BY hand_id")
+        kept = {int(h): int(n) for h, n in counted}
+        day = db.execute(
+            "SELECT hands, won, showdowns, showdowns_won, net, biggest, vpip, bets, calls FROM member_days"
+            " WHERE member_id = ?",
+            (both,),
+        )
+    assert kept == {h0: 2, h1: 2, h_rep: 2, h_a: 2, h_b: 2}
+    # Worked out from lines_of: both collected 14 (hand 5, at a showdown) and 16 (hand 6, none).
+    assert [tuple(map(int, r)) for r in day] == [(2, 2, 1, 1, 6 + 7, 16, 2, 2, 0)]
+    if isinstance(backend, PostgresBackend):
+        assert before is not None
+        assert (backend.stat_lines.batches - before[0], backend.stat_lines.stored - before[1]) == (2, 4)
+    assert (await store.audit()).ok
+
+
+async def test_a_wave_of_stat_lines_is_a_few_statements_on_postgresql(
+    store: Store, db_path: Path | str
+) -> None:
+    backend = store._backend
+    if not isinstance(backend, PostgresBackend):
+        pytest.skip("the batched stat lines are PostgreSQL's")
+    hands = [await dealt(store, n) for n in range(16)]
+    for n, (_, hand, _) in enumerate(hands):
+        await store.settle_hand(hand, won(n), "phh")
+    counting = CountingPool(backend.pool)
+    backend.pool = counting  # type: ignore[assignment]
+    results = await asyncio.gather(
+        *(store.record_hand_stats(h, lines_of(n, players)) for n, (_, h, players) in enumerate(hands))
+    )
+    assert results == [True] * len(hands)
+    assert len(counting.statements) < len(hands), counting.statements  # ten or so each, alone
+    with RawDb(db_path) as db:
+        rows = db.execute("SELECT hand_id, member_id, net, collected FROM hand_stats")
+    assert sorted(tuple(map(int, r)) for r in rows) == sorted(
+        (h, line.member_id, line.net, line.collected)
+        for n, (_, h, players) in enumerate(hands) for line in lines_of(n, players)
+    )
