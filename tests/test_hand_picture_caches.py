@@ -114,7 +114,7 @@ def showdown_family(seed: int) -> list[ShowdownPicture]:
     return out
 
 
-_SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @_SETTINGS
@@ -133,7 +133,7 @@ def test_a_dm_picture_from_warm_caches_is_the_one_drawn_with_every_cache_emptied
     assert decoded(warm) == to_palette(P.render_hand(target), P._palette()).tobytes()
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32))
 def test_a_showdown_from_warm_caches_is_the_one_drawn_with_every_cache_emptied(seed: int) -> None:
     pics = showdown_family(seed)
