@@ -122,3 +122,14 @@ def test_bad_arguments() -> None:
     with pytest.raises(ValueError, match="negative"):
         simulate(players=2, hands=-1)
     assert simulate(players=2, hands=0).hands_per_second == 0.0
+
+
+def test_razz_counts_the_lows_that_won_not_high_categories() -> None:
+    """Razz's winners were counted as flushes and straights (the high evaluator's names of the
+    winning cards), which play no part in razz; they are counted by the low that won."""
+    hands: list[StudHand] = []
+    stats = simulate(players=6, hands=60, seed=3, game="razz", on_hand=hands.append)
+    assert not stats.winning_categories
+    showdowns = [h for h in hands if h.result is not None and h.result.showdown]
+    assert sum(stats.winning_lows.values()) == len(showdowns) > 0
+    assert all(name.endswith(" low") or name == "wheel" for name in stats.winning_lows)

@@ -631,6 +631,9 @@ class TerminalGame:
                 if (len(words) >= 3 and words[-2] == "ante" and is_number(words[-1])
                         and len(words[-1]) <= MAX_DIGITS):
                     ante, words = int(words[-1]), words[:-2]
+                if ante == 0:
+                    self.say(s.tint("yellow", "A bomb pot's ante is at least 1: bomb-pot next ante N."))
+                    return
                 if ante is not None:
                     await service.set_options(self.key, dealer, bomb_pot_ante=ante)
                 if words == ["next"]:
@@ -644,6 +647,10 @@ class TerminalGame:
                     self.say("No bomb pots.")
                     return
                 if len(words) == 2 and words[0] == "every" and is_number(words[1]) and len(words[1]) <= 4:
+                    if not 1 <= int(words[1]) <= 1000:
+                        self.say(s.tint("yellow", "bomb-pot every N takes N from 1 to 1,000 (every Nth hand);"
+                                                  " bomb-pot off stops them."))
+                        return
                     options = await service.set_options(self.key, dealer, bomb_pot_every=int(words[1]))
                     self.say(f"Every hand numbered a multiple of {options.bomb_pot_every} is a bomb pot when"
                              " it is a flop game.")

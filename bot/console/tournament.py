@@ -37,8 +37,13 @@ class TerminalTournament(TerminalGame):
         super().__init__(config, stdin, stdout)
         self.preset = preset
         self.key = TableKey(GUILD, TOURNAMENT_CHANNEL + (10 if config.auto else 0))
+        # The tournament's own table key: a presenter for it, told what the game's was told (the
+        # database, --verify, and in --auto where the check is, since nobody types ``verify``).
+        game_presenter = self.presenter
         self.presenter = ConsolePresenter(stdout, self.style, self.key, set(self.humans))
-        self.presenter.db = str(config.db) if config.db is not None else None
+        self.presenter.db = game_presenter.db
+        self.presenter.print_checks = game_presenter.print_checks
+        self.presenter.ask_for_check = game_presenter.ask_for_check
         self.tournament_id: int | None = None
 
     async def run(self) -> int:

@@ -205,7 +205,7 @@ class SimulationStats:
 
     ``wild_rank_counts``: hands by the number of wild ranks at the end (fives included: 1..5).
     ``winning_categories``: showdowns by the category of the hand that won the main pot (the
-    evaluator's names, e.g. ``five_of_a_kind``); ``winning_lows``: in triple draw and badugi, by
+    evaluator's names, e.g. ``five_of_a_kind``); ``winning_lows``: in razz, triple draw and badugi, by
     the low that won it (``seven low``, ``three-card badugi``). ``split_hands``: hands where at
     least one pot was split; ``split_pots``/``pots``: pots split / pots awarded. ``showdowns``:
     hands that reached a showdown; ``community_cards``: hands dealt a shortage community card.
@@ -368,12 +368,17 @@ def _count(stats: SimulationStats, hand: StudHand) -> None:
     if result.showdown and result.pots:
         stats.showdowns += 1
         main = result.pots[0]
+        low_only = hand.game.split in LOW_ONLY     # razz, triple draw, badugi: the low wins it
         value = result.shown.get(main.winners[0])
-        if value is not None:             # badugi's four cards have no high category
+        if value is not None and not low_only:     # a low game's high category means nothing
             stats.winning_categories[value.category.value] += 1
         low = result.lows.get(main.winners[0])
-        if low is not None and hand.game.is_draw:     # triple draw and badugi: the low that won
+        if low is not None and low_only:
             stats.winning_lows[_low_kind(low.name)] += 1
+
+
+LOW_ONLY = frozenset({"low", "deuce-to-seven", "badugi"})
+"""The games' ``split`` values where the low alone wins the pot (razz, triple draw, badugi)."""
 
 
 def _low_kind(name: str) -> str:

@@ -10,6 +10,8 @@ Stakes: fixed limit 2/4, ante 1 and bring-in 1 → fixed limit 20/40, ante 5 and
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.engine.betting.stakes import TableStakes
 from bot.engine.games.catalogue import Game
 from bot.engine.games.rulings import RULING_HELP, RULINGS, Rulings
@@ -76,11 +78,18 @@ def rulings_changes(before: Rulings, after: Rulings) -> str:
     return "\n".join(lines)
 
 
-def stakes_change(before: TableStakes, after: TableStakes) -> str:
-    """``Stakes: old → new`` (only the described amounts), or "" if unchanged."""
+def stakes_change(
+    before: TableStakes, after: TableStakes, described: Callable[[TableStakes], str] | None = None,
+    described_after: Callable[[TableStakes], str] | None = None,
+) -> str:
+    """``Stakes: old → new`` (only the described amounts), or "" if unchanged. ``described`` says
+    the stakes as the table's games play them (default ``TableStakes.describe``, stud's words);
+    ``described_after`` the new ones, when the game changes with them."""
     if before == after:
         return ""
-    if before.describe() == after.describe():
+    old_text = (described or TableStakes.describe)(before)
+    new_text = (described_after or described or TableStakes.describe)(after)
+    if old_text == new_text:
         return f"Buy-in: {chips(before.min_buy_in)}-{chips(before.max_buy_in)} → " \
                f"{chips(after.min_buy_in)}-{chips(after.max_buy_in)}"
-    return f"Stakes: {before.describe()} → {after.describe()}"
+    return f"Stakes: {old_text} → {new_text}"

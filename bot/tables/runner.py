@@ -44,6 +44,7 @@ from bot.tables.games import (
     fallback_game,
     game_rulings_text,
     rulings_for,
+    setting_stakes,
     setting_title,
     titles,
 )
@@ -215,7 +216,11 @@ class HandRunner:
         lines: list[str] = []
         stakes, rulings = table.stakes, table.rulings
         if table.pending_stakes is not None and table.pending_stakes != stakes:
-            lines.append(stakes_change(stakes, table.pending_stakes))
+            setting = table.pending_game or table.game
+            lines.append(stakes_change(
+                stakes, table.pending_stakes,
+                lambda s: setting_stakes(s, table.game, table.allowed_games),
+                lambda s: setting_stakes(s, setting, table.allowed_games)))
             stakes = table.pending_stakes
         if table.pending_rulings is not None and table.pending_rulings != rulings:
             lines.append(rulings_changes(rulings, table.pending_rulings))

@@ -541,7 +541,10 @@ class TableService:
             _not_tournament(table, "the levels set the stakes")
             table.pending_stakes = None if stakes == table.stakes else stakes
             await self.repository.save_settings(table)
-            change = stakes_change(table.stakes, stakes) or "No change from the stakes in force."
+            setting = table.pending_game or table.game
+            change = (stakes_change(table.stakes, stakes,
+                                    lambda s: setting_stakes(s, setting, table.allowed_games))
+                      or "No change from the stakes in force.")
             return f"{change}\nTakes effect from the next deal."
 
     async def set_options(

@@ -111,3 +111,22 @@ def test_a_bomb_pot_call_is_announced_once() -> None:
                "bomb-pot next\nbomb-pot next\nquit\n")
     assert text.count("Bomb pot for the next flop hand: everyone antes") == 1
     assert text.count("A bomb pot is already called for the next flop hand.") == 1
+
+
+def test_a_stakes_change_at_a_blinds_table_is_said_in_blinds() -> None:
+    """New stakes at an Omaha table were announced in stud's words ('ante 5 and bring-in 10')
+    while the hand then posted blinds."""
+    text = run(PlayConfig(db=None, bots=3, auto=False, hands=1, seed=5, game="omaha"),
+               "stakes pot-limit\n\nq\n")
+    changes = re.findall(r"Stakes: [^\n]*", text)
+    assert changes and all(c == "Stakes: fixed limit 20/40, blinds 10/20 → pot limit, blinds 10/20"
+                           for c in changes), changes
+
+
+def test_bomb_pot_numbers_out_of_range_are_refused_in_the_commands_words() -> None:
+    """``bomb-pot every 0`` answered with an internal field name ("bomb_pot_every must be a whole
+    number above zero (or none)")."""
+    text = run(PlayConfig(db=None, bots=3, auto=False, hands=1, seed=5, game="texas-holdem"),
+               "bomb-pot every 0\nbomb-pot next ante 0\nq\n")
+    assert "bomb_pot" not in text
+    assert "bomb-pot every N takes N from 1 to 1,000" in text and "ante is at least 1" in text

@@ -34,6 +34,9 @@ def test_auto_plays_a_sit_and_go_to_the_end_reproducibly(tmp_path: Path) -> None
     assert [r[3] for r in rows] == [1160, 1040, 900, 900]
     assert " wins the tournament!" in one.stdout
     assert one.stdout.count(" is out in ") == 3
+    # Nobody types in --auto: each hand points at --verify, never at the verify command.
+    assert "Type verify" not in one.stdout and "--auto --verify prints the whole check" in one.stdout
+    assert "wildstud verify --hand" in two.stdout           # with a database: the command for it
     assert audit_ok(db)
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT status, pool FROM tournaments").fetchall() == [("finished", 0)]

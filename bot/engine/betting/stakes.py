@@ -194,18 +194,21 @@ class TableStakes:
         return asdict(self)
 
     def describe(self) -> str:
-        """A one-line summary, e.g. ``"fixed limit 20/40, ante 5, bring-in 10"``.
+        """A one-line summary, e.g. ``"fixed limit 20/40, ante 5 and bring-in 10"``, amounts with
+        thousands separators as every chip amount the players read.
 
         >>> PRESETS["micro"].describe()
         'fixed limit 2/4, ante 1 and bring-in 1'
+        >>> TableStakes.fixed_limit(ante=100, bring_in=300, small_bet=600, big_bet=1200).describe()
+        'fixed limit 600/1,200, ante 100 and bring-in 300'
         """
         if self.structure == "fixed-limit":
-            head = f"fixed limit {self.small_bet}/{self.big_bet}"
+            head = f"fixed limit {self.small_bet:,}/{self.big_bet:,}"
         else:
-            head = f"{self.structure.replace('-', ' ')}, minimum bet {self.min_bet}"
-        text = f"{head}, ante {self.ante} and bring-in {self.bring_in}"
+            head = f"{self.structure.replace('-', ' ')}, minimum bet {self.min_bet:,}"
+        text = f"{head}, ante {self.ante:,} and bring-in {self.bring_in:,}"
         if self.big_blind:
-            text += f"; blinds {self.small_blind}/{self.big_blind}"
+            text += f"; blinds {self.small_blind:,}/{self.big_blind:,}"
         return text
 
 
