@@ -266,8 +266,8 @@ def _text_mask(run: str, size: int, bold: bool) -> _Run | None:
     pad = size // 2
     box = (max(1, int(_run_width(run, size, bold)) + 2), pad + ascent + descent + 2)
     mask = Image.new("L", box, 0)
-    # Pillow's core paste, as ``mask.paste(255, at, img)`` makes it once its checks are done: a new
-    # run is dozens of glyphs, and those checks were most of its cost.
+    # Each glyph cut to its ink (``_glyph_ink``) and pasted with Pillow's core paste, as
+    # ``mask.paste(255, at, img)`` does once its checks are done: a new run is dozens of glyphs.
     core = mask.im
     colour: Image.Image | None = None
     x = 0.0

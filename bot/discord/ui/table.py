@@ -18,6 +18,7 @@ event loop) and not at all when the message already has it.
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -91,9 +92,10 @@ class Layout:
     drawings: tuple[Callable[[], discord.File], ...] = ()
     """Other pictures it uploads, drawn when sent (after the table picture, before ``files``)."""
 
-    @property
+    @functools.cached_property
     def signature(self) -> str:
-        """What the layout shows (text, buttons and alt text): equal signatures look the same."""
+        """What the layout shows (text, buttons and alt text): equal signatures look the same.
+        Worked out once (a layout is not changed once built)."""
         return repr(self.view.to_components())  # type: ignore[no-untyped-call]
 
 
