@@ -258,12 +258,12 @@ class _Frame:
 
 
 FRAME_BUDGET = 64 * 1024 * 1024
-"""Bytes of kept frames (``FRAMES``): an 8-seat table's is about 50 KB (its PNG's deflated rows,
-which the PNG shares, and its keys), so some 1,300 tables; past it the least recently drawn go."""
+"""Bytes of kept frames (``FRAMES``): an 8-seat table's is about 57 KB (its PNG's deflated rows,
+about 37 KB, and its layers' keys), so some 1,100 tables; past it the least recently drawn go."""
 
-FRAME_OVERHEAD = 8 * 1024
-"""Bytes counted for a frame beyond its rows: its keys (43 small tuples of values the pictures
-hold anyway) and the bookkeeping."""
+FRAME_OVERHEAD = 20 * 1024
+"""Bytes counted for a frame beyond its rows: its keys (43 small tuples and the values in them,
+about 20 KB measured for 8 seats) and the bookkeeping."""
 
 
 class _Frames:
