@@ -130,3 +130,13 @@ def test_bomb_pot_numbers_out_of_range_are_refused_in_the_commands_words() -> No
                "bomb-pot every 0\nbomb-pot next ante 0\nq\n")
     assert "bomb_pot" not in text
     assert "bomb-pot every N takes N from 1 to 1,000" in text and "ante is at least 1" in text
+
+
+def test_a_player_seated_again_in_a_blinds_game_hears_they_wait_for_the_big_blind(tmp_path: Path) -> None:
+    """Broke, staked again and seated: the next hand was dealt without them and nothing said why
+    (they wait for the big blind, as a newcomer does)."""
+    text = run(PlayConfig(db=tmp_path / "t.sqlite3", humans=["Player"], bots=3, auto=False, seed=31,
+                          game="texas-holdem", stakes="no-limit"), "\nraise 7\nraise 70\nall in\n\nq\n")
+    assert "the house stakes them 1,000" in text
+    assert "Player sits down in seat 1 with 1,000 chips. Player is dealt in when the big blind comes round." \
+        in text
