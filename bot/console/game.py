@@ -481,9 +481,8 @@ class TerminalGame:
             # is asked; a computer player agrees to a misdeal before the showdown, never after it
             # has begun (it would be giving back a pot it may be winning).
             for member, who in request.needed.items():
-                if member in self.robots:
+                if member in self.robots:      # the table's notice says what they answered
                     agree = "showdown" not in request.why
-                    self.say(f"{who} {'agrees' if agree else 'does not agree'}.")
                 else:
                     answer = (await self.read(f"{who}, do you agree to void this hand? (yes/no) ")).strip()
                     agree = answer.lower() in ("y", "yes")
