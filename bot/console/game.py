@@ -345,10 +345,10 @@ class TerminalGame:
             pick = service.rng.choice(choice.games)
             return await service.choose_game(self.key, choice.member, choice.choice_id, pick)
         s = self.style
+        self.say(s.bold(f"{choice.name}, you deal: choose the game") + " (number or name):")
+        for i, name in enumerate(choice.games, 1):
+            self.say(f"  {i}) {GAMES[name].describe()}")
         while True:
-            self.say(s.bold(f"{choice.name}, you deal: choose the game") + " (number or name):")
-            for i, name in enumerate(choice.games, 1):
-                self.say(f"  {i}) {GAMES[name].describe()}")
             line = (await self.read("game> ")).strip()
             word = line.lower()
             if word in ("q", "quit", "exit"):
@@ -360,7 +360,12 @@ class TerminalGame:
             try:
                 return await service.choose_game(self.key, choice.member, choice.choice_id, line)
             except IllegalAction as exc:
-                self.say(s.tint("yellow", exc.reason))
+                # The menu is above: one short line, not the whole list again.
+                reason = exc.reason
+                if reason.startswith("Choose one of"):
+                    reason = (f"No game here is called {echo(line)}: type its number (1 to"
+                              f" {len(choice.games)}) or its name from the list above.")
+                self.say(s.tint("yellow", reason))
 
     # ------------------------------------------------------------------ turns
     def brain(self, member: int) -> Robot:

@@ -59,7 +59,7 @@ def test_the_human_picks_the_game_when_it_is_their_deal(tmp_path: Path) -> None:
     text = run(PlayConfig(db=db, humans=["Ann"], bots=2, seed=3, game="dealers-choice"),
                "\nblackjack\nseven card stud\nq\n")
     assert "Ann, you deal: choose the game" in text
-    assert "Choose one of: " in text                             # the refusal of blackjack
+    assert "No game here is called 'blackjack'" in text          # the refusal of blackjack
     assert "Ann chooses Seven-Card Stud: seven-card stud, no wild cards" in text
     assert re.search(r"Hand #1: Ann deals to [^.]+\. Seven-Card Stud,", text)
     assert stored_games(db) == ["seven-card-stud"]
@@ -140,3 +140,12 @@ def test_a_player_seated_again_in_a_blinds_game_hears_they_wait_for_the_big_blin
     assert "the house stakes them 1,000" in text
     assert "Player sits down in seat 1 with 1,000 chips. Player is dealt in when the big blind comes round." \
         in text
+
+
+def test_a_bad_game_choice_gets_one_line_not_the_menu_again() -> None:
+    """A dealer's bad entry reprinted the whole numbered menu and then every game's name."""
+    text = run(PlayConfig(db=None, humans=["Ann"], bots=2, auto=False, seed=4, game="dealers-choice"),
+               "\nfoo\n99\nomaha\nq\n")
+    assert text.count("you deal: choose the game") == 1 and text.count("  12) Omaha:") == 1
+    assert "No game here is called 'foo': type its number (1 to 18) or its name" in text
+    assert "No game here is called '99'" in text and "Ann chooses Omaha" in text
