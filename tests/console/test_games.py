@@ -108,9 +108,9 @@ def test_a_bomb_pot_call_is_announced_once() -> None:
     """``bomb-pot next`` printed its confirmation and then the table's own notice of it, the same
     line twice; a second call (nothing changes) still gets its answer."""
     text = run(PlayConfig(db=None, bots=3, auto=False, hands=1, seed=5, game="texas-holdem"),
-               "bomb-pot next\nbomb-pot next\nquit\n")
+               "bomb-pot next\nbomb-pot next\nbomb-pot next\nquit\n")
     assert text.count("Bomb pot for the next flop hand: everyone antes") == 1
-    assert text.count("A bomb pot is already called for the next flop hand.") == 1
+    assert text.count("A bomb pot is already called for the next flop hand.") == 2   # each repeat answered
 
 
 def test_a_stakes_change_at_a_blinds_table_is_said_in_blinds() -> None:
