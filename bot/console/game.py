@@ -137,12 +137,15 @@ class TerminalGame:
     def say(self, text: str = "") -> None:
         self.presenter.say(text)
 
-    def shown(self, text: str) -> bool:
-        """``text`` is the last public line printed (or held for printing): a notice the table
-        announced, not to be said twice."""
-        held = [line for line, public in self.presenter.held or () if public]
-        last = held[-1] if held else (self.presenter.recent[-1] if self.presenter.recent else "")
-        return text in last
+    def public_lines(self) -> list[str]:
+        """The public lines printed lately and those held for printing, oldest first."""
+        return [*self.presenter.recent, *(line for line, public in self.presenter.held or () if public)]
+
+    def shown_since(self, before: list[str], text: str) -> bool:
+        """``text`` was printed (or held) as a public line after ``before`` (``public_lines()``
+        taken earlier): the table announced it, so it is not said twice."""
+        now = self.public_lines()
+        return now != before and any(text in line for line in now[-max(1, len(now) - len(before)):])
 
     def players(self) -> dict[int, str]:
         return {**self.humans, **self.robots}
@@ -345,10 +348,10 @@ class TerminalGame:
             pick = service.rng.choice(choice.games)
             return await service.choose_game(self.key, choice.member, choice.choice_id, pick)
         s = self.style
+        self.say(s.bold(f"{choice.name}, you deal: choose the game") + " (number or name):")
+        for i, name in enumerate(choice.games, 1):
+            self.say(f"  {i}) {GAMES[name].describe()}")
         while True:
-            self.say(s.bold(f"{choice.name}, you deal: choose the game") + " (number or name):")
-            for i, name in enumerate(choice.games, 1):
-                self.say(f"  {i}) {GAMES[name].describe()}")
             line = (await self.read("game> ")).strip()
             word = line.lower()
             if word in ("q", "quit", "exit"):
@@ -360,7 +363,12 @@ class TerminalGame:
             try:
                 return await service.choose_game(self.key, choice.member, choice.choice_id, line)
             except IllegalAction as exc:
-                self.say(s.tint("yellow", exc.reason))
+                # The menu is above: one short line, not the whole list again.
+                reason = exc.reason
+                if reason.startswith("Choose one of"):
+                    reason = (f"No game here is called {echo(line)}: type its number (1 to"
+                              f" {len(choice.games)}) or its name from the list above.")
+                self.say(s.tint("yellow", reason))
 
     # ------------------------------------------------------------------ turns
     def brain(self, member: int) -> Robot:
@@ -481,9 +489,8 @@ class TerminalGame:
             # is asked; a computer player agrees to a misdeal before the showdown, never after it
             # has begun (it would be giving back a pot it may be winning).
             for member, who in request.needed.items():
-                if member in self.robots:
+                if member in self.robots:      # the table's notice says what they answered
                     agree = "showdown" not in request.why
-                    self.say(f"{who} {'agrees' if agree else 'does not agree'}.")
                 else:
                     answer = (await self.read(f"{who}, do you agree to void this hand? (yes/no) ")).strip()
                     agree = answer.lower() in ("y", "yes")
@@ -637,8 +644,9 @@ class TerminalGame:
                 if ante is not None:
                     await service.set_options(self.key, dealer, bomb_pot_ante=ante)
                 if words == ["next"]:
+                    before = self.public_lines()
                     text = await service.call_bomb_pot(self.key, dealer)
-                    if not self.shown(text):        # a call that changed nothing is not announced
+                    if not self.shown_since(before, text):   # a call that changed nothing is not announced
                         self.say(text)
                     return
                 if words == ["off"]:

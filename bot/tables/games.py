@@ -87,14 +87,16 @@ def setting_stakes(stakes: TableStakes, setting: str, allowed: Sequence[str] = (
     'fixed limit 20/40, ante 5 and bring-in 10; blinds 10/20'
     >>> setting_stakes(PRESETS["small"], DEALERS_CHOICE, ("texas-holdem", "omaha", "five-card-draw"))
     'fixed limit 20/40, blinds 10/20; fixed limit 20/40, ante 5'
+    >>> setting_stakes(PRESETS["small"], DEALERS_CHOICE, ("razz", "five-card-draw"))
+    'fixed limit 20/40, ante 5 and bring-in 10'
     """
     games = [GAMES[g] for g in (allowed_or_all(allowed) if setting == DEALERS_CHOICE else (setting,))]
     if all(g.positional for g in games):
         # The blinds games and five-card draw (an ante): each way once, in the menu's order.
         return "; ".join(dict.fromkeys(hand_stakes(stakes, g) for g in games))
-    if any(g.positional for g in games):
+    if any(g.has_blinds for g in games):
         return stakes.with_standard_blinds().describe()
-    return stakes.describe()
+    return stakes.describe()        # stud's words cover five-card draw's ante and bets too
 
 
 def games_by_family(names: Iterable[str]) -> list[tuple[str, tuple[str, ...]]]:

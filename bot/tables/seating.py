@@ -7,8 +7,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot.engine.games.catalogue import DEALERS_CHOICE, GAMES
 from bot.render.cards import chips
 from bot.tables.errors import TableError
+from bot.tables.games import allowed_or_all
 from bot.tables.notices import NoticeKind
 from bot.tables.repository import Repository
 from bot.tables.snapshot import table_notice
@@ -76,6 +78,8 @@ class Seating:
         await self._wait_for_big_blind(table, seat)
         when = " from the next hand" if table.hand is not None else ""
         text = f"{name} sits down in seat {seat.seat_no} with {chips(seat.stack)} chips{when}."
+        if seat.waiting and table.options.join_blind == "wait" and _deals_positional(table):
+            text += f" {name} is dealt in when the big blind comes round."
         table.post(NoticeKind.SEATING, text)
         if table.hand is None:
             table.tell(table_notice(table))
@@ -188,3 +192,11 @@ class Seating:
             await self.repository.save_settings(table)           # nobody is leaving any more
         except TableError as exc:
             log.warning("could not save the table settings: %s", exc.reason)
+
+
+def _deals_positional(table: Table) -> bool:
+    """The table's game (or one of its dealer's-choice games) has a button and blinds or antes
+    by position: a player seated while it runs waits for the big blind (``bot.tables.blinds``)."""
+    setting = table.pending_game or table.game
+    names = allowed_or_all(table.allowed_games) if setting == DEALERS_CHOICE else (setting,)
+    return any(GAMES[n].positional for n in names)

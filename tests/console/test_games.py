@@ -59,7 +59,7 @@ def test_the_human_picks_the_game_when_it_is_their_deal(tmp_path: Path) -> None:
     text = run(PlayConfig(db=db, humans=["Ann"], bots=2, seed=3, game="dealers-choice"),
                "\nblackjack\nseven card stud\nq\n")
     assert "Ann, you deal: choose the game" in text
-    assert "Choose one of: " in text                             # the refusal of blackjack
+    assert "No game here is called 'blackjack'" in text          # the refusal of blackjack
     assert "Ann chooses Seven-Card Stud: seven-card stud, no wild cards" in text
     assert re.search(r"Hand #1: Ann deals to [^.]+\. Seven-Card Stud,", text)
     assert stored_games(db) == ["seven-card-stud"]
@@ -108,9 +108,9 @@ def test_a_bomb_pot_call_is_announced_once() -> None:
     """``bomb-pot next`` printed its confirmation and then the table's own notice of it, the same
     line twice; a second call (nothing changes) still gets its answer."""
     text = run(PlayConfig(db=None, bots=3, auto=False, hands=1, seed=5, game="texas-holdem"),
-               "bomb-pot next\nbomb-pot next\nquit\n")
+               "bomb-pot next\nbomb-pot next\nbomb-pot next\nquit\n")
     assert text.count("Bomb pot for the next flop hand: everyone antes") == 1
-    assert text.count("A bomb pot is already called for the next flop hand.") == 1
+    assert text.count("A bomb pot is already called for the next flop hand.") == 2   # each repeat answered
 
 
 def test_a_stakes_change_at_a_blinds_table_is_said_in_blinds() -> None:
@@ -130,3 +130,22 @@ def test_bomb_pot_numbers_out_of_range_are_refused_in_the_commands_words() -> No
                "bomb-pot every 0\nbomb-pot next ante 0\nq\n")
     assert "bomb_pot" not in text
     assert "bomb-pot every N takes N from 1 to 1,000" in text and "ante is at least 1" in text
+
+
+def test_a_player_seated_again_in_a_blinds_game_hears_they_wait_for_the_big_blind(tmp_path: Path) -> None:
+    """Broke, staked again and seated: the next hand was dealt without them and nothing said why
+    (they wait for the big blind, as a newcomer does)."""
+    text = run(PlayConfig(db=tmp_path / "t.sqlite3", humans=["Player"], bots=3, auto=False, seed=31,
+                          game="texas-holdem", stakes="no-limit"), "\nraise 7\nraise 70\nall in\n\nq\n")
+    assert "the house stakes them 1,000" in text
+    assert "Player sits down in seat 1 with 1,000 chips. Player is dealt in when the big blind comes round." \
+        in text
+
+
+def test_a_bad_game_choice_gets_one_line_not_the_menu_again() -> None:
+    """A dealer's bad entry reprinted the whole numbered menu and then every game's name."""
+    text = run(PlayConfig(db=None, humans=["Ann"], bots=2, auto=False, seed=4, game="dealers-choice"),
+               "\nfoo\n99\nomaha\nq\n")
+    assert text.count("you deal: choose the game") == 1 and text.count("  12) Omaha:") == 1
+    assert "No game here is called 'foo': type its number (1 to 18) or its name" in text
+    assert "No game here is called '99'" in text and "Ann chooses Omaha" in text

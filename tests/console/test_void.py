@@ -36,6 +36,9 @@ def test_void_at_a_turn_gives_every_chip_back_and_the_same_dealer_deals_again(tm
     voided = (r"Hand #1 is void: Ann voided it \(Misdeal: a card flashed\),"
               r" with the agreement of \w+ and \w+\.")
     assert re.search(voided, text)
+    # Each computer player's answer is said once, by the table (it was said by the terminal too).
+    agreed = re.search(r"(\w+) agrees to void hand #1; waiting for \w+\.", text)
+    assert agreed is not None and f"{agreed.group(1)} agrees.\n" not in text
     assert "each stack is what it was before the hand" in text
     assert "Hand #1 deck: the" in text and "stay closed" in text   # opened as after any hand
     # A misdeal is re-dealt with the same button: the same dealer and deal order as hand #1.
