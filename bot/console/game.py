@@ -137,16 +137,6 @@ class TerminalGame:
     def say(self, text: str = "") -> None:
         self.presenter.say(text)
 
-    def public_lines(self) -> list[str]:
-        """The public lines printed lately and those held for printing, oldest first."""
-        return [*self.presenter.recent, *(line for line, public in self.presenter.held or () if public)]
-
-    def shown_since(self, before: list[str], text: str) -> bool:
-        """``text`` was printed (or held) as a public line after ``before`` (``public_lines()``
-        taken earlier): the table announced it, so it is not said twice."""
-        now = self.public_lines()
-        return now != before and any(text in line for line in now[-max(1, len(now) - len(before)):])
-
     def players(self) -> dict[int, str]:
         return {**self.humans, **self.robots}
 
@@ -644,9 +634,9 @@ class TerminalGame:
                 if ante is not None:
                     await service.set_options(self.key, dealer, bomb_pot_ante=ante)
                 if words == ["next"]:
-                    before = self.public_lines()
+                    called = service.bomb_pot_called(self.key)
                     text = await service.call_bomb_pot(self.key, dealer)
-                    if not self.shown_since(before, text):   # a call that changed nothing is not announced
+                    if called:       # nothing changed, so the table announced nothing: answer here
                         self.say(text)
                     return
                 if words == ["off"]:

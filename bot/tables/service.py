@@ -565,6 +565,10 @@ class TableService:
                 self.runner.arm_timers(table, live.hand_id, live.turn)
             return table.options
 
+    def bomb_pot_called(self, key: TableKey) -> bool:
+        """A bomb pot is called for the next flop hand at table ``key``."""
+        return self.registry.get(key).bomb_pot_next
+
     async def call_bomb_pot(self, key: TableKey, who: Actor | int, on: bool = True, *,
                             dealer_rights: bool = False) -> str:
         """The dealer calls a bomb pot for the next flop hand (``on``), or takes the call back;
