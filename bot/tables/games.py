@@ -54,6 +54,7 @@ __all__ = [
     "games_list_text",
     "parse_game_list",
     "rulings_for",
+    "setting_games",
     "setting_stakes",
     "setting_title",
 ]
@@ -90,7 +91,7 @@ def setting_stakes(stakes: TableStakes, setting: str, allowed: Sequence[str] = (
     >>> setting_stakes(PRESETS["small"], DEALERS_CHOICE, ("razz", "five-card-draw"))
     'fixed limit 20/40, ante 5 and bring-in 10'
     """
-    games = [GAMES[g] for g in (allowed_or_all(allowed) if setting == DEALERS_CHOICE else (setting,))]
+    games = [GAMES[g] for g in setting_games(setting, allowed)]
     if all(g.positional for g in games):
         # The blinds games and five-card draw (an ante): each way once, in the menu's order.
         return "; ".join(dict.fromkeys(hand_stakes(stakes, g) for g in games))
@@ -172,6 +173,12 @@ def allowed_or_all(allowed: Sequence[str]) -> tuple[str, ...]:
     return games or dealable_games()
 
 
+def setting_games(setting: str, allowed: Sequence[str] = ()) -> tuple[str, ...]:
+    """The games a table's setting may deal: its one game, or under dealer's choice the list in
+    force (``allowed_or_all``)."""
+    return allowed_or_all(allowed) if setting == DEALERS_CHOICE else (setting,)
+
+
 def fallback_game(allowed: Sequence[str]) -> str:
     """The game a dealer's choice falls back to when its timer runs out: the default game when it
     is allowed, else the first allowed game."""
@@ -189,7 +196,7 @@ def setting_title(setting: str, allowed: Sequence[str] = ()) -> str:
 def applicable_rulings(setting: str, allowed: Sequence[str] = ()) -> tuple[str, ...]:
     """The ruling names that apply at a table with this game setting, in SPEC order: the game's,
     or under dealer's choice those of any allowed game."""
-    games = allowed_or_all(allowed) if setting == DEALERS_CHOICE else (setting,)
+    games = setting_games(setting, allowed)
     wanted = {name for g in games for name in GAMES[g].rulings}
     return tuple(name for name in RULINGS if name in wanted)
 
@@ -197,7 +204,7 @@ def applicable_rulings(setting: str, allowed: Sequence[str] = ()) -> tuple[str, 
 def parse_ruling_for(setting: str, allowed: Sequence[str], name: str, value: str) -> tuple[str, str]:
     """``(name, option)`` if some game of the setting offers it; ``TableError`` naming the rulings
     (or options) that apply otherwise."""
-    games = allowed_or_all(allowed) if setting == DEALERS_CHOICE else (setting,)
+    games = setting_games(setting, allowed)
     return _parse_ruling_for(games, setting, allowed, name, value)
 
 

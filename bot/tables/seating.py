@@ -7,10 +7,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.engine.games.catalogue import DEALERS_CHOICE, GAMES
+from bot.engine.games.catalogue import GAMES
 from bot.render.cards import chips
 from bot.tables.errors import TableError
-from bot.tables.games import allowed_or_all
+from bot.tables.games import setting_games
 from bot.tables.notices import NoticeKind
 from bot.tables.repository import Repository
 from bot.tables.snapshot import table_notice
@@ -198,5 +198,4 @@ def _deals_positional(table: Table) -> bool:
     """The table's game (or one of its dealer's-choice games) has a button and blinds or antes
     by position: a player seated while it runs waits for the big blind (``bot.tables.blinds``)."""
     setting = table.pending_game or table.game
-    names = allowed_or_all(table.allowed_games) if setting == DEALERS_CHOICE else (setting,)
-    return any(GAMES[n].positional for n in names)
+    return any(GAMES[n].positional for n in setting_games(setting, table.allowed_games))

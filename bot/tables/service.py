@@ -55,6 +55,7 @@ from bot.tables.games import (
     check_game_setting,
     parse_game_list,
     parse_ruling_for,
+    setting_games,
     setting_stakes,
     setting_title,
     titles,
@@ -577,7 +578,7 @@ class TableService:
         async with self.registry.locked(key) as table:
             self._check_dealer(table, _actor(who, dealer_rights))
             setting = table.pending_game or table.game
-            names = allowed_or_all(table.allowed_games) if setting == DEALERS_CHOICE else (setting,)
+            names = setting_games(setting, table.allowed_games)
             if on and not any(GAMES[n].positional for n in names):
                 raise TableError(f"Bomb pots are for the flop games; this table deals "
                                  f"{setting_title(setting, table.allowed_games)}.")
