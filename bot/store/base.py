@@ -196,7 +196,7 @@ class StoreBase:
 
     async def _write(
         self, body: Callable[[Tx], Coroutine[Any, Any, T]], *, locking: bool = False,
-        together: Together | None = None, now: datetime | None = None,
+        together: Together | None = None, now: tuple[datetime, str] | None = None,
     ) -> T:
         """Run ``body`` as one write transaction and return its result once it is committed, for
         the hot writes (an action, a deal, a settlement). On SQLite it joins a group commit with
@@ -204,9 +204,11 @@ class StoreBase:
         nothing but its ``tx`` (and helpers that do the same), and may run more than once; there
         ``together`` (its set form) may store it with writes of its kind next to it instead. As
         with :meth:`_transaction`, an error raised by the body changes nothing. ``now``: the
-        transaction's time (default: the clock's now)."""
-        now = self._clock() if now is None else now
-        return await self._backend.write(now, format_time(now), body, locking=locking, together=together)
+        transaction's time and its text (:func:`format_time`), by default the clock's now."""
+        if now is None:
+            moment = self._clock()
+            now = moment, format_time(moment)
+        return await self._backend.write(*now, body, locking=locking, together=together)
 
     async def _check_lease(self, tx: Tx, table_id: int, lease: int | None) -> None:
         """Fencing, inside a hand write's transaction: refuse it (:class:`StaleLease`) when

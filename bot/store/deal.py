@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Deal:
     """One hand to start, as :meth:`bot.store.hands.HandStore.create_hand` has checked its input:
     ``players`` seat -> member; ``stakes``/``rulings`` JSON text, None for the table's own;

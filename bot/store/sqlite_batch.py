@@ -64,13 +64,12 @@ def store_deals(conn: sqlite3.Connection, batch: Sequence[Deal]) -> dict[int, in
     for position, deal in enumerate(batch):
         first.setdefault(deal.table_id, position)
     ids = json.dumps(list(first))
-    tables = {int(r[0]): r for r in conn.execute(TABLES_SQL, (ids,))}
+    # The columns are STRICT INTEGER and TEXT: sqlite3 returns them as int and str already.
+    tables = {r[0]: r for r in conn.execute(TABLES_SQL, (ids,))}
     leased = [table_id for table_id, position in first.items() if batch[position].lease is not None]
-    leases = (
-        {int(r[0]): int(r[1]) for r in conn.execute(LEASES_SQL, (json.dumps(leased),))} if leased else {}
-    )
-    newest = {int(r[0]): (int(r[1]), str(r[2])) for r in conn.execute(NEWEST_HANDS_SQL, (ids,))}
-    seats = {(int(r[0]), int(r[1])): (int(r[2]), int(r[3])) for r in conn.execute(SEATS_SQL, (ids,))}
+    leases = dict(conn.execute(LEASES_SQL, (json.dumps(leased),)).fetchall()) if leased else {}
+    newest = {r[0]: (r[1], r[2]) for r in conn.execute(NEWEST_HANDS_SQL, (ids,))}
+    seats = {(r[0], r[1]): (r[2], r[3]) for r in conn.execute(SEATS_SQL, (ids,))}
 
     ready: list[tuple[int, Deal, int, str, str]] = []  # position, deal, hand number, stakes, rulings
     for table_id, position in first.items():
@@ -94,7 +93,7 @@ def store_deals(conn: sqlite3.Connection, batch: Sequence[Deal]) -> dict[int, in
         [d.table_id, no, d.deck, d.commitment, d.salt, stakes, rulings, d.started, d.game]
         for _, d, no, stakes, rulings in ready
     ]
-    hands = {int(r[0]): int(r[1]) for r in conn.execute(HANDS_SQL, (json.dumps(rows),)).fetchall()}
+    hands = dict(conn.execute(HANDS_SQL, (json.dumps(rows),)).fetchall())
     conn.executemany(
         PLAYERS_SQL,
         [
