@@ -21,6 +21,7 @@ from bot.tables.notices import (
     VoidConsentNotice,
 )
 from bot.tables.reveal import OWN_OPENINGS_CHECK, HandReveal
+from bot.tables.tournaments import STANDINGS_HEAD
 
 _TINTS = {
     NoticeKind.WILD: "magenta",
@@ -63,6 +64,9 @@ class ConsolePresenter(NoticePresenter):
         """Print each hand's whole check with its reveal (``play --auto --verify``)."""
         self.ask_for_check = "Type verify for the command that checks them."
         """How the player asks for the check of an in-memory database's hand."""
+        self.own_standings = False
+        """A finished tournament's standings are printed by the terminal itself, with each balance
+        (``TerminalTournament.results``): the table's notice is cut before its own list."""
         self.held: list[tuple[str, bool]] | None = None
         """Lines kept back while the service starts (``hold``), printed after the banner."""
         """Set for the last hand of an ``--auto`` run: the summary follows, not another hand, so the
@@ -139,6 +143,8 @@ class ConsolePresenter(NoticePresenter):
             # the end repeats all of it, and only its new lines are printed then.
             self.showdown_told.update(notice.text.splitlines())
         text = self.reveal_text(notice) if notice.kind == NoticeKind.REVEAL else notice.text
+        if self.own_standings and notice.kind == NoticeKind.RESULT:
+            text = text.partition(f"\n{STANDINGS_HEAD}\n")[0]
         self.say(self.styled(notice.kind, text))
 
     def private_text(self, notice: PrivateNotice) -> str:

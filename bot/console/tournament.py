@@ -44,6 +44,7 @@ class TerminalTournament(TerminalGame):
         self.presenter.db = game_presenter.db
         self.presenter.print_checks = game_presenter.print_checks
         self.presenter.ask_for_check = game_presenter.ask_for_check
+        self.presenter.own_standings = True          # results() lists them, with each balance
         self.tournament_id: int | None = None
 
     async def run(self) -> int:
@@ -141,5 +142,6 @@ class TerminalTournament(TerminalGame):
             prize = record.prizes.get(row.member, 0)
             balance = await store.balance(GUILD, row.member)
             name = players.get(row.member, row.name)
+            tied = "  (tied)" if row.tied else ""
             self.say(f"  {ordinal(row.place):>4} {name:<10} prize {chips(prize):>6}"
-                     f"   balance {chips(balance)}")
+                     f"   balance {chips(balance)}{tied}")

@@ -66,6 +66,11 @@ def _out_line(row: Elimination, prize: int) -> str:
     return f"{row.name} is out in {ordinal(row.place)} place{tied}{won}."
 
 
+STANDINGS_HEAD = "Standings and prizes:"
+"""The line of a finished tournament's notice the standings follow (a front end that lists them
+its own way, the terminal with each balance, leaves the notice's list out from there)."""
+
+
 def standings_text(model: Tournament, prizes: dict[int, int]) -> str:
     """The standings with each prize, best first."""
     lines = []
@@ -387,7 +392,7 @@ class Tournaments:
         self.registry.remove(table)
         winner = next(r for r in model.standings() if r.place == 1)
         table.post(NoticeKind.RESULT,
-                   f"{winner.name} wins the tournament!\nStandings and prizes:\n"
+                   f"{winner.name} wins the tournament!\n{STANDINGS_HEAD}\n"
                    + standings_text(model, prizes), hand_id)
 
     async def _reload_seats(self, table: Table, names: dict[int, str] | None = None) -> None:

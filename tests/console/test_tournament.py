@@ -33,6 +33,10 @@ def test_auto_plays_a_sit_and_go_to_the_end_reproducibly(tmp_path: Path) -> None
     assert [r[2] for r in rows] == [260, 140, 0, 0]        # 65/35 of four buy-ins of 100
     assert [r[3] for r in rows] == [1160, 1040, 900, 900]
     assert " wins the tournament!" in one.stdout
+    # The standings are printed once, in the terminal's fuller form (prizes, pool and balances),
+    # not also as the table's own list ("1st Ann: 260") just before it.
+    assert one.stdout.count("Standings and prizes") == 1
+    assert not re.search(r"^\d+\w\w (\(tied\) )?\w+(: [\d,]+)?$", one.stdout, re.M), one.stdout[-600:]
     assert one.stdout.count(" is out in ") == 3
     # Nobody types in --auto: each hand points at --verify, never at the verify command.
     assert "Type verify" not in one.stdout and "--auto --verify prints the whole check" in one.stdout
