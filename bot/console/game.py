@@ -212,8 +212,9 @@ class TerminalGame:
         return service.games(self.key).hand_game
 
     def resume_note(self) -> None:
-        """An unfinished hand from an earlier run is played out first, by the players it was dealt
-        to (who may not be this run's line-up): say so before its first prompt."""
+        """An unfinished hand from an earlier run is played out first (the table has said that it
+        resumes), by the players it was dealt to: when they are not this run's line-up, say who
+        finishes it and who sits down after it; and a ``--game`` that waits for the next deal."""
         service = self.service
         assert service is not None
         if not service.has_table(self.key):
@@ -223,10 +224,9 @@ class TerminalGame:
             return
         names = [seat.name for seat in table.seats if seat.dealt_in]
         wanted = list(self.players().values())
-        after = "" if sorted(names) == sorted(wanted) else f"; then {_and(wanted)} sit down"
-        dealt = _and(names)
-        note = f"Hand #{table.hand_no} was not finished: it resumes first, with {dealt}{after}."
-        self.say(self.style.bold(note))
+        if sorted(names) != sorted(wanted):
+            self.say(self.style.bold(f"Hand #{table.hand_no} is finished by the players it was dealt to, "
+                                     f"{_and(names)}; then {_and(wanted)} sit down."))
         asked, resumed = self.config.game, self.resumed_game()
         if asked is not None and resumed is not None and asked != resumed:
             self.say(self.style.dim(f"From the next hand: {setting_title(asked, ())}."))

@@ -38,8 +38,10 @@ def test_a_resumed_hot_seat_hand_says_with_whom_then_seats_the_new_line_up(tmp_p
     assert "is saved; run wildstud play again" in first
     second = run(db, "\nc\nshow\n" * 40 + "q\n", humans=["Cid"], bots=1)
     head = second.split("Pass the keyboard")[0]
-    assert re.search(r"Hand #1 was not finished: it resumes first, with (Ann and Bea|Bea and Ann); "
+    assert re.search(r"Hand #1 is finished by the players it was dealt to, (Ann and Bea|Bea and Ann); "
                      r"then Cid and Ada sit down\.", head), head
+    assert [line for line in head.splitlines() if line.startswith("Hand #1") and "resume" in line] == [
+        "Hand #1 resumes after a restart: same cards, same pot."]       # one resume line
     assert "Pass the keyboard to Ann" in second or "Pass the keyboard to Bea" in second
     after = second.split("Hand #2: ")[1] if "Hand #2: " in second else ""
     assert after and "Cid" in after.splitlines()[0] and "Ann" not in after.splitlines()[0]

@@ -63,6 +63,9 @@ def test_a_full_hand_against_computer_players_then_resume_after_quitting(tmp_pat
     second = run_cli(["--bots", "2", "--name", "Ann", "--seed", "3"], "c\nshow\n" * 12, db)
     assert second.returncode == 0, second.stderr
     assert "Hand #1 resumes after a restart" in second.stdout
+    # One resume line (the terminal no longer adds its own "was not finished: it resumes first").
+    assert [line for line in second.stdout.splitlines() if "Hand #1" in line and "resume" in line] == [
+        "Hand #1 resumes after a restart: same cards, same pot."]
     assert re.search(r"wins (the|side|the main) pot", second.stdout)
     assert "Between hands (next: hand #2)" in second.stdout
     assert audit_ok(db)
