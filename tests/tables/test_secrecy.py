@@ -250,9 +250,31 @@ async def test_history_command_spectator_member_and_full(store: Store, db_path: 
     assert not card_tokens(spectator.stdout) & hole and "??" in spectator.stdout
     own = history("--member", str(first.member))
     assert own.returncode == 0 and hole <= card_tokens(own.stdout)
+    # The terminal's players have names, not ids: the name they played under, in any case, is the
+    # same member; an unknown name is refused with the hand's players, and nothing is printed.
+    name = live.names[folded]
+    by_name = history("--member", name.upper())
+    assert by_name.returncode == 0, by_name.stderr
+    assert by_name.stdout == own.stdout
+    unknown = history("--member", "Zed")
+    assert unknown.returncode == 2 and not unknown.stdout
+    assert "no player named 'Zed' was dealt into hand" in unknown.stderr and name in unknown.stderr
+    stranger = history("--member", "7")
+    assert stranger.returncode == 2 and "member 7 was not dealt into hand" in stranger.stderr
     full = history("--full")
     assert full.returncode == 0 and hole <= card_tokens(full.stdout)
     assert "--full: this history includes every player's down cards" in full.stdout
     missing = subprocess.run([sys.executable, "-m", "bot", "history", "--hand", "99", "--db",  # noqa: ASYNC221
                               str(db_path)], capture_output=True, text=True, check=False)
     assert missing.returncode == 2 and "hand 99" in missing.stderr
+
+
+def test_history_member_names_two_players_share_are_refused() -> None:
+    from bot.cli.history import dealt_member
+
+    names = {1: "Ann", 2: "ann", 3: "Bea"}
+    with pytest.raises(ValueError, match=r"'ANN' names more than one player of hand 9: Ann \(member 1\), "
+                                         r"ann \(member 2\); give the member id instead"):
+        dealt_member("ANN", [1, 2, 3], names, 9)
+    assert dealt_member("2", [1, 2, 3], names, 9) == 2          # the id still picks one
+    assert dealt_member(" bea ", [1, 2, 3], names, 9) == 3
