@@ -61,6 +61,10 @@ HOUSE_TOP_UP = 1000
 TERMINAL_OPTIONS = TableOptions(turn_timeout=None, reminder_after=None)
 """No timers in the terminal (SPEC §7: off in the terminal)."""
 
+TERMINAL_FLOOR = ""
+"""Nobody at the keyboard is above the players (Discord's Manage Server has no terminal peer): a
+void that needs their consent needs it, and the question says so without an "or"."""
+
 
 def is_robot(member: int) -> bool:
     """Whether ``member`` is one of the terminal's computer players."""
@@ -147,7 +151,7 @@ class TerminalGame:
         self.store = await Store.open(path)   # before the try: a failed open leaves nothing to close
         try:
             self.service = TableService(self.store, self.presenter, rng=self.rng,
-                                        default_options=TERMINAL_OPTIONS)
+                                        default_options=TERMINAL_OPTIONS, floor=TERMINAL_FLOOR)
             self.presenter.hold()        # "Hand #N resumes..." comes after the banner
             try:
                 await self.service.start()

@@ -14,7 +14,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
-from bot.console.game import GUILD, HOUSE_TOP_UP, TERMINAL_OPTIONS, PlayConfig, Quit, TerminalGame, is_robot
+from bot.console.game import (
+    GUILD,
+    HOUSE_TOP_UP,
+    TERMINAL_FLOOR,
+    TERMINAL_OPTIONS,
+    PlayConfig,
+    Quit,
+    TerminalGame,
+    is_robot,
+)
 from bot.console.presenter import ConsolePresenter
 from bot.engine.errors import IllegalAction
 from bot.engine.games.catalogue import DEFAULT_GAME
@@ -52,7 +61,7 @@ class TerminalTournament(TerminalGame):
         self.store = await Store.open(path)
         try:
             self.service = TableService(self.store, self.presenter, rng=self.rng,
-                                        default_options=TERMINAL_OPTIONS)
+                                        default_options=TERMINAL_OPTIONS, floor=TERMINAL_FLOOR)
             self.service.tournaments.auto_deal_after = None      # the terminal deals itself
             await self.service.start()
             await self.enter()

@@ -83,7 +83,7 @@ from bot.tables.seating import Seating
 from bot.tables.snapshot import current, hand_prompt, own_cards, snapshot, table_notice
 from bot.tables.state import SeatState, Table, VoidRequest
 from bot.tables.tournaments import Tournaments, Wall
-from bot.tables.voiding import consent_reason, consenters, join, lapse
+from bot.tables.voiding import FLOOR, consent_reason, consenters, join, lapse
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +116,9 @@ class TableService:
     timers (``FakeClock`` in tests). ``rng``: shuffles decks and makes salts; the default is the OS
     CSPRNG (``secrets.SystemRandom``) -- pass a seeded ``random.Random`` only for reproducible demos
     and tests. ``default_options``: timers and dealing for new tables. ``wall``: seconds since the
-    epoch for tournaments' level clocks (default ``time.time``).
+    epoch for tournaments' level clocks (default ``time.time``). ``floor``: who may void a hand
+    without the players' consent, as the front end names them (``bot.tables.voiding.FLOOR``:
+    Discord's Manage Server), or "" where nobody may (the terminal).
     """
 
     def __init__(
@@ -129,8 +131,10 @@ class TableService:
         default_options: TableOptions | None = None,
         leases: TableLeases | None = None,
         wall: Wall | None = None,
+        floor: str = FLOOR,
     ) -> None:
         self.store = store
+        self.floor = floor
         self.leases = leases
         """With several processes on one database: the tables this one may drive (else None)."""
         self.presenter = presenter
@@ -748,13 +752,15 @@ class TableService:
                                   needed)
             table.void_request = request
             names = join(list(needed.values()))
+            floor = f" (or {self.floor})" if self.floor else ""
+            overrule = f" (or {self.floor} may void it)" if self.floor else ""
             question = (f"{who_text} asks to void hand #{live.hand_no} ({text}). Because {why}, a void"
-                        f" needs the agreement of {names} (or someone with Manage Server).")
+                        f" needs the agreement of {names}{floor}.")
             table.post(NoticeKind.INFO, question, live.hand_id)
             table.tell(VoidConsentNotice(table.table_id, request.request_id, live.hand_id, live.hand_no,
                                          who_text, text, tuple(needed.items()), question))
             return (f"Hand #{live.hand_no} is not void yet: because {why}, voiding it needs the agreement"
-                    f" of {names}, who are asked now (or someone with Manage Server may void it).")
+                    f" of {names}, who are asked now{overrule}.")
 
     async def answer_void(self, key: TableKey, who: Actor | int, request_id: int, agree: bool) -> str:
         """A player's answer to void request ``request_id`` (``VoidConsentNotice``): once every

@@ -24,6 +24,10 @@ from __future__ import annotations
 from bot.tables.notices import Actor, NoticeKind
 from bot.tables.state import LiveHand, Table
 
+FLOOR = "someone with Manage Server"
+"""Who may void a hand without the players' consent, as a void request names them on Discord
+(``Actor.manage_server``); the terminal has nobody above the players (``TableService(floor="")``)."""
+
 
 def consent_reason(live: LiveHand, asker: Actor) -> str | None:
     """Why voiding ``live`` needs the other players' consent when ``asker`` asks, or None."""

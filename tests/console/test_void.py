@@ -33,6 +33,10 @@ def test_void_at_a_turn_gives_every_chip_back_and_the_same_dealer_deals_again(tm
     # Ann deals and plays, so her void needs the others' consent; the computer players agree to a
     # misdeal before the showdown (issue 18).
     assert "Because Ann is dealt in, a void needs the agreement of" in text
+    # Nobody at the keyboard may void without them: Discord's "or someone with Manage Server" is not
+    # said here (the terminal's question ends with the players it needs).
+    assert "Manage Server" not in text
+    assert re.search(r"a void needs the agreement of \w+ and \w+\.\n", text), text
     voided = (r"Hand #1 is void: Ann voided it \(Misdeal: a card flashed\),"
               r" with the agreement of \w+ and \w+\.")
     assert re.search(voided, text)
