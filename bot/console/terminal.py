@@ -50,7 +50,8 @@ class Style:
 class LineReader:
     """Reads lines from ``stream`` on a daemon thread; ``await read()`` returns the next line
     (without its newline) or None at end of input. The event loop never blocks on the keyboard, so
-    Ctrl-C cancels the game at once and the store is closed cleanly."""
+    Ctrl-C cancels the game at once and the store is closed cleanly. The thread reads ahead; a line
+    that comes after the loop closed ends it (the game is over, and the line is nobody's)."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
@@ -69,10 +70,13 @@ class LineReader:
                         line = self._stream.readline()
                     except (OSError, ValueError):
                         line = ""
-                    if not line:
-                        loop.call_soon_threadsafe(queue.put_nowait, None)
+                    item = line.rstrip("\r\n") if line else None
+                    try:
+                        loop.call_soon_threadsafe(queue.put_nowait, item)
+                    except RuntimeError:     # the loop closed (the game is over): nobody reads on
                         return
-                    loop.call_soon_threadsafe(queue.put_nowait, line.rstrip("\r\n"))
+                    if item is None:
+                        return
 
             self._thread = threading.Thread(target=pump, name="wildstud-stdin", daemon=True)
             self._thread.start()
