@@ -76,6 +76,7 @@ from bot.store.pg_batch import (
     deal_batch,
     settle_batch,
     stats_batch,
+    warm,
 )
 from bot.store.tx import Row, Tx
 
@@ -475,7 +476,8 @@ class PostgresBackend(Backend):
         from bot.store.pg_migrations import migrate
 
         pool = await asyncpg.create_pool(
-            url, min_size=pool_size, max_size=pool_size, statement_cache_size=1024, command_timeout=60
+            url, min_size=pool_size, max_size=pool_size, statement_cache_size=1024, command_timeout=60,
+            init=warm,
         )
         try:
             async with pool.acquire() as conn:
@@ -485,7 +487,7 @@ class PostgresBackend(Backend):
                     " WHERE table_schema = current_schema() AND column_name = 'id'"
                 )
             append_pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=1, statement_cache_size=1024, command_timeout=60
+                url, min_size=1, max_size=1, statement_cache_size=1024, command_timeout=60, init=warm
             )
         except BaseException:
             await pool.close()
