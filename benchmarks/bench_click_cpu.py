@@ -22,6 +22,15 @@ measured: the bot's CPU over them divided by their actions, and the Discord requ
 (interaction: callback and webhook; channel: the table channel's message bucket; global: every
 request under the global limit), as ``bench_discord_budget.py`` counts them.
 
+**The floor** (after each per-click figure; ``--no-floor`` skips it): the same Discord traffic from
+a minimal discord.py bot (``floor_bot.py``, in a child process against a fresh fake): the table
+message as the bot drew it at a turn (its text, its buttons, its picture) redrawn in the answer to
+each click (type 7, the picture uploaded again), a ping posted as a followup and the previous ping
+deleted, ``--floor-clicks`` (200) times after 20 to warm up. Its CPU per click is what discord.py
+itself costs for a click's traffic on this machine, the part no change to Wildstud can remove; the
+bot's figure above it is Wildstud's own (its table service and store, its presenter, its pictures,
+and the DMs of new cards, which the floor does not send).
+
 **Load** (``--load N``): N tables of 4 players at once on the one bot process; at each table the
 player to act clicks after a random, exponentially distributed wait (mean ``--pace`` seconds), the
 hand over the dealer clicks Deal. After ``--warmup`` seconds (the first deals open the DM
@@ -221,6 +230,8 @@ class Scene:
     global_counted: int = 0
     rate_limited: int = 0
     per_hand: list[tuple[int, float]] = field(default_factory=list)
+    floor_ms: float | None = None
+    table: dict[str, Any] | None = None     # the table message mid-hand: text, labels, picture
 
     def row(self) -> dict[str, Any]:
         n = max(self.actions, 1)
@@ -233,11 +244,12 @@ class Scene:
             "global_per_action": round(self.global_counted / n, 2),
             "rate_limited": self.rate_limited,
             "hands_ms_per_click": [round(c * 1000 / a, 2) for a, c in self.per_hand],
+            "floor_ms_per_click": self.floor_ms,
         }
 
 
 async def play_hand(fake: FakeDiscord, guild: FakeGuild, channel: FakeChannel, dealer: FakeMember,
-                    hand_no: int) -> int:
+                    hand_no: int, seen: list[dict[str, Any]] | None = None) -> int:
     """Deal with the Deal button, then click the table message's passive button at every turn until
     the hand is over; returns the number of actions (the deal included)."""
     await fake.wait_for(lambda: (m := table_message(fake, channel)) is not None and "Deal" in m.button_labels,
@@ -257,6 +269,8 @@ async def play_hand(fake: FakeDiscord, guild: FakeGuild, channel: FakeChannel, d
         label = label_of(prompt, PASSIVE)
         assert label is not None, prompt.button_labels
         before = prompt.text
+        if seen is not None and not seen:
+            seen.append(table_scene(prompt))
         res = await fake.click(member_to_act(guild, prompt), prompt, label=label, wait=False)
         await res.wait_response(30.0)
         assert not res.rejected and res.response_type == 7, (res.response_type, res.rejected)
@@ -297,7 +311,10 @@ async def per_click(
             for hand_no in range(warmup + 1, warmup + hands + 1):
                 mark = len(fake.requests)
                 cpu_before, wall_before = cpu_seconds(pid), time.perf_counter()
-                actions = await play_hand(fake, guild, channel, members[0], hand_no)
+                seen: list[dict[str, Any]] = []
+                actions = await play_hand(fake, guild, channel, members[0], hand_no, seen)
+                if seen and scene.table is None:
+                    scene.table = seen[0]
                 await quiet(fake)
                 cpu = cpu_seconds(pid) - cpu_before
                 scene.wall += time.perf_counter() - wall_before
@@ -312,6 +329,71 @@ async def per_click(
         finally:
             bot.stop()
     return scene
+
+
+# --------------------------------------------------------------------------------------------- floor
+FLOOR_CHILD = ROOT / "benchmarks" / "floor_bot.py"
+
+
+def table_scene(message: FakeMessage) -> dict[str, Any]:
+    """The table message as the bot drew it at a turn: its text, its buttons' labels, its picture."""
+    pictures = [a.data for a in message.attachments if a.filename == "table.png"]
+    return {"text": message.text, "labels": list(message.button_labels),
+            "picture": pictures[0] if pictures else None}
+
+
+def start_floor_bot(
+    fake: FakeDiscord, channel: FakeChannel, spec: Path, log: Path
+) -> subprocess.Popen[bytes]:
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [sys.executable, str(FLOOR_CHILD), fake.api_base, fake.gateway_url, fake.token, str(channel.id),
+             str(spec)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=out, stderr=out,
+        )
+
+
+async def floor(table: dict[str, Any], clicks: int, scale: float, tmp: Path, name: str) -> float:
+    """CPU ms per click of ``floor_bot.py`` (a minimal discord.py bot) answering ``clicks`` clicks on
+    a copy of ``table`` with Wildstud's traffic (type-7 redraw with the picture, a ping, a delete)."""
+    picture = None
+    if table["picture"] is not None:
+        picture = tmp / f"{name}.png"
+        picture.write_bytes(table["picture"])
+    spec = tmp / f"{name}.json"
+    spec.write_text(json.dumps({"text": table["text"], "labels": table["labels"],
+                                "picture": str(picture) if picture else None}), encoding="utf-8")
+    async with FakeDiscord.start(time_scale=scale, interaction_deadline=30.0) as fake:
+        fake.strict = False
+        guild = fake.add_guild("Floor", members=("p0", "p1"), channels=("poker",))
+        channel = guild.channel("poker")
+        member = guild.member("p0")
+        process = start_floor_bot(fake, channel, spec, tmp / f"{name}.log")
+        try:
+            def posted() -> FakeMessage | None:
+                found = [m for m in fake.channel_messages(channel) if m.buttons]
+                return found[-1] if found else None
+
+            await fake.wait_for(lambda: posted() is not None, 60.0, what="the floor bot's message")
+            message = posted()
+            assert message is not None
+
+            async def click_all(count: int) -> None:
+                for _ in range(count):
+                    before = fake.channel_messages(channel)[-1].id
+                    res = await fake.click(member, message, custom_id=message.buttons[0]["custom_id"],
+                                           wait=False)
+                    await res.wait_response(30.0)
+                    await fake.wait_for(lambda before=before: fake.channel_messages(channel)[-1].id != before
+                                        and len(fake.channel_messages(channel)) == 2, 30.0, what="the ping")
+
+            await click_all(20)                   # warm-up
+            await idle(process.pid)
+            before = cpu_seconds(process.pid)
+            await click_all(clicks)
+            return round((cpu_seconds(process.pid) - before) * 1000 / clicks, 2)
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
 
 
 # ---------------------------------------------------------------------------------------------- load
@@ -510,6 +592,9 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--look", default="pictures", help="per click: /table look (text: no pictures)")
     parser.add_argument("--profile", type=Path, help="per click: write the bot's cProfile here (4/8 added)")
     parser.add_argument("--json", type=Path, help="write the figures here too")
+    parser.add_argument("--no-floor", action="store_true",
+                        help="per click: skip the floor (a minimal discord.py bot, the same traffic)")
+    parser.add_argument("--floor-clicks", type=int, default=200, help="per click: clicks the floor measures")
     args = parser.parse_args(argv)
     print(f"Python {platform.python_version()}; {platform.machine()}; {os.cpu_count()} CPUs;"
           f" rate-limit time scale {args.scale:g}")
@@ -535,6 +620,9 @@ async def main(argv: list[str]) -> int:
                 profile = args.profile and args.profile.with_name(f"{args.profile.name}{players}")
                 scene = await per_click(players, args.hands, args.scale, Path(tmp), profile, args.look,
                                         args.warmup_hands)
+                if not args.no_floor and scene.table is not None:
+                    scene.floor_ms = await floor(scene.table, args.floor_clicks, args.scale, Path(tmp),
+                                                 f"floor{players}")
                 rows.append(scene.row())
             head = ("players", "actions", "CPU ms/click", "inter/act", "chan/act", "glob/act", "429s")
             print(" ".join(f"{h:>12}" for h in head))
@@ -542,6 +630,11 @@ async def main(argv: list[str]) -> int:
                 values = (r["players"], r["actions"], r["cpu_ms_per_click"], r["interaction_per_action"],
                           r["channel_per_action"], r["global_per_action"], r["rate_limited"])
                 print(" ".join(f"{v:>12}" for v in values), "  per hand:", r["hands_ms_per_click"])
+            for r in rows:
+                if r["floor_ms_per_click"] is not None:
+                    print(f"floor, {r['players']} players: {r['floor_ms_per_click']} ms CPU per click for the"
+                          " same Discord traffic from a minimal discord.py bot (floor_bot.py); the bot spends"
+                          f" {round(r['cpu_ms_per_click'] - r['floor_ms_per_click'], 2)} ms above it")
             met = all(r["cpu_ms_per_click"] <= TARGET_MS for r in rows)
             print(f"target: at most {TARGET_MS:g} ms of bot CPU per click: {'met' if met else 'not met'}")
     if args.json is not None:

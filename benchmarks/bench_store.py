@@ -18,7 +18,8 @@ machine's (a loaded machine starves the process; compare it with the writes' fig
 First the deal storm: after the tables are set up the store is reopened (a restart) and every
 table deals at once. Then the play. Reported per backend, in milliseconds: each kind of write's
 p50/p99/max (``append`` is the per-action figure), the storm's, the process's CPU per write, and
-how the writes were batched: on SQLite by the group commit (writes per batch, the largest batch),
+how the writes were batched: on SQLite by the group commit (writes per batch, the largest batch,
+the writes stored together by set statements: ``bot.store.sqlite_batch``),
 on PostgreSQL by kind (``bot.store.pg_batch``: batches, writes they stored, the largest).
 
 Target (issue 20): 2,000 tables, p99 < 50 ms per action on SQLite and PostgreSQL, deal storms
@@ -168,7 +169,7 @@ async def run_backend(
     }
     if group is not None and group.batches:
         result |= {"batches": group.batches, "writes_per_batch": round(group.writes / group.batches, 2),
-                   "largest_batch": group.largest,
+                   "largest_batch": group.largest, "stored_together": getattr(group, "together", 0),
                    "batch_busy_pct": round(100 * group.busy / (storm_s + elapsed), 1)}
     return result
 

@@ -124,7 +124,7 @@ class Betting(commands.Cog):
 
 
 async def setup(bot: WildstudBot) -> None:
-    """Extension entry point: the cog and the persistent (dynamic) buttons."""
+    """Extension entry point: the cog, and its controls added to the click router."""
     await bot.add_cog(Betting(bot))
-    bot.add_dynamic_items(ActionButton, AmountButton, FoldAskButton, MyCardsButton, PickButton, DiscardSelect,
-                          DrawButton, DiscardAskButton)
+    bot.clicks.add(ActionButton, AmountButton, FoldAskButton, MyCardsButton, PickButton, DiscardSelect,
+                   DrawButton, DiscardAskButton)

@@ -30,6 +30,7 @@ from discord.ext import commands
 
 from bot.discord.ui import replay as replays
 from bot.discord.ui.common import Interaction, actor, reply, table_key
+from bot.discord.ui.voiding import VoidButton
 from bot.engine.games.catalogue import GAMES
 from bot.store.records import HandRecord
 from bot.tables.errors import TableError
@@ -175,6 +176,6 @@ class Hand(
 
 
 async def setup(bot: WildstudBot) -> None:
-    """Extension entry point: the cog and the replays' persistent (dynamic) buttons."""
+    """Extension entry point: the cog, and the replays' and the void's controls added to the click router."""
     await bot.add_cog(Hand(bot))
-    bot.add_dynamic_items(replays.ReplayButton, replays.StepButton)
+    bot.clicks.add(replays.ReplayButton, replays.StepButton, VoidButton)

@@ -602,6 +602,6 @@ class Table(commands.GroupCog, group_name="table", group_description="Open, join
 
 
 async def setup(bot: WildstudBot) -> None:
-    """Extension entry point: the cog and its persistent (dynamic) buttons."""
+    """Extension entry point: the cog, and its controls added to the click router."""
     await bot.add_cog(Table(bot))
-    bot.add_dynamic_items(JoinButton, DealButton, GameSelect)
+    bot.clicks.add(JoinButton, DealButton, GameSelect)

@@ -3,8 +3,9 @@
 Start-up (``setup_hook``, which runs once, after login and before any gateway event):
 
 1. load the cogs (``cogs.table``, ``cogs.betting``, ``cogs.rulings``, ``cogs.chips``,
-   ``cogs.hand``); each registers its persistent ``DynamicItem`` buttons, so clicks on messages
-   posted before a restart still reach them;
+   ``cogs.hand``); each adds its controls (``DynamicItem`` buttons and selects, built from their
+   ``custom_id``) to the click router (``bot.discord.clicks``), so clicks on messages posted before
+   a restart still reach them;
 2. open the store (``DATABASE_PATH``), build the Discord presenter and the table service;
 3. restore every open table and resume its unfinished hand (replayed from the stored deck and
    action log; the player to act is prompted again and the timers re-armed). With ``SHARD_COUNT``
@@ -15,6 +16,10 @@ Start-up (``setup_hook``, which runs once, after login and before any gateway ev
 4. with ``DEV_GUILD_ID`` set, copy the global commands to that guild and sync it (guild commands
    update at once; global ones are only synced by ``wildstud sync`` or the owner's
    ``@Wildstud sync``, never on every start: Discord rate-limits command registration).
+
+The bot reads no gateway event about its own messages (its edits of the table message, its pings
+and DMs: ``_skip_own_message_events``), and its controls' clicks are dispatched by the click router
+(``bot.discord.clicks``), not by discord.py's view store: neither rebuilds a whole message per click.
 
 ``close()`` stops the gateway, cancels the table timers and closes the store (aiosqlite's worker
 thread would otherwise keep the process alive). Default intents only: interactions carry the
@@ -30,7 +35,6 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,15 +42,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.clicks import ClickRouter
 from bot.discord.presenter import DiscordPresenter
-from bot.discord.ui.amount import AmountButton
-from bot.discord.ui.betting import ActionButton, DiscardAskButton, FoldAskButton, MyCardsButton
-from bot.discord.ui.drawing import DrawButton, PickButton
 from bot.discord.ui.errors import answer_error
-from bot.discord.ui.games import GameSelect
-from bot.discord.ui.lobby import DealButton, JoinButton
-from bot.discord.ui.replay import ReplayButton, StepButton
-from bot.discord.ui.voiding import VoidButton
 from bot.render.pictures import warm as warm_pictures
 from bot.settings import Settings, load_settings
 from bot.store import Store
@@ -127,7 +125,36 @@ class WildstudBot(commands.Bot):
         self._stats_catch_up: asyncio.Task[None] | None = None
         self.names: dict[int, str] = {}
         """Display names of members seen in interactions, by member id (for leaderboards)."""
+        self.clicks = ClickRouter()
+        """Every control's clicks (``bot.discord.clicks``); the cogs add their controls to it."""
+        self._skip_own_message_events()
         self.add_command(sync_command)
+
+    def _skip_own_message_events(self) -> None:
+        """Read no gateway event about a message of the bot's own, created or edited.
+
+        Every click edits the table message and posts a ping, and Discord tells the bot of each
+        (``MESSAGE_UPDATE`` with the whole table message, ``MESSAGE_CREATE``): discord.py would
+        build a ``Message`` of each (the table message's every component) only to dispatch events
+        nothing of Wildstud listens to (it keeps no message cache, and a bot's own message is never
+        a command). The events' parsers (discord.py's ``ConnectionState.parsers``, by event name)
+        are wrapped to drop those whose author is this bot; every other message event (the
+        owner's ``@Wildstud sync``) is read as before."""
+        parsers: dict[str, Any] | None = getattr(self._connection, "parsers", None)
+        if parsers is None:
+            log.warning("discord.py has no event parsers to wrap: the bot's own message events are read")
+            return
+        state = self._connection
+        for event in ("MESSAGE_CREATE", "MESSAGE_UPDATE"):
+            parse = parsers[event]
+
+            def unless_own(data: Any, parse: Any = parse) -> None:
+                author = data.get("author")
+                if author is not None and state.self_id is not None and int(author["id"]) == state.self_id:
+                    return
+                parse(data)
+
+            parsers[event] = unless_own
 
     # ------------------------------------------------------------------ the parts
     @property
@@ -249,7 +276,7 @@ class WildstudBot(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         self.names[interaction.user.id] = interaction.user.display_name
-        await answer_outdated_click(interaction)
+        await self.clicks.route(interaction)
 
     async def on_command_error(
         self, context: commands.Context[Any], exception: commands.CommandError, /
@@ -267,49 +294,6 @@ class WildstudBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d server(s)", self.user, len(self.guilds))
-
-
-_BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ActionButton, AmountButton, FoldAskButton, DiscardAskButton, PickButton, DrawButton, MyCardsButton,
-    JoinButton, DealButton, GameSelect, VoidButton, ReplayButton, StepButton,
-)
-
-NOT_MINE = ("That control is not on this message (or was never one of mine), so it does nothing: "
-            "use the buttons on the table message.")
-"""The answer to a click whose custom_id no button of Wildstud has: a forged or junk id (issue 17:
-it went unanswered, "This interaction failed")."""
-
-
-def _custom_ids(components: Any) -> Iterator[str]:
-    for component in components or ():
-        custom_id = getattr(component, "custom_id", None)
-        if isinstance(custom_id, str):
-            yield custom_id
-        yield from _custom_ids(getattr(component, "children", None))
-        accessory = getattr(component, "accessory", None)
-        if accessory is not None:
-            yield from _custom_ids([accessory])
-
-
-async def answer_outdated_click(interaction: discord.Interaction[Any]) -> None:
-    """A click on a button the table message no longer has (the member's client still showed
-    the message before its last edit): discord.py finds no item for it and would leave it
-    unanswered ("This interaction failed"), so the button is rebuilt from its custom_id and
-    answered as any stale button is (a private refusal with the reason). A custom_id no button of
-    ours has (forged, junk) is answered ``NOT_MINE``."""
-    if interaction.type is not discord.InteractionType.component or interaction.message is None:
-        return
-    custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
-    if custom_id in set(_custom_ids(interaction.message.components)):
-        return                           # discord.py dispatches it to its item
-    for cls in _BUTTONS:
-        match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
-        if match is not None:
-            item = await cls.from_custom_id(interaction, discord.ui.Button(custom_id=custom_id), match)
-            await item.callback(interaction)
-            return
-    with contextlib.suppress(discord.HTTPException):
-        await interaction.response.send_message(NOT_MINE, ephemeral=True)
 
 
 class ShardedWildstudBot(WildstudBot, commands.AutoShardedBot):

@@ -65,9 +65,9 @@ from bot.discord.ui.table import (
     RECENT_LINES,
     Layout,
     closed_layout,
+    drawn_files,
     four_colour,
     hand_file,
-    picture_files,
     shows_pictures,
     summary_layout,
     table_layout,
@@ -525,7 +525,7 @@ class DiscordPresenter(PrivateMessages):
                 raise
             # Refused with the attachment kept: send the picture again rather than lose the message.
             log.warning("table message %s refused its kept picture (%s); uploading it again", message_id, exc)
-            return await self._edit(key, message_id, layout, await asyncio.to_thread(picture_files, layout),
+            return await self._edit(key, message_id, layout, await drawn_files(layout),
                                     responder)
 
     async def _edit(
@@ -584,7 +584,7 @@ class DiscordPresenter(PrivateMessages):
         return True
 
     async def _post(self, key: TableKey, layout: Layout) -> int:
-        files = await asyncio.to_thread(picture_files, layout)
+        files = await drawn_files(layout)
         message = await self._channel(key).send(view=layout.view, files=files, allowed_mentions=_QUIET)
         self._attached(key, message.id, layout)
         return message.id
@@ -596,7 +596,7 @@ class DiscordPresenter(PrivateMessages):
         if (layout.picture is not None and not layout.files and state is not None
                 and state.attached == (message_id, layout.picture)):
             return None
-        return await asyncio.to_thread(picture_files, layout)
+        return await drawn_files(layout)
 
     def _attached(self, key: TableKey, message_id: int, layout: Layout) -> None:
         """Remember the table picture message ``message_id`` now has."""

@@ -64,11 +64,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 import aiosqlite
 
+from bot.store.deal import Deal
 from bot.store.errors import DriverMissing, StoreError
-from bot.store.group_commit import GroupCommit
+from bot.store.group_commit import GroupCommit, Together
 from bot.store.pg_batch import (
     Append,
-    Deal,
     HandLines,
     Settle,
     StatementBatch,
@@ -233,10 +233,11 @@ class Backend:
         raise NotImplementedError
 
     async def write(self, now: datetime, now_text: str, body: Callable[[Tx], Coroutine[Any, Any, T]], *,
-                    locking: bool = False) -> T:
+                    locking: bool = False, together: Together | None = None) -> T:
         """Run ``body`` as one write transaction and return its result once committed: a hot
         write (see :meth:`StoreBase._write`). ``body`` awaits nothing but its ``tx`` and may be
-        run more than once (SQLite runs it in a group commit, :mod:`bot.store.group_commit`)."""
+        run more than once (SQLite runs it in a group commit, :mod:`bot.store.group_commit`, and
+        there stores it by its set form ``together`` with others of its kind next to it)."""
         async with self.transaction(now, now_text, write=True, locking=locking) as tx:
             return await body(tx)
 
@@ -301,8 +302,8 @@ class SqliteBackend(Backend):
         return self.db is None
 
     async def write(self, now: datetime, now_text: str, body: Callable[[Tx], Coroutine[Any, Any, T]], *,
-                    locking: bool = False) -> T:
-        return await self.group.write(body, now, now_text)
+                    locking: bool = False, together: Together | None = None) -> T:
+        return await self.group.write(body, now, now_text, together)
 
     async def close(self) -> None:
         # Writes already queued are committed first (their callers are waiting to hear so).

@@ -19,6 +19,12 @@ The first form is the common one (a body raises only for a refused request: a re
 stale lease); it saves the two savepoint statements of every write, a third to half of the
 statements of an action. A batch with a refusal costs its statements twice.
 
+Writes of one kind next to each other in a batch (a storm of deals after a restart) may be stored
+together by a few set statements instead of their bodies (:class:`Together`; the deals':
+:mod:`bot.store.sqlite_batch`): the set stores only what each body would store, exactly so, and
+each write it leaves runs its own body right after it, which decides it (and raises for it). If
+the set itself raises, the batch runs again with every write alone.
+
 Each body runs on that thread, driven to completion without the event loop: its ``tx`` calls
 (:class:`ThreadTx`) run the statements directly on the ``sqlite3`` connection and never
 suspend, so one batch costs one round trip to the thread instead of ~6 per write, and one fsync
@@ -51,7 +57,7 @@ import asyncio
 import sqlite3
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
@@ -99,12 +105,25 @@ def drive(coroutine: Coroutine[Any, Any, T]) -> T:
     raise RuntimeError("a group-committed write awaited something other than its transaction")
 
 
+@dataclass(frozen=True)
+class Together:
+    """How a write may be stored together with the writes of its kind next to it in a batch, by
+    one set of statements (:mod:`bot.store.sqlite_batch`): ``many(conn, requests)`` stores what it
+    certainly may of ``requests`` (in submission order) exactly as their bodies would, and returns
+    the result of each one it stored, by position; each write it does not store runs its own body
+    right after it, in order. ``many`` of a run of one write is never called (its body is cheaper)."""
+
+    many: Callable[[sqlite3.Connection, list[Any]], Mapping[int, Any]]
+    request: Any
+
+
 @dataclass
 class _Write:
     body: Body[Any]
     now: datetime
     now_text: str
     future: asyncio.Future[Any]
+    together: Together | None = None
 
 
 @dataclass
@@ -116,46 +135,100 @@ class BatchOutcome:
     errors: dict[int, Exception] = field(default_factory=dict)
     batch_error: BaseException | None = None
     attempts: int = 0
+    together: int = 0
+    """Writes the last attempt stored by a set of statements (:class:`Together`)."""
 
 
-def run_batch(conn: sqlite3.Connection, writes: list[tuple[Body[Any], datetime, str]]) -> BatchOutcome:
-    """Run ``writes`` (body, now, now_text) in one transaction on ``conn`` (the connection's own
-    thread); see the module docstring. First without savepoints (two statements fewer a write:
-    a third to half of an action's); if a body raises, the whole transaction is rolled back and
-    the batch runs again with a savepoint for each write, so that only the failed one is undone."""
+BatchWrite = tuple[Body[Any], datetime, str, Together | None]
+"""A write as :func:`run_batch` takes it: its body, its time (datetime and text) and its set form."""
+
+
+def _steps(writes: list[BatchWrite], together: bool) -> Iterator[list[int]]:
+    """The batch's writes by position, one at a time, or a run of writes next to each other that
+    share a set form (:class:`Together`) together (only while ``together``)."""
+    index = 0
+    while index < len(writes):
+        form = writes[index][3]
+        end = index + 1
+        if together and form is not None:
+            while end < len(writes) and (other := writes[end][3]) is not None and other.many == form.many:
+                end += 1
+        yield list(range(index, end))
+        index = end
+
+
+def run_batch(conn: sqlite3.Connection, writes: list[BatchWrite]) -> BatchOutcome:
+    """Run ``writes`` in one transaction on ``conn`` (the connection's own thread); see the module
+    docstring. First without savepoints (two statements fewer a write: a third to half of an
+    action's); if a body raises, the whole transaction is rolled back and the batch runs again
+    with a savepoint for each write, so that only the failed one is undone. A run of writes with a
+    set form is stored by it first (:class:`Together`); should that raise, the batch runs again
+    with each of them alone."""
     outcome = BatchOutcome()
     isolated = False
+    together = True
+
+    def body_of(index: int) -> bool:
+        """Run write ``index``'s own body; False when the attempt must start over."""
+        nonlocal isolated
+        body, now, now_text, _ = writes[index]
+        if isolated:
+            conn.execute(f"SAVEPOINT {_SAVEPOINT}")
+        try:
+            value = drive(body(ThreadTx(conn, now, now_text)))
+        except Exception as error:
+            if not isolated:
+                # Its writes cannot be undone alone: all again, each in a savepoint.
+                isolated = True
+                return False
+            outcome.errors[index] = error
+            if not conn.in_transaction:
+                # The error ended the whole transaction (SQLite does for a full disk, an I/O
+                # error): the writes before it are gone too; run them again without it.
+                return False
+            conn.execute(f"ROLLBACK TO {_SAVEPOINT}")
+            conn.execute(f"RELEASE {_SAVEPOINT}")
+        else:
+            if isolated:
+                conn.execute(f"RELEASE {_SAVEPOINT}")
+            outcome.results[index] = value
+        return True
+
+    def run_of(indices: list[int]) -> bool:
+        """Store a run of writes that share a set form; False when the attempt must start over."""
+        nonlocal together
+        form = writes[indices[0]][3]
+        assert form is not None
+        if isolated:
+            conn.execute(f"SAVEPOINT {_SAVEPOINT}")
+        try:
+            stored = form.many(conn, [writes[i][3].request for i in indices])  # type: ignore[union-attr]
+        except Exception:
+            together = False  # each write alone, its own body deciding (and raising) for it
+            return False
+        if isolated:
+            conn.execute(f"RELEASE {_SAVEPOINT}")
+        for position, value in stored.items():
+            outcome.results[indices[position]] = value
+        outcome.together += len(stored)
+        return all(body_of(i) for i in indices if i not in outcome.results)
+
     try:
         while True:
             outcome.attempts += 1
             outcome.results.clear()
+            outcome.together = 0
             conn.execute("BEGIN IMMEDIATE")
-            rerun = False
-            for index, (body, now, now_text) in enumerate(writes):
-                if index in outcome.errors:
-                    continue
-                if isolated:
-                    conn.execute(f"SAVEPOINT {_SAVEPOINT}")
-                try:
-                    value = drive(body(ThreadTx(conn, now, now_text)))
-                except Exception as error:
-                    if not isolated:
-                        # Its writes cannot be undone alone: all again, each in a savepoint.
-                        isolated = rerun = True
-                        break
-                    outcome.errors[index] = error
-                    if not conn.in_transaction:
-                        # The error ended the whole transaction (SQLite does for a full disk, an
-                        # I/O error): the writes before it are gone too; run them again without it.
-                        rerun = True
-                        break
-                    conn.execute(f"ROLLBACK TO {_SAVEPOINT}")
-                    conn.execute(f"RELEASE {_SAVEPOINT}")
-                else:
-                    if isolated:
-                        conn.execute(f"RELEASE {_SAVEPOINT}")
-                    outcome.results[index] = value
-            if rerun:
+            completed = True
+            for step in _steps(writes, together):
+                pending = [i for i in step if i not in outcome.errors]
+                if len(pending) > 1:
+                    completed = run_of(pending)
+                elif pending:
+                    completed = body_of(pending[0])
+                if not completed:
+                    break
+            if not completed:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 continue
@@ -185,13 +258,16 @@ class GroupCommit:
         """Writes those batches held."""
         self.largest = 0
         """The most writes one batch held."""
+        self.together = 0
+        """Writes stored by a set of statements with others of their kind (:class:`Together`)."""
         self.busy = 0.0
         """Seconds the batches took, from the hop to the thread to the answer (for benchmarks)."""
 
-    async def write(self, body: Body[T], now: datetime, now_text: str) -> T:
-        """Run ``body`` in the next batch; returns its result once the batch has committed."""
+    async def write(self, body: Body[T], now: datetime, now_text: str, together: Together | None = None) -> T:
+        """Run ``body`` in the next batch (or, with writes of its kind next to it, its set form
+        ``together``); returns its result once the batch has committed."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Write(body, now, now_text, future))
+        self._queue.append(_Write(body, now, now_text, future, together))
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._drain(), name="wildstud-group-commit")
         return await future
@@ -225,7 +301,7 @@ class GroupCommit:
         if db is None:
             outcome = BatchOutcome(batch_error=RuntimeError("the store is closed"))
         else:
-            writes = [(w.body, w.now, w.now_text) for w in batch]
+            writes: list[BatchWrite] = [(w.body, w.now, w.now_text, w.together) for w in batch]
             started = time.perf_counter()
             try:
                 # aiosqlite's own queue to its thread (what its execute() uses): one hop for the
@@ -245,6 +321,7 @@ class GroupCommit:
             self.busy += time.perf_counter() - started
         self.batches += 1
         self.writes += len(batch)
+        self.together += outcome.together
         self.largest = max(self.largest, len(batch))
         for index, write in enumerate(batch):
             if write.future.done():

@@ -62,9 +62,11 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from bot.store.deal import Deal
 
 if TYPE_CHECKING:
     import asyncpg
@@ -297,25 +299,6 @@ WITH dealt AS (
 INSERT INTO hand_actions (hand_id, seq, action, created)
 SELECT * FROM unnest($5::bigint[], $6::bigint[], $7::text[], $8::text[])
 """
-
-
-@dataclass(frozen=True)
-class Deal:
-    """One hand to start, as :meth:`bot.store.hands.HandStore.create_hand` has checked its input:
-    ``players`` seat -> member; ``stakes``/``rulings`` JSON text, None for the table's own;
-    ``actions`` the first entries of its log (numbers 1, 2, ...); ``started`` the stored time."""
-
-    table_id: int
-    players: Mapping[int, int]
-    deck: str
-    commitment: str
-    salt: str
-    stakes: str | None
-    rulings: str | None
-    game: str
-    actions: Sequence[str]
-    started: str
-    lease: int | None
 
 
 async def store_deals(conn: Connection, batch: list[Deal]) -> dict[int, int]:

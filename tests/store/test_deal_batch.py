@@ -183,3 +183,22 @@ async def test_a_failed_batch_sends_every_deal_its_own_way(
     hands = stored_hands(db_path)
     assert sorted(hands) == sorted(t for t, _ in tables) and len(set(ids)) == len(tables)
     assert all(len(h) == 1 and h[0][0] == 1 for h in hands.values())
+
+
+async def test_a_storm_with_one_duplicate_deal_refuses_only_that_one(
+    store: Store, db_path: Path | str
+) -> None:
+    # Forty tables deal at once (a restart), one of them twice: the second deal there is refused
+    # ("a hand is already in progress"), every other deal is stored as the table was set up.
+    tables = [await seated(store, n) for n in range(40)]
+    calls = [deal(store, t, players) for t, players in tables]
+    calls.insert(23, deal(store, *tables[17]))
+    results = await asyncio.gather(*calls, return_exceptions=True)
+    refused = [i for i, r in enumerate(results) if isinstance(r, BaseException)]
+    assert refused == [23], results  # the table's deals keep their order: the later one is refused
+    assert isinstance(results[refused[0]], StoreError)
+    assert "already in progress" in str(results[refused[0]])
+    hands = stored_hands(db_path)
+    assert hands == {t: (first_hand(n, t, players),) for n, (t, players) in enumerate(tables)}
+    assert len({r for r in results if not isinstance(r, BaseException)}) == len(tables)
+    assert (await store.audit()).ok

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import Awaitable, Callable, Coroutine
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -289,3 +290,171 @@ async def test_a_batch_without_refusals_runs_no_savepoints(sqlite_store: Store, 
     stored = logged(tmp_path / "g.sqlite3")
     assert stored[hands[2]] == ["seats 1 2", f"p1 cc {hands[2]}"]
     assert all(stored[h] == ["seats 1 2", f"p1 cc {h}", "p2 cc"] for i, h in enumerate(hands) if i != 2)
+
+
+# -- deals stored together (bot.store.sqlite_batch) -------------------------------------------------
+
+
+async def seated_tables(store: Store, count: int, *, seats: int = 2) -> list[tuple[int, dict[int, int]]]:
+    """``count`` new tables with ``seats`` members bought in (stacks 100, 110, ...): id, seat -> member."""
+    out = []
+    for n in range(count):
+        table = await store.create_table(G, 7000 + n, 1, stakes={"ante": n})
+        players = {seat: 5000 + 10 * n + seat for seat in range(1, seats + 1)}
+        for seat, member in players.items():
+            await store.buy_in(G, table.id, member, 90 + 10 * seat, key=f"{n}:{seat}")
+        out.append((table.id, players))
+    return out
+
+
+def dealing(
+    store: Store, table_id: int, players: dict[int, int], **extra: Any
+) -> Callable[[], Awaitable[Any]]:
+    return lambda: store.create_hand(
+        table_id, players=players, deck=f"Ah Kd {table_id}c", commitment=f"c{table_id}", salt="s",
+        actions=["seats 1 2", f"p1 note {table_id}"], **extra,
+    )
+
+
+def hands_read(path: Path) -> dict[int, list[tuple[Any, ...]]]:
+    """Each table's hands as sqlite3 reads them: (hand_no, deck, stakes, players, actions)."""
+    with sqlite3.connect(path) as db:
+        out: dict[int, list[tuple[Any, ...]]] = {}
+        for hand_id, table_id, hand_no, deck, stakes, status in db.execute(
+            "SELECT id, table_id, hand_no, deck, stakes, status FROM hands ORDER BY id"
+        ).fetchall():
+            players = db.execute(
+                "SELECT seat_no, member_id, starting_stack FROM hand_players WHERE hand_id = ?"
+                " ORDER BY seat_no",
+                (hand_id,),
+            ).fetchall()
+            actions = db.execute(
+                "SELECT action FROM hand_actions WHERE hand_id = ? ORDER BY seq", (hand_id,)
+            ).fetchall()
+            logged_actions = [a for (a,) in actions]
+            out.setdefault(table_id, []).append((hand_no, deck, stakes, status, players, logged_actions))
+    return out
+
+
+def first_deal(n: int, table_id: int, players: dict[int, int]) -> tuple[Any, ...]:
+    """What :func:`hands_read` must read for the first hand :func:`dealing` dealt at the n-th table
+    :func:`seated_tables` made: the table's stakes, the buy-ins as the starting stacks."""
+    return (
+        1, f"Ah Kd {table_id}c", f'{{"ante":{n}}}', "in_progress",
+        [(seat, member, 90 + 10 * seat) for seat, member in sorted(players.items())],
+        ["seats 1 2", f"p1 note {table_id}"],
+    )
+
+
+async def test_a_storm_of_deals_is_stored_by_a_few_set_statements(
+    sqlite_store: Store, tmp_path: Path
+) -> None:
+    tables = await seated_tables(sqlite_store, 12, seats=3)
+    before = group_of(sqlite_store).together
+    results, statements = await traced(sqlite_store, [dealing(sqlite_store, t, p) for t, p in tables])
+    assert all(isinstance(r, int) for r in results) and len(set(results)) == len(tables), results
+    assert group_of(sqlite_store).together - before == len(tables)
+    # One statement for every table's hand, none of a deal's own (its table read, its seats' UPDATE).
+    assert len([s for s in statements if s.lstrip().startswith("INSERT INTO hands")]) == 1, statements
+    assert not [s for s in statements if "FROM tables WHERE id = ?" in s or "UPDATE seats" in s]
+    assert statements.count("COMMIT") == 1 and "ROLLBACK" not in statements
+    hands = hands_read(tmp_path / "g.sqlite3")
+    assert hands == {t: [first_deal(n, t, p)] for n, (t, p) in enumerate(tables)}
+    assert sorted(results) == sorted(
+        r[0] for r in sqlite3.connect(tmp_path / "g.sqlite3").execute("SELECT id FROM hands").fetchall()
+    )
+    assert (await sqlite_store.audit()).ok
+
+
+async def test_a_storm_with_a_second_deal_at_one_table_refuses_only_that_one(
+    sqlite_store: Store, tmp_path: Path
+) -> None:
+    tables = await seated_tables(sqlite_store, 10)
+    calls = [dealing(sqlite_store, t, p) for t, p in tables]
+    calls.insert(6, dealing(sqlite_store, *tables[2]))  # table 2 again: its first deal is now in progress
+    before = group_of(sqlite_store).together
+    results = await one_batch(sqlite_store, calls)
+    assert isinstance(results[6], StoreError) and "already in progress" in str(results[6])
+    hand_ids = [r for i, r in enumerate(results) if i != 6]
+    assert all(isinstance(r, int) for r in hand_ids) and len(set(hand_ids)) == len(tables)
+    assert group_of(sqlite_store).together - before == len(tables)
+    assert hands_read(tmp_path / "g.sqlite3") == {t: [first_deal(n, t, p)] for n, (t, p) in enumerate(tables)}
+
+
+async def test_a_table_settled_then_dealt_in_one_batch_keeps_that_order(
+    sqlite_store: Store, tmp_path: Path
+) -> None:
+    # A settlement between deals breaks their run: the deal after it sees the hand settled.
+    tables = await seated_tables(sqlite_store, 4)
+    (t0, p0), (t1, p1), (t2, p2), (t3, p3) = tables
+    first = await dealing(sqlite_store, t0, p0)()
+    busy = await dealing(sqlite_store, t2, p2)()
+    results = await one_batch(
+        sqlite_store,
+        [
+            dealing(sqlite_store, t1, p1),
+            lambda: sqlite_store.settle_hand(first, {1: 90, 2: 120}, "phh"),
+            dealing(sqlite_store, t0, p0),
+            dealing(sqlite_store, t2, p2),
+            dealing(sqlite_store, t3, p3),
+        ],
+    )
+    assert isinstance(results[0], int) and results[1].applied and isinstance(results[2], int)
+    assert isinstance(results[3], StoreError) and isinstance(results[4], int)
+    hands = hands_read(tmp_path / "g.sqlite3")
+    assert [(h[0], h[3], h[4]) for h in hands[t0]] == [
+        (1, "finished", [(1, p0[1], 100), (2, p0[2], 110)]),
+        (2, "in_progress", [(1, p0[1], 90), (2, p0[2], 120)]),
+    ]
+    assert [h[0] for h in hands[t2]] == [1] and busy == min(r[0] for r in sqlite3.connect(
+        tmp_path / "g.sqlite3").execute("SELECT id FROM hands WHERE table_id = ?", (t2,)).fetchall())
+    assert (await sqlite_store.audit()).ok
+
+
+async def test_a_set_statement_that_fails_sends_every_deal_its_own_way(
+    sqlite_store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The set's last statement fails after its hands and players were inserted: all of it is
+    # rolled back, and each deal is stored once by its own body.
+    tables = await seated_tables(sqlite_store, 6)
+    monkeypatch.setattr("bot.store.sqlite_batch.ACTIONS_SQL", "INSERT INTO no_such_table VALUES (?, ?, ?, ?)")
+    before = group_of(sqlite_store).together
+    results = await one_batch(sqlite_store, [dealing(sqlite_store, t, p) for t, p in tables])
+    assert all(isinstance(r, int) for r in results) and len(set(results)) == len(tables)
+    assert group_of(sqlite_store).together == before
+    assert hands_read(tmp_path / "g.sqlite3") == {t: [first_deal(n, t, p)] for n, (t, p) in enumerate(tables)}
+
+
+async def test_deals_stored_together_are_what_each_deal_alone_stores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The same storm on two files, at the same (fake) times: stored by the set statements on one,
+    # each by its own body on the other (the set form refused). Every row of every table is equal.
+    from tests.store.conftest import FakeClock, snapshot
+
+    async def storm(path: Path, together: bool) -> list[Any]:
+        async with await Store.open(path, clock=FakeClock()) as store:
+            tables = await seated_tables(store, 8, seats=3)
+            generation = await store.take_table(tables[3][0], "me", timedelta(minutes=5))
+            busy = await dealing(store, *tables[5])()
+            calls = [dealing(store, t, p) for t, p in tables]
+            calls[1] = dealing(store, *tables[1], stakes={"ante": 7, "bring_in": 9})
+            calls[2] = dealing(store, *tables[2], rulings={"stub": "x"}, game="razz")
+            calls[3] = dealing(store, *tables[3], lease=generation)
+            calls[4] = dealing(store, tables[4][0], {1: tables[4][1][1], 3: tables[4][1][3]})  # two of three
+            calls.append(dealing(store, *tables[0]))
+            before = group_of(store).together
+            results = await one_batch(store, calls)
+            assert (group_of(store).together - before > 0) == together
+            return [busy, *(r if isinstance(r, int) else str(r) for r in results)]
+
+    def refuse(conn: Any, batch: Any) -> Any:
+        raise sqlite3.OperationalError("the set form refused (test)")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("bot.store.hands.sqlite_deals", refuse)
+        results_alone = await storm(tmp_path / "alone.sqlite3", False)
+    results_together = await storm(tmp_path / "together.sqlite3", True)
+    assert results_together == results_alone
+    assert sum(isinstance(r, str) for r in results_alone) == 2  # the busy table, the table dealt twice
+    assert snapshot(tmp_path / "together.sqlite3") == snapshot(tmp_path / "alone.sqlite3")

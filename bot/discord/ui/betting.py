@@ -28,6 +28,7 @@ from bot.discord.ui.base import TableButton
 from bot.discord.ui.common import Interaction, act, reply, table_key, wildstud
 from bot.discord.ui.drawing import PickButton, draw_limit, open_picker
 from bot.discord.ui.errors import answer_error
+from bot.discord.ui.routed import RoutedView
 from bot.discord.ui.text import WAGERS, button_label
 from bot.engine.cards.card import Card
 from bot.engine.command import Command
@@ -145,7 +146,7 @@ class FoldAskButton(
         except IllegalAction as exc:
             await reply(interaction, exc.reason)
             return
-        view = discord.ui.View(timeout=None)
+        view = RoutedView()
         view.add_item(ActionButton(self.table_id, self.hand_id, self.turn, "fold", label="Fold anyway"))
         try:
             await interaction.response.send_message(FOLD_ANYWAY, view=view, ephemeral=True)
@@ -189,7 +190,7 @@ class DiscardAskButton(
             options = [o for o in prompt.options if o.cards] if prompt is not None else []
             if not options:
                 raise IllegalAction("There is no discard to make now.")
-            view = discord.ui.View(timeout=None)
+            view = RoutedView()
             for option in options:
                 view.add_item(ActionButton(self.table_id, self.hand_id, self.turn, option.action,
                                            label=button_label(option), card=option.cards[0]))

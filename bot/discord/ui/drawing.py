@@ -29,6 +29,7 @@ import discord
 
 from bot.discord.ui.common import Interaction, actor, table_key, wildstud
 from bot.discord.ui.errors import answer_error
+from bot.discord.ui.routed import RoutedLayout
 from bot.engine.cards.card import Card
 from bot.engine.command import Command, Kind
 from bot.engine.errors import IllegalAction
@@ -292,7 +293,7 @@ async def picker(interaction: Interaction, key: TableKey, notice: PrivateNotice,
         buttons.add_item(DrawButton(table_id, prompt.hand_id, prompt.turn, "0", label="Draw",
                                     disabled=True))
     buttons.add_item(DrawButton(table_id, prompt.hand_id, prompt.turn, _PAT))
-    view = discord.ui.LayoutView(timeout=None)
+    view = RoutedLayout()
     view.add_item(discord.ui.Container(*children, select, buttons, accent_colour=_COLOUR))
     return view, files
 
@@ -326,6 +327,6 @@ async def send_new_hand(
     if files:
         children.append(discord.ui.MediaGallery(
             discord.MediaGalleryItem(f"attachment://{files[0].filename}", description=files[0].description)))
-    view = discord.ui.LayoutView(timeout=None)
+    view = RoutedLayout()
     view.add_item(discord.ui.Container(*children, accent_colour=_COLOUR))
     await interaction.edit_original_response(view=view, attachments=files)

@@ -17,6 +17,7 @@ import discord
 
 from bot.discord.ui.common import Interaction, actor, reply, table_key, wildstud
 from bot.discord.ui.errors import answer_error
+from bot.discord.ui.routed import RoutedView
 from bot.engine.errors import IllegalAction
 from bot.engine.games.catalogue import GAMES
 from bot.tables.errors import StaleAction
@@ -93,6 +94,6 @@ def choice_line(notice: GameChoiceNotice, deadline: int | None) -> str:
 
 def choice_view(notice: GameChoiceNotice) -> discord.ui.View:
     """The view holding the select of ``notice``."""
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     view.add_item(GameSelect(notice.table_id, notice.choice_id, notice.games))
     return view

@@ -20,7 +20,6 @@ the hand. The summary's button (``ws:replay:HAND``) builds the replay for whoeve
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import re
 from collections.abc import Callable
@@ -30,13 +29,14 @@ import discord
 
 from bot.discord.ui.common import Interaction, wildstud
 from bot.discord.ui.errors import answer_error
+from bot.discord.ui.routed import RoutedLayout
 from bot.discord.ui.table import (
     GALLERY_ALT_LIMIT,
     TABLE_FILE,
     Layout,
+    drawn_files,
     four_colour,
     hand_file,
-    picture_files,
     shows_pictures,
 )
 from bot.discord.ui.text import code_block, plain
@@ -88,7 +88,7 @@ class StepButton(
                 raise TableError(f"Hand #{replay.hand_no} has {replay.last + 1} steps; there is no step"
                                  f" {self.step + 1}.")
             layout = replay_layout(replay, self.step, look=await _look(interaction))
-            files = await asyncio.to_thread(picture_files, layout)
+            files = await drawn_files(layout)
             await interaction.response.edit_message(view=layout.view, attachments=files)
         except Exception as exc:
             await answer_error(interaction, exc)
@@ -133,7 +133,7 @@ async def open_replay(interaction: Interaction, replay: HandReplay) -> None:
     """Answer ``interaction`` with the first step of ``replay``, privately (its response, or its
     follow-up once it was deferred)."""
     layout = replay_layout(replay, 0, look=await _look(interaction))
-    files = await asyncio.to_thread(picture_files, layout)
+    files = await drawn_files(layout)
     if interaction.response.is_done():
         await interaction.followup.send(view=layout.view, files=files, ephemeral=True)
     else:
@@ -189,6 +189,6 @@ def replay_layout(replay: HandReplay, step: int, *, look: str = "pictures") -> L
                    disabled=street is None),
     )
     children.append(row)
-    view = discord.ui.LayoutView(timeout=None)
+    view = RoutedLayout()
     view.add_item(discord.ui.Container(*children, accent_colour=_COLOUR))
     return Layout(view, picture=picture, drawings=drawings)

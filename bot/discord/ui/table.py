@@ -18,6 +18,7 @@ event loop) and not at all when the message already has it.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import io
 from collections.abc import Callable, Sequence
@@ -29,6 +30,7 @@ import discord
 from bot.discord.ui.betting import MyCardsButton, action_items
 from bot.discord.ui.drawing import PICK_LABEL
 from bot.discord.ui.lobby import DealButton, JoinButton
+from bot.discord.ui.routed import RoutedLayout
 from bot.discord.ui.text import code_block, plain
 from bot.render.cards import chips, street_name
 from bot.render.pictures import (
@@ -118,6 +120,14 @@ def picture_files(layout: Layout) -> list[discord.File]:
     off the event loop, e.g. with ``asyncio.to_thread``) first, then its other files."""
     drawn = [table_file(layout.picture)] if layout.picture is not None else []
     return drawn + [draw() for draw in layout.drawings] + layout.files
+
+
+async def drawn_files(layout: Layout) -> list[discord.File]:
+    """``picture_files(layout)`` drawn in a thread; at once when there is nothing to draw (the
+    text look: a hop to a thread costs more than the rest of such an edit's files)."""
+    if layout.picture is None and not layout.drawings:
+        return list(layout.files)
+    return await asyncio.to_thread(picture_files, layout)
 
 
 def hand_file(picture: HandPicture) -> discord.File:
@@ -295,7 +305,7 @@ def summary_layout(
 
 
 def _view(*items: discord.ui.Item[Any]) -> discord.ui.LayoutView:
-    view = discord.ui.LayoutView(timeout=None)
+    view = RoutedLayout()
     for item in items:
         view.add_item(item)
     return view

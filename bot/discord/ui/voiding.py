@@ -16,6 +16,7 @@ import discord
 
 from bot.discord.ui.common import Interaction, actor, reply, table_key, wildstud
 from bot.discord.ui.errors import answer_error
+from bot.discord.ui.routed import RoutedView
 from bot.discord.ui.text import plain
 from bot.engine.errors import IllegalAction
 from bot.tables.errors import StaleAction
@@ -78,7 +79,7 @@ def void_line(notice: VoidConsentNotice) -> str:
 
 def void_view(notice: VoidConsentNotice) -> discord.ui.View:
     """The two answers' buttons."""
-    view = discord.ui.View(timeout=None)
+    view = RoutedView()
     view.add_item(VoidButton(notice.table_id, notice.request_id, True))
     view.add_item(VoidButton(notice.table_id, notice.request_id, False))
     return view
