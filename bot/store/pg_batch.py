@@ -135,15 +135,17 @@ class StatementBatch(Generic[R, T]):
         self.largest = 0
         """The most requests one batch was asked to store."""
 
-    async def submit(self, request: R) -> T | None:
-        """The request's result once a batch has stored and committed it; None when it was not
-        stored (the caller then runs the ordinary transaction)."""
+    def submit(self, request: R) -> asyncio.Future[T | None]:
+        """Queue ``request``: the future gives its result once a batch has stored and committed it,
+        None when it was not stored (the caller then runs the ordinary transaction). A plain
+        function, not a coroutine: every hot write awaits this future, a storm thousands at once."""
         future: asyncio.Future[T | None] = asyncio.get_running_loop().create_future()
         self._queue.append(_Queued(request, future))
-        self._drains = {task for task in self._drains if not task.done()}
+        if len(self._drains) >= self._parallel:
+            self._drains = {task for task in self._drains if not task.done()}
         if len(self._drains) < self._parallel:
             self._drains.add(asyncio.create_task(self._drain(), name=f"wildstud-{self._name}-batch"))
-        return await future
+        return future
 
     async def flush(self) -> None:
         """Wait until every request queued so far has been answered."""
