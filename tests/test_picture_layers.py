@@ -8,7 +8,9 @@ from __future__ import annotations
 import gc
 import io
 import itertools
+import struct
 import weakref
+import zlib
 from dataclasses import replace
 
 import pytest
@@ -241,6 +243,69 @@ def test_png_writes_a_palette_image_that_decodes_to_itself() -> None:
     assert back.mode == "P" and back.size == img.size
     assert back.tobytes() == img.tobytes()
     assert back.convert("RGB").tobytes() == img.convert("RGB").tobytes()
+
+
+def _idat(data: bytes) -> bytes:
+    """The IDAT data of a PNG (its zlib stream), read chunk by chunk."""
+    at, idat = 8, b""
+    while at < len(data):
+        (length,) = struct.unpack(">I", data[at : at + 4])
+        kind, body = data[at + 4 : at + 8], data[at + 8 : at + 8 + length]
+        (crc,) = struct.unpack(">I", data[at + 8 + length : at + 12 + length])
+        assert crc == zlib.crc32(kind + body), kind
+        if kind == b"IDAT":
+            idat += body
+        at += 12 + length
+    return idat
+
+
+@_SETTINGS
+@given(tables())
+def test_the_png_is_one_zlib_stream_of_its_rows_whichever_way_it_was_written(pic: TablePicture) -> None:
+    """Deflated band by band, the PNG's IDAT is still one zlib stream (its Adler-32 and each
+    chunk's CRC checked by zlib itself) of the picture's rows, each led by its filter type 0, and
+    ``png`` of the picture in the palette writes the same bytes as ``table_png``."""
+    data = P.table_png(pic)
+    img = P.table_image(pic)
+    rows = zlib.decompress(_idat(data))
+    width = img.width
+    assert rows == b"".join(b"\0" + img.tobytes()[y * width : (y + 1) * width] for y in range(img.height))
+    assert png(img) == data
+
+
+@given(st.binary(max_size=300), st.binary(max_size=70_000))
+def test_adler32_combine_is_the_adler32_of_both(first: bytes, second: bytes) -> None:
+    combined = L.adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
+    assert combined == zlib.adler32(first + second)
+
+
+def test_a_click_deflates_again_only_the_bands_its_changes_reach(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bands of a table's picture that no changed layer reaches are the last picture's bytes:
+    a click that moves the turn from one top seat to the next deflates the rows of the top seats
+    and the pot (the bands they reach), not the whole picture, and the picture is the table drawn
+    afresh."""
+    L.clear()
+    seats = tuple(SeatPicture(f"P{i}", 1_000, (FULL_DECK[i],), 2, to_act=i == 0) for i in range(8))
+    pic = TablePicture("Hand #2 · fourth street", seats, 80, (WildRank(Rank.FIVE),), table=41)
+    P.table_png(pic)
+    deflated: list[int] = []
+    real = L._deflated
+
+    def counted(rows: bytes | memoryview) -> L.Band:
+        deflated.append(len(rows))
+        return real(rows)
+
+    monkeypatch.setattr(L, "_deflated", counted)
+    moved = replace(pic, pot=100, seats=(replace(seats[0], to_act=False, stack=980, bet=20),
+                                         replace(seats[1], to_act=True), *seats[2:]))
+    data = P.table_png(moved)
+    assert decoded(data).tobytes() == painted(moved)
+    reached = [layer.box for layer in P.table_parts(moved) if layer.name != "title"
+               and (layer.box[1] < P.seat_layer_box("TC")[3] or layer.name == "pot")]
+    bottom = max(box[3] for box in reached)
+    rows = -(-bottom // L.BAND_ROWS) * L.BAND_ROWS - L.BAND_ROWS       # every band but the title's
+    assert 0 < sum(deflated) <= rows * (P.TABLE_SIZE[0] + 1) < P.TABLE_SIZE[1] * (P.TABLE_SIZE[0] + 1)
+    L.clear()
 
 
 def test_png_keeps_nothing_of_the_pictures_it_writes() -> None:

@@ -18,9 +18,11 @@ overlap where drawn pixels do not (a winner's frame around its row of cards).
 boxes (a seat of the table picture is five: ``bot.render.pictures.table_parts``), each keyed by
 what falls in its box, so a click that changes a seat's stack redraws its name plate, not its cards.
 ``compose_png`` writes the picture as PNG as it puts it together, and keeps the last picture of
-each table (``FRAMES``: its PNG rows and its layers' keys): a table whose turn comes round again
-among a thousand, its layers no longer kept, is put together on its last picture, only
-the layers whose keys changed pasted anew.
+each table (``FRAMES``: its layers' keys and its PNG rows deflated in bands of ``BAND_ROWS`` rows,
+each band a deflate stream of its own): the next picture of the table deflates again only the
+bands that a changed layer reaches, the other bands' bytes are the last picture's as they are;
+a table whose turn comes round again among a thousand, its layers no longer kept, has those bands
+inflated from its last picture and only the layers whose keys changed pasted anew.
 
 Rules for a layer (the tests check them on many pictures): its box holds every pixel it draws
 (a part: its drawing on its box is the whole drawing's there); boxes of one picture never overlap
@@ -36,16 +38,15 @@ callers may draw from any thread (the presenter draws off the event loop), while
 FreeType's faces are never used by two threads at once.
 
 ``png`` writes a palette image as PNG with rows unfiltered (the palette's best filter) and
-compressed by ISA-L's deflate (``isal``, several times faster than zlib at a smaller size);
-``compose_png`` puts its picture together straight in those rows (one column more on the left, the
-rows' filter type), the same bytes.
+compressed by ISA-L's deflate (``isal``, several times faster than zlib at a smaller size), band by
+band as ``compose_png`` does; ``compose_png`` puts its picture together straight in those rows (one
+column more on the left, the rows' filter type), the same bytes.
 """
 
 from __future__ import annotations
 
 import struct
 import threading
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -179,38 +180,64 @@ def compose_png(
     """``png(compose(base_key, base, layers, palette))``, put together straight in PNG rows.
 
     ``where`` names where the picture is shown (a table; None: nowhere in particular): the last
-    picture put together there is kept (``FRAMES``) with the keys of its layers, and when most of
-    this picture's unchanged layers are no longer kept (a table whose turn comes round again among
-    a thousand), it is opened and only the layers that changed are pasted on it. The
-    bytes are the same either way: whatever picture is kept under ``where``, every layer whose key
-    differs is pasted anew, and a layer's pixels are its key's."""
+    picture put together there is kept (``FRAMES``: the keys of its layers and its bands, each
+    deflated on its own), and only the bands that a layer whose key changed reaches are put together
+    and deflated again; the others are the last picture's, as they were. A band put together again
+    is the base with every layer reaching it pasted on, or, when some of those that did not change
+    are no longer kept (``OPEN_AT``: a table whose turn comes round again among a thousand), the
+    last picture's band inflated with only the changed layers pasted on. The bytes are the same
+    either way: whatever picture is kept under ``where``, every band a changed layer reaches is
+    made anew, a band's pixels are those of the layers reaching it, and a layer's pixels are its
+    key's."""
     keys = tuple((layer.name, layer.box, base_key, layer.key) for layer in layers)
-    tiles = [TILES.get(key) for key in keys]
     boxes = tuple(layer.box for layer in layers)
+    width, height = base.size
+    colours = _palette_bytes(palette)
+    count = -(-height // BAND_ROWS)
     frame = FRAMES.get(where) if where is not None else None
-    if frame is not None and frame.boxes == boxes and OPEN_AT <= sum(
-            1 for tile, old, new in zip(tiles, frame.keys, keys, strict=True) if tile is None and old == new):
-        canvas = Image.frombytes("P", (frame.width + 1, frame.height), isal_zlib.decompress(frame.rows))
-        todo = [i for i, old in enumerate(frame.keys) if old != keys[i]]
+    if frame is not None and (frame.boxes, frame.base, frame.size, frame.palette) == (
+            boxes, base_key, base.size, colours):
+        bands = list(frame.bands)
+        changed = [i for i, old in enumerate(frame.keys) if old != keys[i]]
+        dirty = sorted({b for i in changed for b in range(boxes[i][1] // BAND_ROWS,
+                                                          (boxes[i][3] - 1) // BAND_ROWS + 1)})
     else:
-        canvas = _base(base_key, base, palette)
-        todo = list(range(len(layers)))
-    paste = canvas.im.paste
-    for i in todo:
-        layer = layers[i]
-        left, top, right, bottom = layer.box
-        tile = tiles[i] or _draw(layer, keys[i], base, palette)
-        paste(tile[0].im, (left + 1, top, right + 1, bottom))
-    if where is None:
-        return _png_rows(canvas, palette)
-    rows = isal_zlib.compress(canvas.tobytes(), PNG_LEVEL)
-    FRAMES.put(where, _Frame(keys, boxes, canvas.width - 1, canvas.height, rows))
-    return _png(canvas.width - 1, canvas.height, rows, _palette_bytes(palette))
+        frame = None
+        bands = [_NO_BAND] * count
+        changed = list(range(len(layers)))
+        dirty = list(range(count))
+    changed_set = frozenset(changed)
+    row_bytes = width + 1
+    for first, last in _runs(dirty):
+        top, bottom = first * BAND_ROWS, min(height, (last + 1) * BAND_ROWS)
+        reach = [i for i, (_, t, _, b) in enumerate(boxes) if t < bottom and b > top]
+        tiles = {i: TILES.get(keys[i]) for i in reach}
+        if frame is not None and OPEN_AT <= sum(
+                1 for i in reach if i not in changed_set and tiles[i] is None):
+            deflated = b"".join(band[0] for band in frame.bands[first : last + 1]) + _LAST_BLOCK
+            canvas = Image.frombytes("P", (row_bytes, bottom - top), isal_zlib.decompress(deflated, -15))
+            todo = [i for i in reach if i in changed_set]
+        else:
+            canvas = _base_rows(base_key, base, palette, top, bottom)
+            todo = reach
+        paste = canvas.im.paste
+        for i in todo:
+            left, t, right, b = boxes[i]
+            tile = tiles[i] or _draw(layers[i], keys[i], base, palette)
+            paste(tile[0].im, (left + 1, t - top, right + 1, b - top))
+        raw = memoryview(canvas.tobytes())
+        step = BAND_ROWS * row_bytes
+        for n, band in enumerate(range(first, last + 1)):
+            bands[band] = _deflated(raw[n * step : (n + 1) * step])
+    if where is not None:
+        FRAMES.put(where, _Frame(keys, boxes, base_key, base.size, colours, tuple(bands)))
+    return _png(width, height, _idat(bands), colours)
 
 
-OPEN_AT = 2
-"""How many of a picture's unchanged layers must be no longer kept before its kept frame is opened
-instead (``compose_png``): opening it (0.3 ms) costs about what drawing two layers again does."""
+OPEN_AT = 1
+"""How many of the unchanged layers reaching a band must be no longer kept before the band of the
+kept frame is inflated instead (``compose_png``): inflating a band (a few hundredths of a ms) costs
+far less than drawing one layer again."""
 
 
 def _draw(layer: Layer, key: Hashable, base: Image.Image, palette: Image.Image) -> Tile:
@@ -222,14 +249,27 @@ def _draw(layer: Layer, key: Hashable, base: Image.Image, palette: Image.Image) 
     return tile
 
 
-def _base(base_key: Hashable, base: Image.Image, palette: Image.Image) -> Image.Image:
-    """A copy of ``base`` in ``palette`` as PNG rows (``_framed``), mapped once and kept."""
+def _framed_base(base_key: Hashable, base: Image.Image, palette: Image.Image) -> Image.Image:
+    """``base`` in ``palette`` as PNG rows (``_framed``), mapped once and kept (not to be changed)."""
     p_key = ("base", base_key)
     kept = TILES.get(p_key)
     if kept is None:
         kept = (_framed(to_palette(base, palette)), None)
         TILES.put(p_key, kept)
-    return kept[0].copy()
+    return kept[0]
+
+
+def _base(base_key: Hashable, base: Image.Image, palette: Image.Image) -> Image.Image:
+    """A copy of ``base`` in ``palette`` as PNG rows (``_framed_base``)."""
+    return _framed_base(base_key, base, palette).copy()
+
+
+def _base_rows(
+    base_key: Hashable, base: Image.Image, palette: Image.Image, top: int, bottom: int
+) -> Image.Image:
+    """A copy of rows ``top`` to ``bottom`` of ``base`` in ``palette`` as PNG rows (``_framed_base``)."""
+    framed = _framed_base(base_key, base, palette)
+    return framed.crop((0, top, framed.width, bottom))
 
 
 def _compose(
@@ -247,19 +287,25 @@ def _compose(
 
 @dataclass(frozen=True, slots=True)
 class _Frame:
-    """The last picture put together for one ``where``: its layers' keys and boxes, and its PNG
-    rows deflated (the PNG's own IDAT data)."""
+    """The last picture put together for one ``where``: its layers' keys and boxes, its base, size
+    and colours, and its bands (``_deflated``: the PNG's own IDAT data, band by band)."""
 
     keys: tuple[Hashable, ...]
     boxes: tuple[Box, ...]
-    width: int
-    height: int
-    rows: bytes
+    base: Hashable
+    size: tuple[int, int]
+    palette: bytes
+    bands: tuple[Band, ...]
+
+    @property
+    def deflated(self) -> int:
+        """Bytes of its deflated bands."""
+        return sum(len(band[0]) for band in self.bands)
 
 
 FRAME_BUDGET = 64 * 1024 * 1024
-"""Bytes of kept frames (``FRAMES``): an 8-seat table's is about 57 KB (its PNG's deflated rows,
-about 37 KB, and its layers' keys), so some 1,100 tables; past it the least recently drawn go."""
+"""Bytes of kept frames (``FRAMES``): an 8-seat table's is about 60 KB (its PNG's deflated bands,
+about 40 KB, and its layers' keys), so some 1,000 tables; past it the least recently drawn go."""
 
 FRAME_OVERHEAD = 20 * 1024
 """Bytes counted for a frame beyond its rows: its keys (43 small tuples and the values in them,
@@ -290,12 +336,12 @@ class _Frames:
         with self._lock:
             old = self._frames.pop(where, None)
             if old is not None:
-                self.used -= len(old.rows) + FRAME_OVERHEAD
+                self.used -= old.deflated + FRAME_OVERHEAD
             self._frames[where] = frame
-            self.used += len(frame.rows) + FRAME_OVERHEAD
+            self.used += frame.deflated + FRAME_OVERHEAD
             while self.used > self.budget and self._frames:
                 _, gone = self._frames.popitem(last=False)
-                self.used -= len(gone.rows) + FRAME_OVERHEAD
+                self.used -= gone.deflated + FRAME_OVERHEAD
 
     def clear(self) -> None:
         with self._lock:
@@ -356,36 +402,99 @@ def _palette_bytes(palette: Image.Image) -> bytes:
     return kept[1]
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
-_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
 def png(img: Image.Image) -> bytes:
-    """A palette (``P``) image as PNG bytes: 8-bit indexes, every row unfiltered, ISA-L deflate."""
+    """A palette (``P``) image as PNG bytes: 8-bit indexes, every row unfiltered, deflated by ISA-L
+    band by band (``BAND_ROWS``)."""
     if img.mode != "P":
         raise ValueError(f"png takes a palette image, got mode {img.mode}")
-    rows = isal_zlib.compress(_framed(img).tobytes(), PNG_LEVEL)
-    return _png(img.width, img.height, rows, bytes(img.getpalette() or []))
+    framed = _framed(img)
+    return _png(img.width, img.height, _idat(_bands(framed)), bytes(img.getpalette() or []))
 
 
 def _png_rows(framed: Image.Image, palette: Image.Image) -> bytes:
     """The PNG of a framed picture (``_framed``) with the colours of ``palette``, one of the few
     shared palettes (its colours are read once: ``_palette_bytes``)."""
-    rows = isal_zlib.compress(framed.tobytes(), PNG_LEVEL)
-    return _png(framed.width - 1, framed.height, rows, _palette_bytes(palette))
+    return _png(framed.width - 1, framed.height, _idat(_bands(framed)), _palette_bytes(palette))
 
 
-def _png(width: int, height: int, rows: bytes, palette: bytes) -> bytes:
+BAND_ROWS = 50
+"""Rows of a picture deflated together (``_deflated``): a table picture is 12 bands (the first is
+its title), and a click that changes a seat or two deflates again only the bands they reach (about
+half the rows at 8 seats). Each band is a deflate stream of its own, which costs some 40 % more per
+row than one stream for the whole picture, so the bands are not made smaller than this."""
+
+Band = tuple[bytes, int, int]
+"""A band of PNG rows deflated on its own (``_deflated``): the raw deflate data (ending on a
+sync flush, byte-aligned, no last block), the Adler-32 of its rows and how many bytes they are."""
+
+_NO_BAND: Band = (b"", 1, 0)
+_ZLIB_HEADER = b"\x78\x01"        # deflate, 32 KB window, fastest; (0x78 * 256 + 0x01) % 31 == 0
+_LAST_BLOCK = b"\x03\x00"         # an empty last block (fixed Huffman codes)
+
+
+def _deflated(rows: bytes | memoryview) -> Band:
+    """``rows`` deflated on their own, so a band can be kept and put in any picture's stream: a
+    fresh deflate stream (no back-reference into another band) ended by a sync flush."""
+    deflate = isal_zlib.compressobj(PNG_LEVEL, isal_zlib.DEFLATED, -15)
+    return deflate.compress(rows) + deflate.flush(isal_zlib.Z_SYNC_FLUSH), isal_zlib.adler32(rows), len(rows)
+
+
+def _bands(framed: Image.Image) -> list[Band]:
+    """A framed picture's rows (``_framed``) in bands of ``BAND_ROWS`` rows, each deflated."""
+    raw = memoryview(framed.tobytes())
+    step = BAND_ROWS * framed.width
+    return [_deflated(raw[at : at + step]) for at in range(0, len(raw), step)]
+
+
+def _runs(bands: Sequence[int]) -> list[tuple[int, int]]:
+    """Sorted band numbers as runs of consecutive ones: ``(first, last)`` each."""
+    runs: list[tuple[int, int]] = []
+    for band in bands:
+        if runs and runs[-1][1] == band - 1:
+            runs[-1] = (runs[-1][0], band)
+        else:
+            runs.append((band, band))
+    return runs
+
+
+_ADLER_BASE = 65521
+
+
+def adler32_combine(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two byte strings one after the other, from the Adler-32 of each and the
+    length of the second (zlib's ``adler32_combine``)."""
+    rem = length % _ADLER_BASE
+    low = first & 0xFFFF
+    high = (rem * low) % _ADLER_BASE
+    low = (low + (second & 0xFFFF) + _ADLER_BASE - 1) % _ADLER_BASE
+    high = (high + (first >> 16) + (second >> 16) + _ADLER_BASE - rem) % _ADLER_BASE
+    return (high << 16) | low
+
+
+def _idat(bands: Sequence[Band]) -> bytes:
+    """The zlib stream of the bands one after the other: the PNG's IDAT data."""
+    adler = 1
+    for _, band_adler, length in bands:
+        adler = adler32_combine(adler, band_adler, length)
+    return b"".join((_ZLIB_HEADER, *(band[0] for band in bands), _LAST_BLOCK, adler.to_bytes(4, "big")))
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    crc = isal_zlib.crc32(data, isal_zlib.crc32(kind))        # ISA-L's CRC: several times zlib's speed
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _png(width: int, height: int, idat: bytes, palette: bytes) -> bytes:
     """The PNG of a picture of ``width`` x ``height`` 8-bit indexes in ``palette``, its rows
-    (each with its filter type first) deflated as ``rows``."""
+    (each with its filter type first) deflated as ``idat`` (a zlib stream)."""
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join((
         _SIGNATURE,
         _chunk(b"IHDR", header),
         _chunk(b"PLTE", palette[: 3 * 256]),
-        _chunk(b"IDAT", rows),
+        _chunk(b"IDAT", idat),
         _chunk(b"IEND", b""),
     ))
