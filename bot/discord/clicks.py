@@ -7,8 +7,9 @@ builds the item from it and runs its callback: one item per click, where discord
 the whole message's view from the interaction's copy of it and then swap the item in. The item is
 built from its ``custom_id`` alone, so a click on a button the message no longer shows (a client
 still showing it before the last edit) is answered by that button's own check, with its reason
-(a turn that is over, a table that was closed). A ``custom_id`` no control of Wildstud has (forged,
-junk) is answered ``NOT_MINE``; one of a view discord.py does keep is left to discord.py.
+(a turn that is over, a table that was closed). A ``custom_id`` no control of Wildstud has is
+answered ``OUTDATED`` when the message shows it (an older release's control) and ``NOT_MINE``
+otherwise (forged, junk). discord.py dispatches no control of Wildstud (it keeps none of their views).
 """
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ NOT_MINE = ("That control is not on this message (or was never one of mine), so 
             "use the buttons on the table message.")
 """The answer to a click whose custom_id no button of Wildstud has: a forged or junk id (issue 17:
 it went unanswered, "This interaction failed")."""
+
+OUTDATED = ("That control was made by an older version of Wildstud and does nothing now: use the "
+            "buttons on the table message (or the slash commands).")
+"""The answer to a click on a control the message does show whose custom_id no control of this
+version has (a message posted by an older release that no one has redrawn since)."""
 
 Control = type[discord.ui.DynamicItem[Any]]
 
@@ -62,10 +68,10 @@ class ClickRouter:
             item = await control.from_custom_id(interaction, discord.ui.Button(custom_id=custom_id), match)
             await item.callback(interaction)
             return
-        if interaction.message is not None and custom_id in set(_custom_ids(interaction.message.components)):
-            return                           # a control of a view discord.py keeps: it dispatches it
+        message = interaction.message
+        shown = message is not None and custom_id in set(_custom_ids(message.components))
         with contextlib.suppress(discord.HTTPException):
-            await interaction.response.send_message(NOT_MINE, ephemeral=True)
+            await interaction.response.send_message(OUTDATED if shown else NOT_MINE, ephemeral=True)
 
 
 def _custom_ids(components: Any) -> Iterator[str]:

@@ -14,12 +14,16 @@ and one commit for all.
 
 **The batch decides nothing.** A batch stores a request only when it is certainly what the
 ordinary transaction would store, judged from rows it locks (``FOR UPDATE``) so that a concurrent
-write to them waits. A table or hand named twice keeps its order: the later request waits for the
-next batch. Every other request -- a repeat, a conflict, a gap, a hand that is over, a table
-that is closed or busy, a seat that changed hands, a stale lease, a batch that failed -- is
-answered "not stored" (None) and its caller runs the ordinary transaction alone, which decides it
-and raises the precise error. So one bad request never fails the others, and a failed batch
-(nothing of it is stored) only sends its callers the ordinary way.
+write to them waits. A table or hand named twice in one batch: the later request waits for the
+next batch. (Two requests for one table are not ordered across batches: when the batch leaves the
+first to its ordinary transaction, the second may be stored by the next batch before it. The
+table service never has two at once -- a table's writes are made under its lock, one at a time --
+so the order of one table's writes is its caller's to keep, as on any connection.) Every other
+request -- a repeat, a conflict, a gap, a hand that is over, a table that is closed or busy, a
+seat that changed hands, a stale lease, a batch that failed -- is answered "not stored" (None) and
+its caller runs the ordinary transaction alone, which decides it and raises the precise error. So
+one bad request never fails the others, and a failed batch (nothing of it is stored) only sends its
+callers the ordinary way.
 
 **Durable before acknowledged.** A caller's ``await`` returns only after the batch's commit has
 returned (``tests/store/test_group_commit_crash.py`` kills a process mid-play on

@@ -248,7 +248,9 @@ class PendingChoice:
     ``choice_id``: the number an answer must carry (a new one for every question, also after a
     restart). ``member``/``name``: who chooses (the player on the button of the coming deal).
     ``games``: the names they may choose from; ``fallback``: the game the timer picks.
-    ``deadline``: the service clock's time the timer fires (None: no timer).
+    ``deadline``: the service clock's time the timer fires (None: no timer). ``first_id``: the
+    number this question was first asked under (asked again after a restart, it keeps it; None:
+    it is ``choice_id``), so an answer to an earlier asking is told the question was asked again.
     """
 
     choice_id: int
@@ -257,17 +259,24 @@ class PendingChoice:
     games: tuple[str, ...]
     fallback: str
     deadline: float | None = None
+    first_id: int | None = None
+
+    @property
+    def first(self) -> int:
+        """The number this question was first asked under."""
+        return self.choice_id if self.first_id is None else self.first_id
 
     def to_dict(self) -> dict[str, Any]:
         """For the settings JSON (the deadline is not kept: a restart asks again)."""
         return {"id": self.choice_id, "member": self.member, "name": self.name, "games": list(self.games),
-                "fallback": self.fallback}
+                "fallback": self.fallback, "first": self.first}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PendingChoice:
         """From the settings JSON (``ValueError``/``KeyError`` if it is not one)."""
         return cls(int(data["id"]), int(data["member"]), str(data["name"]),
-                   tuple(str(g) for g in data["games"]), str(data["fallback"]))
+                   tuple(str(g) for g in data["games"]), str(data["fallback"]),
+                   first_id=int(data.get("first", data["id"])))
 
 
 @dataclass(frozen=True, slots=True)

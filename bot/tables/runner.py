@@ -290,7 +290,8 @@ class HandRunner:
         deadline = None
         if table.options.turn_timeout is not None:
             deadline = self.clock.now() + table.options.turn_timeout
-        choice = PendingChoice(table.choice_seq, old.member, old.name, old.games, old.fallback, deadline)
+        choice = PendingChoice(table.choice_seq, old.member, old.name, old.games, old.fallback, deadline,
+                               first_id=old.first)
         table.choice = choice
         await self.repository.save_settings(table)
         table.post(NoticeKind.INFO,
@@ -303,7 +304,7 @@ class HandRunner:
         choice is no longer waiting, ``TableError`` for someone else or a game not on the list."""
         choice = table.choice
         if choice is None or choice.choice_id != choice_id:
-            raise StaleAction("The game for that deal was already chosen.")
+            raise StaleAction(choice_refusal(table, choice_id))
         if member is not None and member != choice.member:
             raise TableError(f"{choice.name} deals this hand and chooses its game.")
         try:
@@ -877,6 +878,19 @@ def _rebuild(table: Table, record: HandRecord) -> tuple[LiveHand, int]:
         actions=list(record.actions),
     )
     return live, told
+
+
+def choice_refusal(table: Table, choice_id: int) -> str:
+    """Why an answer to dealer's choice question ``choice_id`` does nothing: it was asked again
+    under a newer number (after a restart), it was answered (or its timer chose), or the table
+    never asked it."""
+    if choice_id > table.choice_seq or choice_id <= 0:
+        return "This table never asked that question."
+    choice = table.choice
+    if choice is not None and choice.first <= choice_id < choice.choice_id:
+        return (f"That question was asked again after the bot restarted: {choice.name} chooses on the"
+                " newest one.")
+    return "The game for that deal was already chosen."
 
 
 def _history(live: LiveHand) -> str:

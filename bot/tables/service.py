@@ -78,7 +78,7 @@ from bot.tables.prompting import resolve
 from bot.tables.registry import NO_TABLE, Registry
 from bot.tables.repository import MAX_SEATS, Repository
 from bot.tables.robot import Situation, situation
-from bot.tables.runner import HandRunner
+from bot.tables.runner import HandRunner, choice_refusal
 from bot.tables.seating import Seating
 from bot.tables.snapshot import current, hand_prompt, own_cards, snapshot, table_notice
 from bot.tables.state import SeatState, Table, VoidRequest
@@ -514,9 +514,10 @@ class TableService:
     def check_choice(self, key: TableKey, member: int, choice_id: int) -> None:
         """Only reads: raise ``StaleAction`` if question ``choice_id`` is not waiting, ``TableError``
         if ``member`` is not the one to answer it (a front end calls this before deferring)."""
-        choice = self.registry.get(key).choice
+        table = self.registry.get(key)
+        choice = table.choice
         if choice is None or choice.choice_id != choice_id:
-            raise StaleAction("The game for that deal was already chosen.")
+            raise StaleAction(choice_refusal(table, choice_id))
         if choice.member != member:
             raise TableError(f"{choice.name} deals this hand and chooses its game.")
 

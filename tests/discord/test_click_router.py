@@ -13,8 +13,10 @@ import discord
 
 import bot.discord.ui as ui
 from bot.discord.ui.base import TableButton
+from bot.tables.notices import TableKey
 from tests.discord.helpers import new_bot, open_table, play_passively
 from tests.fakediscord import FakeDiscord, start_bot
+from tests.fakediscord.models import iter_components
 
 
 def _controls() -> set[type[Any]]:
@@ -73,3 +75,25 @@ async def test_a_junk_custom_id_is_answered_and_changes_nothing(
     assert bot.clicks.control_for("ws:act:1:2:3:check") is not None
     assert bot.clicks.control_for("ws:nothing:1") is None
     assert bot.clicks.control_for("not ours") is None
+
+
+async def test_a_control_no_longer_known_on_the_message_is_answered(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A button the message shows whose custom_id no control has any more (an older release's
+    format): answered, privately, with that reason (it went unanswered: "This interaction failed")."""
+    fake = fake_discord
+    bot = new_bot(tmp_path / "ws.sqlite3")
+    await start_bot(bot, fake)
+    guild = fake.guild()
+    alice, bob = guild.member("alice"), guild.member("bob")
+    poker = guild.channel("poker")
+    table = await open_table(fake, alice, poker, [alice, bob])
+    join = next(c for c in iter_components(table.components)
+                if str(c.get("custom_id", "")).startswith("ws:join:"))
+    join["custom_id"] = "ws:sit:1"
+    key = TableKey(guild.id, poker.id)
+    before = bot.service.snapshot(key)
+    res = await fake.click(bob, table, custom_id="ws:sit:1")
+    assert res.ephemeral and "older version of Wildstud" in res.text
+    assert bot.service.snapshot(key) == before

@@ -261,9 +261,16 @@ async def test_a_restart_during_the_choice_asks_again_and_the_old_menu_is_stale(
         assert again.choice_id != first.choice_id
         assert any("restarted while Ann was choosing" in t for t in h2.texts(NoticeKind.INFO))
         assert h2.service.table(h.key).hand is None
-        with pytest.raises(StaleAction):
+        # The old menu is told the truth: the question was asked again (not "already chosen").
+        with pytest.raises(StaleAction, match="asked again after the bot restarted: Ann chooses"):
             await h2.service.choose_game(h.key, 101, first.choice_id, STUD)
+        with pytest.raises(StaleAction, match="asked again after the bot restarted"):
+            h2.service.check_choice(h.key, 101, first.choice_id)
+        with pytest.raises(StaleAction, match="never asked that question"):   # a forged number
+            h2.service.check_choice(h.key, 101, again.choice_id + 5)
         await h2.service.choose_game(h.key, 101, again.choice_id, STUD)
+        with pytest.raises(StaleAction, match="already chosen"):
+            await h2.service.choose_game(h.key, 101, first.choice_id, STUD)
         live = h2.service.table(h.key).hand
         assert live is not None and live.engine.game.name == STUD
         await h2.passive()
