@@ -16,7 +16,9 @@ is how late that loop wakes a 5 ms sleep meanwhile, the share of every latency t
 machine's (a loaded machine starves the process; compare it with the writes' figures).
 
 First the deal storm: after the tables are set up the store is reopened (a restart) and every
-table deals at once. Then the play. Reported per backend, in milliseconds: each kind of write's
+table deals at once (``storm_cpu_ms``: the process's CPU meanwhile, all threads: the event loop's
+share of a storm is most of it, and on two cores shared with a PostgreSQL server it is what the
+storm's p99 is made of). Then the play. Reported per backend, in milliseconds: each kind of write's
 p50/p99/max (``append`` is the per-action figure), the storm's, the process's CPU per write, and
 how the writes were batched: on SQLite by the group commit (writes per batch, the largest batch,
 the writes stored together by set statements: ``bot.store.sqlite_batch``),
@@ -103,8 +105,10 @@ async def run_backend(
                                      actions=["seats 1 2"])
 
         storm_started = time.perf_counter()
+        storm_cpu = time.process_time()
         first = await asyncio.gather(*(timed("storm", deal(t)) for t in ids))
         storm_s = time.perf_counter() - storm_started
+        storm_cpu = time.process_time() - storm_cpu
         deadline = time.perf_counter() + seconds
 
         async def play(table_id: int, hand: int) -> None:
@@ -153,6 +157,7 @@ async def run_backend(
     result: dict[str, Any] = {
         "tables": tables,
         "storm_s": round(storm_s, 2),
+        "storm_cpu_ms": round(storm_cpu * 1000),
         **figures("storm", timings["storm"]),
         "seconds": round(elapsed, 1),
         "appends_per_s": round(len(timings["append"]) / elapsed, 1),
@@ -221,9 +226,11 @@ def main() -> int:
               f"{r.get('append_p99_ms', 0):>7.1f}ms{r.get('create_p99_ms', 0):>8.1f}ms"
               f"{r.get('settle_p99_ms', 0):>9.1f}ms{r['storm_p50_ms']:>8.0f}ms{r['storm_p99_ms']:>8.0f}ms"
               f"{r['cpu_ms_per_write']:>8.2f}ms{r.get('loop_lag_p99_ms', 0):>7.1f}ms")
-    met = all(r.get("append_p99_ms", 1e9) < TARGET_P99_MS for r in results.values())
-    print(f"target: append p99 < {TARGET_P99_MS:g} ms at {TARGET_TABLES:,} tables: "
-          f"{'met' if met and args.tables >= TARGET_TABLES else 'not met (or fewer tables)'}")
+    enough = args.tables >= TARGET_TABLES
+    for what, key in (("append", "append_p99_ms"), ("deal storm", "storm_p99_ms")):
+        met = all(r.get(key, 1e9) < TARGET_P99_MS for r in results.values())
+        print(f"target: {what} p99 < {TARGET_P99_MS:g} ms at {TARGET_TABLES:,} tables: "
+              f"{'met' if met and enough else 'not met' if enough else 'not measured (fewer tables)'}")
     if args.json:
         args.json.write_text(json.dumps({"args": vars(args) | {"json": str(args.json)}, "results": results},
                                         indent=2))

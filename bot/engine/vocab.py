@@ -7,6 +7,8 @@ log and ``wildstud replay``), the Discord buttons and the terminal. Poker's stan
 
 >>> street_name(3), street_ordinal(7), normalise(" All-In "), normalise("allin")
 ('third street', '7th', 'all_in', 'all_in')
+>>> stage_name(24, "draw"), stage_name(24), stage_name(11, "run_twice"), stage_name(4, "buy")
+('the draw', 'after the draw', 'pre-flop', 'fourth street')
 >>> action_phrase("raise", 40, 40), action_phrase("call", 20, 60), imperative("all_in", 990)
 ('raises to 40', 'calls 20', 'go all-in for 990')
 >>> button_label("raise", 40, 40, 980), button_label("bring_in", 10)
@@ -26,6 +28,15 @@ STREET_NAMES: dict[int, str] = {
 """Street number -> its name: stud's 3..7, the flop games' 10..13, the draw games' betting rounds
 20..24 (20 before any draw, 21-23 after the first to third draw of a triple draw game, 24 after a
 single draw game's one draw; ``bot.engine.games.streets``)."""
+
+DRAW_NAMES: dict[int, str] = {21: "first draw", 22: "second draw", 23: "third draw", 24: "the draw"}
+"""A draw game's betting round -> the name of the draw before it, while the players choose their
+cards: "after the draw" is the betting once everyone has drawn."""
+
+BOARD_BEFORE: dict[int, int] = {11: 10, 12: 11, 13: 12}
+"""A flop game's board street -> the street before it: the questions asked before a street's board
+cards (run it twice, Crazy Pineapple's discard) are asked where the hand stands, on the street
+before (the flop games' numbers, ``bot.engine.games.streets``)."""
 
 STREET_ORDINALS: dict[int, str] = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th",
                                    10: "pre-flop", 11: "flop", 12: "turn", 13: "river"}
@@ -110,6 +121,19 @@ def normalise(name: str) -> str:
 def street_name(street: int) -> str:
     """``third street`` .. ``seventh street`` (``street N`` outside 3..7)."""
     return STREET_NAMES.get(street, f"street {street}")
+
+
+def stage_name(street: int, decision: str | None = None) -> str:
+    """Where a hand on ``street`` stands while it waits for ``decision`` (the kind of the pending
+    ``Decision``, None at a bet), as the table names it to everyone: a draw names the draw
+    (``the draw``, ``first draw``; the street's own name, ``after the draw``, is its betting); run it
+    twice and a discard are asked before the street's board cards, on the street before (``pre-flop``
+    when the flop is next); otherwise (a bet, a baseball card's question) the street's name."""
+    if decision == "draw" and street in DRAW_NAMES:
+        return DRAW_NAMES[street]
+    if decision in ("run_twice", "discard"):
+        return street_name(BOARD_BEFORE.get(street, street))
+    return street_name(street)
 
 
 def street_ordinal(street: int) -> str:

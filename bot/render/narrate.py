@@ -337,14 +337,9 @@ class TableNarrator(EventNarrator[Line]):
         seen = {c for seat, up in enumerate(self.up) if seat != event.seat for c in up}
         seen.update(self._shown)
         self._shown.update(event.cards)
-        if event.ranking == "low" and event.low is not None:
-            value = low_value_text(event.low)
-        elif event.value is None:
-            value = event.describe()
-        else:
-            value = hand_value_text(event.value, seen)
-            if event.ranking == "high-low":
-                value += f"; {low_value_text(event.low)}" if event.low else "; no low"
+        value = _worth(event, seen)
+        if event.run_twice:                   # the hand is worth something on each board
+            value = f"board 1: {value}; board 2: {_worth(event.on_second_board(), seen)}"
         self.say(Line("result", f"{self._name(event.seat)} shows {cards} — {value}"))
 
     def visit_discards_reshuffled(self, event: DiscardsReshuffled) -> None:
@@ -403,6 +398,19 @@ class TableNarrator(EventNarrator[Line]):
         split = ", ".join(f"{n} {chips(a)}" for n, a in winners)
         return f"{label.capitalize()} of {chips(event.amount)} is split: {split}" + event.odd_chip_note(
             self._name)
+
+
+def _worth(event: HandShown, seen: set[Card]) -> str:
+    """What a shown hand is worth, as the table says it (``seen``: the cards in play a wild's
+    stand-in avoids)."""
+    if event.ranking == "low" and event.low is not None:
+        return low_value_text(event.low)
+    if event.value is None:
+        return event.describe()
+    value = hand_value_text(event.value, seen)
+    if event.ranking == "high-low":
+        value += f"; {low_value_text(event.low)}" if event.low else "; no low"
+    return value
 
 
 Narrator = TableNarrator

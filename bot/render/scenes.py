@@ -13,7 +13,6 @@ from collections.abc import Iterable, Sequence
 from bot.engine.cards.card import Card, Rank
 from bot.engine.games.follow import WildEvent
 from bot.engine.values.evaluator_tables import WildInFlush
-from bot.render.cards import street_name
 from bot.render.pictures import HandPicture, SeatPicture, TablePicture, WildRank, wilds_from_events
 from bot.render.views import Phase, PrivateNotice, SeatSnapshot, TableSnapshot, drew_note, table_view
 
@@ -91,7 +90,7 @@ def hand_picture(
     down = notice.down_cards
     cards = tuple(down[:2]) + tuple(notice.up_cards) + tuple(down[2:])
     wilds = picture_wilds(notice.wild_ranks, events)
-    title = title or f"Hand #{hand_no} · {street_name(notice.street)} · {notice.name}"
+    title = title or f"Hand #{hand_no} · {notice.stage} · {notice.name}"
     return HandPicture(title, cards, tuple(notice.up_cards), wilds, notice.community_card, wild_in_flush,
                        ranking=notice.ranking, four_colour=four_colour, board=notice.shared, game=notice.game,
                        discards=discards, lines=lines, new=new)

@@ -27,8 +27,8 @@ from bot.engine.games.rulings import Rulings
 from bot.engine.hand.hand import StudHand
 from bot.engine.hand.records import Decision
 from bot.engine.values.evaluator_tables import WildInFlush
-from bot.engine.vocab import imperative
-from bot.render.cards import chips, street_name
+from bot.engine.vocab import imperative, stage_name
+from bot.render.cards import chips
 from bot.render.private import flop_best_now, flop_private_text, game_best_now, private_text
 from bot.render.settings import hand_stakes
 from bot.render.table import SeatView, TableView
@@ -128,6 +128,14 @@ class PrivateNotice:
     shared: tuple[Card, ...] = ()
     """A flop game's board so far (``down_cards`` are then the hole cards; ``board`` stays the
     other players' up cards, which a wild's stand-in avoids)."""
+    decision: str | None = None
+    """The kind of decision the hand waits for (``Decision.kind``), None at a bet: see ``stage``."""
+
+    @property
+    def stage(self) -> str:
+        """Where the hand stands, in words (``bot.engine.vocab.stage_name``): ``fifth street``, or
+        ``the draw`` while the players choose their draw."""
+        return stage_name(self.street, self.decision)
 
     @cached_property
     def flop(self) -> Game | None:
@@ -145,10 +153,10 @@ class PrivateNotice:
     @cached_property
     def text(self) -> str:
         if self.flop is not None:
-            return flop_private_text(self.hand_no, street_name(self.street), self.down_cards, self.shared,
+            return flop_private_text(self.hand_no, self.stage, self.down_cards, self.shared,
                                      self.best, self.wild_ranks) + self.opening
         return private_text(
-            self.hand_no, street_name(self.street), self.cards, self.up_cards, self.community_card,
+            self.hand_no, self.stage, self.cards, self.up_cards, self.community_card,
             self.wild_ranks, self.wild_in_flush, self.board, self.ranking, best=self.best,
         ) + self.opening
 
@@ -279,6 +287,16 @@ class TableSnapshot:
     """A flop game's board (one run), or both runs of a hand run twice; empty in stud."""
     board_size: int = 0
     """How many cards a full board holds (5 in the flop games, 0 in stud)."""
+    decision: str | None = None
+    """The kind of decision the hand waits for (``Decision.kind``: a draw, run it twice...), None at a
+    bet or between hands: see ``stage``."""
+
+    @property
+    def stage(self) -> str:
+        """Where the hand stands, in words (``bot.engine.vocab.stage_name``), for every front end's
+        title: ``fifth street``; ``the draw`` while the players choose their draw, ``after the
+        draw`` for the betting after it; ``pre-flop`` while run it twice is asked before the flop."""
+        return stage_name(self.street or 3, self.decision)
 
     def seat_of(self, member: int) -> SeatSnapshot | None:
         """The member's seat, if seated."""
@@ -335,8 +353,8 @@ def prompt(
 ) -> Prompt:
     """The prompt of engine ``seat`` (the player to act) in ``engine``'s hand, answered with
     ``hand_id`` and ``turn``: its legal actions, or at a decision the decision's choices."""
-    where = f"{street_name(engine.street)}, pot {chips(engine.pot_total)}"
     decision = engine.decision
+    where = f"{stage_name(engine.street, pending(engine))}, pot {chips(engine.pot_total)}"
     if decision is not None and decision.seat == seat:
         options = decision_options(decision)
         labels = " · ".join(o.label for o in options)
@@ -396,12 +414,19 @@ def private(
     board = tuple(c for s in range(engine.seat_count) if s != seat for c in engine.up_cards(s))
     ranking = engine.game.split if engine.game.has_low else "high"
     return PrivateNotice(
-        member=member, name=name, hand_id=hand_id, street=engine.street,
+        member=member, name=name, hand_id=hand_id, street=engine.street, decision=pending(engine),
         down_cards=engine.down_cards(seat), up_cards=up, community_card=engine.community_card,
         wild_ranks=own_wild_ranks(engine, seat), hand_no=hand_no, cards=engine.cards(seat), board=board,
         wild_in_flush=rulings.wild_in_flush, ranking=ranking, game=engine.game.name,
         shared=engine.board if engine.game.positional else (),
     )
+
+
+def pending(engine: StudHand) -> str | None:
+    """The kind of decision ``engine``'s hand waits for (public: everyone sees whose draw or question
+    it is), None at a bet: what ``stage_name`` names the street by."""
+    decision = engine.decision
+    return decision.kind if decision is not None else None
 
 
 def own_wild_ranks(engine: StudHand, seat: int) -> tuple[Rank, ...]:
@@ -440,7 +465,7 @@ def table_view(snapshot: TableSnapshot) -> TableView:
         return TableView(f"Hand #{s.hand_no} · void", snapshot_stakes(s), seats, 0, (),
                          f"Void: {s.void_reason}. Every chip went back.")
     seats = tuple(_hand_seat(seat) for seat in s.seats)
-    title = f"{_mark(s)}Hand #{s.hand_no} · {street_name(s.street or 3)}"
+    title = f"{_mark(s)}Hand #{s.hand_no} · {s.stage}"
     if s.phase is Phase.OVER:
         # The final picture is the showdown's (not "seventh street"), or the pot won uncontested.
         live = sum(1 for seat in s.seats if seat.dealt_in and not seat.folded)

@@ -76,6 +76,7 @@ from bot.store.pg_batch import (
     deal_batch,
     settle_batch,
     stats_batch,
+    warm,
 )
 from bot.store.tx import Row, Tx
 
@@ -232,12 +233,16 @@ class Backend:
         serializable isolation (PostgreSQL runs it at ``READ COMMITTED``); for hot paths only."""
         raise NotImplementedError
 
-    async def write(self, now: datetime, now_text: str, body: Callable[[Tx], Coroutine[Any, Any, T]], *,
-                    locking: bool = False, together: Together | None = None) -> T:
-        """Run ``body`` as one write transaction and return its result once committed: a hot
-        write (see :meth:`StoreBase._write`). ``body`` awaits nothing but its ``tx`` and may be
+    def write(self, now: datetime, now_text: str, body: Callable[[Tx], Coroutine[Any, Any, T]], *,
+              locking: bool = False, together: Together | None = None) -> Awaitable[T]:
+        """Run ``body`` as one write transaction; the awaitable gives its result once committed: a
+        hot write (see :meth:`StoreBase._write`). ``body`` awaits nothing but its ``tx`` and may be
         run more than once (SQLite runs it in a group commit, :mod:`bot.store.group_commit`, and
         there stores it by its set form ``together`` with others of its kind next to it)."""
+        return self._write_alone(now, now_text, body, locking)
+
+    async def _write_alone(self, now: datetime, now_text: str, body: Callable[[Tx], Coroutine[Any, Any, T]],
+                           locking: bool) -> T:
         async with self.transaction(now, now_text, write=True, locking=locking) as tx:
             return await body(tx)
 
@@ -301,9 +306,10 @@ class SqliteBackend(Backend):
     def closed(self) -> bool:
         return self.db is None
 
-    async def write(self, now: datetime, now_text: str, body: Callable[[Tx], Coroutine[Any, Any, T]], *,
-                    locking: bool = False, together: Together | None = None) -> T:
-        return await self.group.write(body, now, now_text, together)
+    def write(self, now: datetime, now_text: str, body: Callable[[Tx], Coroutine[Any, Any, T]], *,
+              locking: bool = False, together: Together | None = None) -> Awaitable[T]:
+        # The group commit's future itself: no coroutine between it and the store method awaiting it.
+        return self.group.write(body, now, now_text, together)
 
     async def close(self) -> None:
         # Writes already queued are committed first (their callers are waiting to hear so).
@@ -475,7 +481,8 @@ class PostgresBackend(Backend):
         from bot.store.pg_migrations import migrate
 
         pool = await asyncpg.create_pool(
-            url, min_size=pool_size, max_size=pool_size, statement_cache_size=1024, command_timeout=60
+            url, min_size=pool_size, max_size=pool_size, statement_cache_size=1024, command_timeout=60,
+            init=warm,
         )
         try:
             async with pool.acquire() as conn:
@@ -485,7 +492,7 @@ class PostgresBackend(Backend):
                     " WHERE table_schema = current_schema() AND column_name = 'id'"
                 )
             append_pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=1, statement_cache_size=1024, command_timeout=60
+                url, min_size=1, max_size=1, statement_cache_size=1024, command_timeout=60, init=warm
             )
         except BaseException:
             await pool.close()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 import json
 import uuid
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -194,11 +194,11 @@ class StoreBase:
         async with self._backend.transaction(now, format_time(now), write=write, locking=locking) as tx:
             yield tx
 
-    async def _write(
+    def _write(
         self, body: Callable[[Tx], Coroutine[Any, Any, T]], *, locking: bool = False,
         together: Together | None = None, now: tuple[datetime, str] | None = None,
-    ) -> T:
-        """Run ``body`` as one write transaction and return its result once it is committed, for
+    ) -> Awaitable[T]:
+        """Run ``body`` as one write transaction; the awaitable gives its result once committed, for
         the hot writes (an action, a deal, a settlement). On SQLite it joins a group commit with
         the other writes waiting meanwhile (:mod:`bot.store.group_commit`): so ``body`` must await
         nothing but its ``tx`` (and helpers that do the same), and may run more than once; there
@@ -208,7 +208,7 @@ class StoreBase:
         if now is None:
             moment = self._clock()
             now = moment, format_time(moment)
-        return await self._backend.write(*now, body, locking=locking, together=together)
+        return self._backend.write(*now, body, locking=locking, together=together)
 
     async def _check_lease(self, tx: Tx, table_id: int, lease: int | None) -> None:
         """Fencing, inside a hand write's transaction: refuse it (:class:`StaleLease`) when

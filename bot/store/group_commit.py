@@ -263,14 +263,18 @@ class GroupCommit:
         self.busy = 0.0
         """Seconds the batches took, from the hop to the thread to the answer (for benchmarks)."""
 
-    async def write(self, body: Body[T], now: datetime, now_text: str, together: Together | None = None) -> T:
-        """Run ``body`` in the next batch (or, with writes of its kind next to it, its set form
-        ``together``); returns its result once the batch has committed."""
+    def write(
+        self, body: Body[T], now: datetime, now_text: str, together: Together | None = None
+    ) -> asyncio.Future[T]:
+        """Queue ``body`` for the next batch (or, with writes of its kind next to it, its set form
+        ``together``); the future gives its result once the batch has committed (cancelling it
+        before its batch begins takes the write out of the queue). A plain function, not a
+        coroutine: every hot write awaits this future, and a storm queues thousands at once."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._queue.append(_Write(body, now, now_text, future, together))
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._drain(), name="wildstud-group-commit")
-        return await future
+        return future
 
     async def flush(self) -> None:
         """Wait until every write queued so far has been committed (or has failed)."""

@@ -21,6 +21,7 @@ from bot.render.views import (
     Prompt,
     SeatSnapshot,
     TableSnapshot,
+    pending,
     private,
     prompt,
 )
@@ -132,6 +133,7 @@ def snapshot(table: Table, *, over: bool = False) -> TableSnapshot:
         wild_events=tuple(engine.wild_events),
         wild_ranks=tuple(engine.wild_ranks),
         game=live.game.name, boards=hand_boards(engine), board_size=live.game.board_size,
+        decision=None if over else pending(engine),
         **common,  # type: ignore[arg-type]
     )
 

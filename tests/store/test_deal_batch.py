@@ -168,6 +168,29 @@ async def test_a_storm_of_deals_is_a_few_statements_on_postgresql(store: Store, 
     assert (await store.audit()).ok
 
 
+async def test_a_storm_just_after_opening_waits_for_no_type_lookups(
+    store: Store, db_path: Path | str
+) -> None:
+    # asyncpg looks up an array type's codec on each connection the first time a statement binds
+    # it (the type catalogue's recursive walk, JIT switched off and on around it): the pool's
+    # connections do so when they connect, not in the first storm after a restart.
+    backend = store._backend
+    if not isinstance(backend, PostgresBackend):
+        pytest.skip("asyncpg's type lookups are PostgreSQL's")
+    tables = [await seated(store, n) for n in range(12)]
+    await store.close()
+    async with await Store.open(db_path) as reopened:
+        backend = reopened._backend
+        assert isinstance(backend, PostgresBackend)
+        counting = CountingPool(backend.pool)
+        backend.pool = counting  # type: ignore[assignment]
+        ids = await asyncio.gather(*(deal(reopened, t, players) for t, players in tables))
+        assert len(set(ids)) == len(tables)
+        looked_up = [s for s in counting.statements if "pg_catalog" in s or "jit" in s]
+        assert not looked_up, looked_up
+        assert counting.statements  # the batches' own statements were seen
+
+
 async def test_a_failed_batch_sends_every_deal_its_own_way(
     store: Store, db_path: Path | str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,6 +5,7 @@ through the prompts (both boards on the table, each public), and Crazy Pineapple
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 from bot.engine.betting.stakes import PRESETS, TableStakes
@@ -14,6 +15,7 @@ from bot.store import Store
 from bot.tables.codec import decode_options
 from bot.tables.reveal import public_cards, rebuild
 from bot.tables.snapshot import snapshot
+from tests.reference_board import holdem_fives, ref_high
 from tests.tables.helpers import Harness
 from tests.tables.test_secrecy import card_tokens
 
@@ -173,3 +175,33 @@ async def test_a_newcomer_waits_for_the_big_blind_or_posts_one(store: Store, db_
             assert live.engine.options.posts == (Post(seat, live=20),)
             assert live.actions[0].endswith(f"; post p{seat + 1} 20 0")
             assert not h.service.table(key).seat_of(1002).waiting  # type: ignore[union-attr]
+
+
+async def test_a_hand_run_twice_names_each_shown_hand_on_each_board(store: Store, db_path: Path) -> None:
+    """At a run-it-twice showdown each shown hand is named on board 1 and on board 2 (the second
+    board's winner was left unnamed), each as the slow reference values it."""
+    h = Harness(store, db_path, rng=random.Random(4))
+    await _flop_table(h, "texas-holdem", 100, 100, stakes=NO_LIMIT)
+    await h.service.set_ruling(h.key, h.members["Ann"], "run_it_twice", "on")
+    hand_id = await h.service.deal(h.key, h.members["Ann"])
+    assert hand_id is not None
+    first = h.prompt()
+    await h.service.act(h.key, first.member, first.hand_id, first.turn, first.option("all_in").command)
+    call = h.prompt()
+    await h.service.act(h.key, call.member, call.hand_id, call.turn, call.option("call").command)
+    for _ in range(2):
+        ask = h.prompt()
+        await h.service.act(h.key, ask.member, ask.hand_id, ask.turn, ask.option("run_twice").command)
+    while h.service.table(h.key).hand is not None:
+        await h.passive()
+    engine, order, _ = rebuild(await store.get_hand(hand_id))
+    assert len(engine.boards) == 2
+    showdown = h.rec.showdowns(h.key)[-1].text
+    for seat, seat_no in enumerate(order):
+        name = ("Ann", "Bea")[seat_no - 1]                   # seated in seats 1 and 2
+        line = next(line for line in showdown.splitlines() if line.startswith(f"{name} shows"))
+        named = re.search(r"— board 1: (.+); board 2: (.+)$", line)
+        assert named is not None, line
+        for board, said in zip(engine.boards, named.groups(), strict=True):
+            category = ref_high(holdem_fives(engine.down_cards(seat), board), ())[0]
+            assert said.startswith(category.replace("_", " ").capitalize()), (name, board, said)

@@ -40,7 +40,6 @@ from bot.discord.ui.table import (
     shows_pictures,
 )
 from bot.discord.ui.text import code_block, plain
-from bot.render.cards import street_name
 from bot.render.pictures import hand_alt, table_alt
 from bot.render.scenes import hand_picture, table_picture
 from bot.render.table import format_table
@@ -152,7 +151,7 @@ def replay_layout(replay: HandReplay, step: int, *, look: str = "pictures") -> L
     whose = ("as you saw it: your own cards and every card shown" if replay.seat is not None
              else "you were not dealt in: the cards everyone saw")
     children: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(
-        f"### Hand #{replay.hand_no} replay · {street_name(at.street)}\n"
+        f"### Hand #{replay.hand_no} replay · {at.snapshot.stage}\n"
         f"{replay.game} · step {step + 1} of {replay.last + 1} · {whose}"
     )]
     said = "\n".join(plain(line) for line in at.lines)

@@ -32,7 +32,7 @@ from bot.discord.ui.drawing import PICK_LABEL
 from bot.discord.ui.lobby import DealButton, JoinButton
 from bot.discord.ui.routed import RoutedLayout
 from bot.discord.ui.text import code_block, plain
-from bot.render.cards import chips, street_name
+from bot.render.cards import chips
 from bot.render.pictures import (
     ALT_TEXT_LIMIT,
     HandPicture,
@@ -164,7 +164,7 @@ def header(snapshot: TableSnapshot) -> str:
     if s.phase is Phase.BETWEEN_HANDS:
         described = snapshot_stakes(s)
         return f"### Between hands · next: hand #{s.hand_no}\n{described[:1].upper()}{described[1:]}{badge}"
-    title = f"### Hand #{s.hand_no} · {street_name(s.street or 3)}"
+    title = f"### Hand #{s.hand_no} · {s.stage}"
     if s.phase is Phase.VOID:
         title = f"### Hand #{s.hand_no} · void"
     described = snapshot_stakes(s)          # as the hand's game plays them: a flop game's blinds

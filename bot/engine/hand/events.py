@@ -173,13 +173,26 @@ class HandShown(NamedTuple):
     ``ranking`` is ``"low"`` / ``"high-low"`` and ``low`` the hand's ace-to-five low (razz) or
     eight-or-better low (hi-lo; ``None``: no low); in razz ``value`` (the high hand) does not play.
     In deuce-to-seven and badugi ``ranking`` is ``"low"`` too and ``low`` the hand's 2-7 low or
-    badugi; ``value`` is ``None`` for a hand of fewer than five cards (badugi)."""
+    badugi; ``value`` is ``None`` for a hand of fewer than five cards (badugi). A hand run twice:
+    ``value`` and ``low`` are on the first board, ``second`` and ``second_low`` the same cards'
+    worth on the second board (``None`` when the hand was run once; ``on_second_board``)."""
 
     seat: int
     cards: tuple[Card, ...]
     value: HandValue | None
     low: LowValue | None = None
     ranking: str = "high"
+    second: HandValue | None = None
+    second_low: LowValue | None = None
+
+    @property
+    def run_twice(self) -> bool:
+        """The hand was run twice: the hand has a worth on each board."""
+        return self.second is not None
+
+    def on_second_board(self) -> HandShown:
+        """The same show with the second board's worth as its own (``value``, ``low``)."""
+        return self._replace(value=self.second, low=self.second_low, second=None, second_low=None)
 
     def describe(self) -> str:
         """What the hand is worth in its game: ``"Eight-six low (8-6-4-3-A)"`` in razz, ``"Flush,

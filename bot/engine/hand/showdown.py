@@ -134,7 +134,12 @@ def show(state: HandState, seat: int, timed_out: bool) -> None:
             state.lows[seat] = low
     state.log.append(Action(state.street, seat, "show", 0, 0, record.stack == 0, timed_out))
     ranking = ("low" if game.low_only else game.split) if game.has_low else "high"
-    state.events.append(HandShown(seat, tuple(record.cards), value, low, ranking))
+    second: HandValue | None = None
+    second_low: LowValue | None = None
+    if state.runs > 1 and value is not None:      # run twice: the hand's worth on the second board
+        second = value_of(state, seat, 1)
+        second_low = low_of(state, seat, 1) if game.has_low else None
+    state.events.append(HandShown(seat, tuple(record.cards), value, low, ranking, second, second_low))
     if seat == state.opener and state.openers:
         state.events.append(OpenersShown(seat, state.openers))
 

@@ -234,12 +234,9 @@ class _Narrator(Narrator[str]):
             self.seen_board.append(event.deal)
 
     def visit_hand_shown(self, ev: HandShown) -> None:
-        if (ev.ranking == "low" and ev.low is not None) or ev.value is None:
-            worth = ev.describe()
-        else:
-            worth = f"{ev.value.describe(kickers=True)} ({' '.join(str(c) for c in ev.value.best)})"
-            if ev.ranking == "high-low":
-                worth += f"; {ev.low.describe()[0].lower()}{ev.low.describe()[1:]}" if ev.low else "; no low"
+        worth = _worth(ev)
+        if ev.run_twice:                      # the hand is worth something on each board
+            worth = f"board 1: {worth}; board 2: {_worth(ev.on_second_board())}"
         self.say(f"  {self.who(ev.seat)} shows {' '.join(str(c) for c in ev.cards)}: {worth}")
 
     def visit_discards_reshuffled(self, ev: DiscardsReshuffled) -> None:
@@ -265,3 +262,13 @@ class _Narrator(Narrator[str]):
         shares = ev.halves_note(self.who) or ", ".join(f"{self.who(s)} {c}" for s, c in ev.shares)
         folded = " (everyone else folded)" if ev.by_fold else ""
         self.say(f"  {name} {ev.amount}: {shares}{folded}{ev.odd_chip_note(self.who)}")
+
+
+def _worth(ev: HandShown) -> str:
+    """What a shown hand is worth, as the replay says it."""
+    if (ev.ranking == "low" and ev.low is not None) or ev.value is None:
+        return ev.describe()
+    worth = f"{ev.value.describe(kickers=True)} ({' '.join(str(c) for c in ev.value.best)})"
+    if ev.ranking == "high-low":
+        worth += f"; {ev.low.describe()[0].lower()}{ev.low.describe()[1:]}" if ev.low else "; no low"
+    return worth
