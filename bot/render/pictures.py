@@ -732,10 +732,28 @@ def _cards_alt(cards: Iterable[Card], wild: frozenset[Rank]) -> str:
     return " ".join(f"{c} (wild)" if c.rank in wild else str(c) for c in cards)
 
 
+_RECENT_ALTS = 8
+_recent_alts: tuple[tuple[TablePicture, str], ...] = ()
+
+
 def table_alt(pic: TablePicture) -> str:
     """Alt text with the picture's facts: title, pot, community card, wild ranks with their cards,
     and each seat (name, dealer, to act, stack, down cards, up cards with wild ones marked, folded,
-    note, bet). At most ``ALT_TEXT_LIMIT`` characters (cut with an ellipsis)."""
+    note, bet). At most ``ALT_TEXT_LIMIT`` characters (cut with an ellipsis).
+
+    A click asks it twice of the same picture (the table message's gallery, then its upload): the
+    last few pictures' texts are kept, each found by the picture itself (``is``: no hashing of the
+    picture), so the second is not worked out again."""
+    global _recent_alts
+    for kept, text in _recent_alts:
+        if kept is pic:
+            return text
+    text = _table_alt(pic)
+    _recent_alts = ((pic, text), *_recent_alts[: _RECENT_ALTS - 1])
+    return text
+
+
+def _table_alt(pic: TablePicture) -> str:
     wild = wild_ranks_of(pic.wilds)
     out = [f"{pic.title}. Pot {pic.pot:,}."]
     if pic.community is not None:
