@@ -13,7 +13,9 @@ import io
 import itertools
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
@@ -226,3 +228,31 @@ def test_a_colour_through_a_solid_image_is_the_colour_pasted() -> None:
         sprites._fill(got, ink, at, mask)
         expected.paste(ink, at, mask)
         assert got.tobytes() == expected.tobytes()
+
+
+def test_the_lines_under_a_dm_title_are_kept_only_the_title_is_drawn_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A DM whose cards were drawn before, with the same best hand and wild ranks as another
+    player's, draws its title afresh and nothing else: the lines under it ("Best now", the wild
+    ranks) are kept by their text, like the cards. The header used to be one layer drawn afresh
+    for every DM, most of a DM picture's drawing."""
+    fives = (WildRank(Rank.FIVE),)
+    ann = HandPicture("Hand #7 · third street · Ann", tuple(Card.parse(c) for c in ("Kh", "2c", "Kd")),
+                      (Card.parse("Kd"),), fives)
+    bob = HandPicture("Hand #7 · third street · Bob", tuple(Card.parse(c) for c in ("Ks", "2d", "Kc")),
+                      (Card.parse("Kc"),), fives)
+    P.hand_png(ann)
+    P.hand_png(replace(bob, title="Hand #6 · third street · Bob"))          # Bob's cards drawn once
+    drawn: list[tuple[int, int]] = []
+    real = plain.to_palette
+
+    def counted(img: Image.Image, palette: Image.Image) -> Image.Image:
+        drawn.append(img.size)
+        return real(img, palette)
+
+    monkeypatch.setattr(plain, "to_palette", counted)
+    P.hand_png(bob)
+    (width, height), = drawn                   # one drawing, one line of 32 px type high: the title
+    assert height < 2 * 32 and width < P.PICTURE_WIDTH
+    assert decoded(P.hand_png(bob)) == to_palette(P.render_hand(bob), P._palette()).tobytes()

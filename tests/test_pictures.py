@@ -457,3 +457,24 @@ def test_an_omaha_hi_lo_hand_picture_frames_the_low_too() -> None:
     assert {c for c, cell in cells.items() if cell.role == "out"} == set(parse_cards("2h"))
     tagged_low = {c for c, cell in cells.items() if ("low", False) in cell.tags}
     assert tagged_low == set(parse_cards("As 2d 3s 7c 8d"))
+
+
+def test_a_pictures_alt_text_is_worked_out_once_per_picture(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A click asks the table picture's alt text twice (the gallery's description, then the
+    upload's): the second time it is the kept text of that very picture, while an equal picture
+    (another click's) and a changed one are worked out afresh, the same text for the equal one."""
+    worked: list[P.TablePicture] = []
+    real = P._table_alt
+
+    def counted(pic: P.TablePicture) -> str:
+        worked.append(pic)
+        return real(pic)
+
+    monkeypatch.setattr(P, "_table_alt", counted)
+    pic = eight_seats()
+    first = P.table_alt(pic)
+    assert P.table_alt(pic) == first and worked == [pic]
+    equal = replace(pic)
+    assert equal is not pic and P.table_alt(equal) == first and len(worked) == 2
+    moved = replace(pic, pot=pic.pot + 10)
+    assert P.table_alt(moved) != first and P.table_alt(pic) == first and len(worked) == 3

@@ -38,9 +38,9 @@ callers may draw from any thread (the presenter draws off the event loop), while
 FreeType's faces are never used by two threads at once.
 
 ``png`` writes a palette image as PNG with rows unfiltered (the palette's best filter) and
-compressed by ISA-L's deflate (``isal``, several times faster than zlib at a smaller size), band by
-band as ``compose_png`` does; ``compose_png`` puts its picture together straight in those rows (one
-column more on the left, the rows' filter type), the same bytes.
+compressed by ISA-L's deflate (``isal``, several times faster than zlib at a smaller size);
+``compose_png`` puts its picture together straight in those rows (one column more on the left, the
+rows' filter type) and deflates them in bands (the same pixels, other bytes than ``png``'s).
 """
 
 from __future__ import annotations
@@ -177,7 +177,8 @@ def compose_png(
     base_key: Hashable, base: Image.Image, layers: Sequence[Layer], palette: Image.Image,
     where: Hashable = None,
 ) -> bytes:
-    """``png(compose(base_key, base, layers, palette))``, put together straight in PNG rows.
+    """The PNG of ``compose(base_key, base, layers, palette)`` (the same pixels), put together
+    straight in PNG rows and deflated in bands (``BAND_ROWS``).
 
     ``where`` names where the picture is shown (a table; None: nowhere in particular): the last
     picture put together there is kept (``FRAMES``: the keys of its layers and its bands, each
@@ -403,18 +404,20 @@ def _palette_bytes(palette: Image.Image) -> bytes:
 
 
 def png(img: Image.Image) -> bytes:
-    """A palette (``P``) image as PNG bytes: 8-bit indexes, every row unfiltered, deflated by ISA-L
-    band by band (``BAND_ROWS``)."""
+    """A palette (``P``) image as PNG bytes: 8-bit indexes, every row unfiltered, ISA-L deflate (one
+    stream: a picture written once is not deflated in bands, which costs more)."""
     if img.mode != "P":
         raise ValueError(f"png takes a palette image, got mode {img.mode}")
-    framed = _framed(img)
-    return _png(img.width, img.height, _idat(_bands(framed)), bytes(img.getpalette() or []))
+    rows = isal_zlib.compress(_framed(img).tobytes(), PNG_LEVEL)
+    return _png(img.width, img.height, rows, bytes(img.getpalette() or []))
 
 
 def _png_rows(framed: Image.Image, palette: Image.Image) -> bytes:
-    """The PNG of a framed picture (``_framed``) with the colours of ``palette``, one of the few
-    shared palettes (its colours are read once: ``_palette_bytes``)."""
-    return _png(framed.width - 1, framed.height, _idat(_bands(framed)), _palette_bytes(palette))
+    """The PNG of a framed picture (``_framed``) with the colours of ``palette``, its rows deflated
+    as one stream (the hand and showdown pictures, new every time; ``compose_png`` deflates a
+    table's picture in bands instead, to keep them)."""
+    return _png(framed.width - 1, framed.height, isal_zlib.compress(framed.tobytes(), PNG_LEVEL),
+                _palette_bytes(palette))
 
 
 BAND_ROWS = 50
@@ -437,13 +440,6 @@ def _deflated(rows: bytes | memoryview) -> Band:
     fresh deflate stream (no back-reference into another band) ended by a sync flush."""
     deflate = isal_zlib.compressobj(PNG_LEVEL, isal_zlib.DEFLATED, -15)
     return deflate.compress(rows) + deflate.flush(isal_zlib.Z_SYNC_FLUSH), isal_zlib.adler32(rows), len(rows)
-
-
-def _bands(framed: Image.Image) -> list[Band]:
-    """A framed picture's rows (``_framed``) in bands of ``BAND_ROWS`` rows, each deflated."""
-    raw = memoryview(framed.tobytes())
-    step = BAND_ROWS * framed.width
-    return [_deflated(raw[at : at + step]) for at in range(0, len(raw), step)]
 
 
 def _runs(bands: Sequence[int]) -> list[tuple[int, int]]:

@@ -84,6 +84,7 @@ from bot.render.sprites import (
     _fit,
     _paste,
     _text,
+    _text_font,
     _text_width,
     card_back,
     card_sprite,
@@ -731,10 +732,28 @@ def _cards_alt(cards: Iterable[Card], wild: frozenset[Rank]) -> str:
     return " ".join(f"{c} (wild)" if c.rank in wild else str(c) for c in cards)
 
 
+_RECENT_ALTS = 8
+_recent_alts: tuple[tuple[TablePicture, str], ...] = ()
+
+
 def table_alt(pic: TablePicture) -> str:
     """Alt text with the picture's facts: title, pot, community card, wild ranks with their cards,
     and each seat (name, dealer, to act, stack, down cards, up cards with wild ones marked, folded,
-    note, bet). At most ``ALT_TEXT_LIMIT`` characters (cut with an ellipsis)."""
+    note, bet). At most ``ALT_TEXT_LIMIT`` characters (cut with an ellipsis).
+
+    A click asks it twice of the same picture (the table message's gallery, then its upload): the
+    last few pictures' texts are kept, each found by the picture itself (``is``: no hashing of the
+    picture), so the second is not worked out again."""
+    global _recent_alts
+    for kept, text in _recent_alts:
+        if kept is pic:
+            return text
+    text = _table_alt(pic)
+    _recent_alts = ((pic, text), *_recent_alts[: _RECENT_ALTS - 1])
+    return text
+
+
+def _table_alt(pic: TablePicture) -> str:
     wild = wild_ranks_of(pic.wilds)
     out = [f"{pic.title}. Pot {pic.pot:,}."]
     if pic.community is not None:
@@ -928,30 +947,40 @@ _HEAD_TOP = 58      # the first line under a hand or showdown picture's title
 _HEAD_LINE = 38     # each line of 30 px type (legible on a phone)
 
 
-def _header(
-    canvas: Image.Image, title: str, lines: Sequence[str], width: int, four: bool = True,
-    ox: int = 0, oy: int = 0,
-) -> int:
-    _text(canvas, (16 - ox, 10 - oy), _fit(title, 32, width - 32, bold=True), 32, _TEXT, bold=True)
+_TITLE_TOP = 10     # the top of a hand or showdown picture's title (32 px bold)
+
+
+def _line_box(text: str, size: int, bold: bool, y: int) -> tuple[int, int, int, int]:
+    """Where a line of ``text`` whose top is ``y``, 16 px from the left, may draw: ``_text`` puts each
+    run of it in a box from ``size // 2`` px above ``y`` to the font's ascent and descent below it
+    (and 2 px more), as wide as the run and 2 px; the suits and arrows it draws as shapes lie within."""
+    ascent, descent = _text_font(size).getmetrics()
+    return (0, max(0, y - size // 2), min(PICTURE_WIDTH, 16 + _text_width(text, size, bold) + 8),
+            y + ascent + descent + 2)
+
+
+def _line_layer(
+    text: str, size: int, bold: bool, four: bool, y: int, canvas: Image.Image, ox: int, oy: int
+) -> None:
+    _text(canvas, (16 - ox, y - oy), text, size, _TEXT, bold=bold, four_colour=four)
+
+
+def _header_layers(title: str, lines: Sequence[str], four: bool) -> list[Layer]:
+    """The title of a hand or showdown picture and each line under it, a layer each: the title drawn
+    afresh every time (key ``None``: it names the hand, the street and the player), each line kept by
+    its text (the best hand now and the wild ranks repeat from one picture to the next and from
+    one player to another). Their boxes meet (a line's room above and below its type) where their
+    type does not."""
+    fitted = _fit(title, 32, PICTURE_WIDTH - 32, bold=True)
+    layers = [Layer("title", _line_box(fitted, 32, True, _TITLE_TOP), None,
+                    functools.partial(_line_layer, fitted, 32, True, True, _TITLE_TOP))]
     y = _HEAD_TOP
     for line in lines:
-        _text(canvas, (16 - ox, y - oy), _fit(line, 30, width - 32), 30, _TEXT, four_colour=four)
+        text = _fit(line, 30, PICTURE_WIDTH - 32)
+        layers.append(Layer("line", _line_box(text, 30, False, y), (text, four),
+                            functools.partial(_line_layer, text, 30, False, four, y)))
         y += _HEAD_LINE
-    return y
-
-
-def _header_box(title: str, lines: Sequence[str], bottom: int) -> tuple[int, int, int, int]:
-    """The box of the title and lines (``_header``), as wide as their longest line."""
-    widths = [_text_width(_fit(title, 32, PICTURE_WIDTH - 32, bold=True), 32, True)]
-    widths += [_text_width(_fit(line, 30, PICTURE_WIDTH - 32), 30) for line in lines]
-    return (0, 0, min(PICTURE_WIDTH, 16 + max(widths) + 8), bottom)
-
-
-def _header_layers(title: str, lines: Sequence[str], four: bool, bottom: int) -> Layer:
-    """The title and lines of a hand or showdown picture as one layer drawn afresh every time (key
-    ``None``: new nearly every time, so never kept)."""
-    return Layer("header", _header_box(title, lines, bottom), None,
-                 functools.partial(_header_layer, title, tuple(lines), four))
+    return layers
 
 
 def _wild_line(wilds: Sequence[WildRank]) -> str:
@@ -980,7 +1009,7 @@ def _hand_layers(pic: HandPicture) -> tuple[tuple[int, int], list[Layer], bool]:
     step = _row_step(n, _HAND_CARD_W, _HAND_STEP, PICTURE_WIDTH - 32)
     height = _HEAD_TOP + _HEAD_LINE * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
     y = _HEAD_TOP + _HEAD_LINE * len(lines) + 16
-    layers = [_header_layers(pic.title, lines, pic.four_colour, y - 8)]
+    layers = _header_layers(pic.title, lines, pic.four_colour)
     up = set(pic.up)
     # "down" tells a stud hand's down cards from its up cards; a draw hand is all down cards.
     labels = {c: "down" for c in pic.cards if c not in up} if up else {}
@@ -1014,7 +1043,7 @@ def _flop_hand_layers(pic: HandPicture, game: Game, wild: frozenset[Rank]
     step = _row_step(n, _HAND_CARD_W, _HAND_STEP, PICTURE_WIDTH - 32 - gap)
     height = _HEAD_TOP + _HEAD_LINE * len(lines) + 20 + int(_HAND_CARD_W * 1.4) + 14 + 70
     y = _HEAD_TOP + _HEAD_LINE * len(lines) + 16
-    layers = [_header_layers(pic.title, lines, pic.four_colour, y - 8)]
+    layers = _header_layers(pic.title, lines, pic.four_colour)
     x = (PICTURE_WIDTH - ((n - 1) * step + _HAND_CARD_W + gap)) // 2 if n else 0
     bx = x + len(pic.cards) * step + gap
     hole = _cells(pic.cards, wild, value, {}, _HAND_CARD_W, pic.four_colour, low=low)
@@ -1028,12 +1057,6 @@ def _flop_hand_layers(pic: HandPicture, game: Game, wild: frozenset[Rank]
     whole = [Layer("card", (0, 0, PICTURE_WIDTH, height), None, functools.partial(_draw_cell, c, cx, y))
              for c, cx in placed]
     return (PICTURE_WIDTH, height), [*layers, *whole], False
-
-
-def _header_layer(
-    title: str, lines: Sequence[str], four: bool, canvas: Image.Image, ox: int, oy: int
-) -> None:
-    _header(canvas, title, lines, PICTURE_WIDTH, four, ox, oy)
 
 
 @one_at_a_time
@@ -1125,7 +1148,7 @@ def _showdown_layers(pic: ShowdownPicture) -> tuple[tuple[int, int], list[Layer]
         lines += (f"Community card {pic.community} (everyone's seventh card)",)
     top = _HEAD_TOP + _HEAD_LINE * len(lines) + 8
     size = (PICTURE_WIDTH, top + _SD_ROW_H * len(pic.hands))
-    layers = [_header_layers(pic.title, lines, pic.four_colour, top)]
+    layers = _header_layers(pic.title, lines, pic.four_colour)
     extra = [pic.community] if pic.community is not None else []
     keep = True
     for i, (hand, (described, value)) in enumerate(zip(pic.hands, _showdown_values(pic), strict=True)):
