@@ -182,9 +182,10 @@ class TerminalGame:
 
     def welcome(self) -> None:
         """The banner: the game of the hand that resumes first if there is one (``--game`` applies
-        from the deal after it, see :meth:`resume_note`), else the game asked for."""
+        from the deal after it, see :meth:`resume_note`), else the game asked for, else the game
+        the saved table deals next (it named the default game over a saved table's own)."""
         s = self.style
-        game = self.resumed_game() or self.config.game
+        game = self.resumed_game() or self.config.game or self.table_game()
         if game is None or game == DEFAULT_GAME.name:
             self.say(s.bold("Wildstud: Sex in the Middle East"))
             self.say("Seven-card stud, fives wild. Whenever a five is dealt face up, the rank of the next up")
@@ -214,6 +215,15 @@ class TerminalGame:
         if not service.has_table(self.key):
             return None
         return service.games(self.key).hand_game
+
+    def table_game(self) -> str | None:
+        """The game setting a saved table deals from its next deal (None: no saved table)."""
+        service = self.service
+        assert service is not None
+        if not service.has_table(self.key):
+            return None
+        games = service.games(self.key)
+        return games.pending or games.setting
 
     def resume_note(self) -> None:
         """An unfinished hand from an earlier run is played out first (the table has said that it

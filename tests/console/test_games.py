@@ -77,6 +77,7 @@ def test_game_commands_between_hands_and_the_setting_is_kept(tmp_path: Path) -> 
     assert "raise_cap: 3 (default)" in rulings and "follow_target" not in rulings   # stud's rulings
     # The next run deals the game set before quitting, announced before the hand.
     again = run(PlayConfig(db=db, humans=["Ann"], bots=1, seed=2), "\nq\n")
+    assert again.startswith("Wildstud: Seven-Card Stud\n")       # the banner names it too
     assert again.index("Game: Sex in the Middle East → Seven-Card Stud") < again.index("Hand #1:")
     assert re.search(r"Hand #1: \w+ deals to [^.]+\. Seven-Card Stud,", again)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from tests.discord.helpers import (
     current_prompt,
@@ -90,7 +91,7 @@ async def test_a_two_colour_deck_from_table_look_is_kept(
         (picture,) = [a for a in message.attachments if a.filename == "table.png"]
         img = Image.open(io.BytesIO(picture.data)).convert("RGB")
         g = _SUIT_ON_FACE[Suit.CLUBS]
-        return sum(1 for px in img.getdata() if all(abs(a - b) <= 10 for a, b in zip(px, g, strict=True)))
+        return sum(1 for px in _rgb_pixels(img) if all(abs(a - b) <= 10 for a, b in zip(px, g, strict=True)))
 
     fake = fake_discord
     db = tmp_path / "ws.sqlite3"
@@ -117,6 +118,12 @@ async def test_a_two_colour_deck_from_table_look_is_kept(
     picture = table_picture(second.service.snapshot(TableKey(guild.id, poker.id)))
     assert picture is not None
     g = _SUIT_ON_FACE[Suit.CLUBS]
-    drawn = render_table(picture).getdata()
+    drawn = _rgb_pixels(render_table(picture))
     assert sum(1 for px in drawn if all(abs(a - b) <= 10 for a, b in zip(px, g, strict=True))) > 0
     await fake.slash(owner, "table look", {"look": "pictures"}, channel=poker)
+
+
+def _rgb_pixels(image: Any) -> list[tuple[int, int, int]]:
+    """The picture's pixels as RGB triples (``Image.getdata`` is deprecated in Pillow 12 and later)."""
+    raw = image.convert("RGB").tobytes()
+    return [(raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw), 3)]
