@@ -165,3 +165,13 @@ def test_a_pokerkit_style_history_without_rulings_reads_its_antes() -> None:
         report = replay_text(_history(antes=antes))
         assert report.error is None, report.error
         assert report.hand is not None and report.hand.rulings.flop_ante == ruling
+
+
+def test_a_flop_history_names_the_stakes_it_plays() -> None:
+    """The ``# Stakes`` comment names the blinds the hand posts, not stud's ante and bring-in (it
+    said "ante 5 and bring-in 10; blinds 10/20" of a Hold'em hand with no ante)."""
+    for seed in range(20):
+        hand = random_flop_hand(seed)
+        (line,) = [x for x in export_phh(hand).splitlines() if x.startswith("# Stakes:")]
+        assert "bring-in" not in line and "blinds" in line, line
+        assert line == f"# Stakes: {hand.game.describe_stakes(hand.stakes)}."

@@ -13,41 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.engine.betting.stakes import TableStakes
-from bot.engine.games.catalogue import Game
 from bot.engine.games.rulings import RULING_HELP, RULINGS, Rulings
 from bot.render.cards import chips
-
-
-def hand_stakes(stakes: TableStakes, game: Game) -> str:
-    """The stakes as a hand of ``game`` plays them: stud's ante and bring-in (``describe``); a game
-    with blinds (the flop games, triple draw, badugi) its blinds (the table's, or its standard ones:
-    ``with_standard_blinds``) with the bets they give (fixed limit's small bet is the big blind, its
-    big bet twice that); five-card draw its ante and the table's bets.
-
-    >>> from bot.engine.betting.stakes import PRESETS
-    >>> from bot.engine.games.catalogue import GAMES
-    >>> holdem = GAMES["texas-holdem"]
-    >>> hand_stakes(PRESETS["small"], holdem), hand_stakes(PRESETS["no-limit"], holdem)
-    ('fixed limit 20/40, blinds 10/20', 'no limit, blinds 10/20')
-    >>> hand_stakes(PRESETS["small"], GAMES["five-card-draw"])
-    'fixed limit 20/40, ante 5'
-    """
-    if not game.positional:
-        return stakes.describe()
-    if not game.has_blinds:
-        # Five-card draw: an ante each and no bring-in, betting the table's own bets.
-        if stakes.structure == "fixed-limit":
-            head = f"fixed limit {chips(stakes.small_bet)}/{chips(stakes.big_bet)}"
-        else:
-            head = f"{stakes.structure.replace('-', ' ')}, minimum bet {chips(stakes.min_bet)}"
-        return f"{head}, ante {chips(stakes.ante)}"
-    blinds = stakes.with_standard_blinds()
-    big = blinds.big_blind
-    if blinds.structure == "fixed-limit":
-        head = f"fixed limit {chips(blinds.blind_bet_unit(False))}/{chips(blinds.blind_bet_unit(True))}"
-    else:
-        head = blinds.structure.replace("-", " ")
-    return f"{head}, blinds {chips(blinds.small_blind)}/{chips(big)}"
 
 
 def stakes_line(stakes: TableStakes, described: str | None = None) -> str:

@@ -30,7 +30,6 @@ from bot.engine.values.evaluator_tables import WildInFlush
 from bot.engine.vocab import imperative, stage_name
 from bot.render.cards import chips
 from bot.render.private import flop_best_now, flop_private_text, game_best_now, private_text
-from bot.render.settings import hand_stakes
 from bot.render.table import SeatView, TableView
 
 
@@ -476,10 +475,10 @@ def table_view(snapshot: TableSnapshot) -> TableView:
 
 def snapshot_stakes(s: TableSnapshot) -> str:
     """The stakes line of a snapshot as its game plays them (a flop game's blinds, stud's ante and
-    bring-in: ``hand_stakes``): the hand's, or between hands those of the next deal (the table's
+    bring-in: ``Game.describe_stakes``): the hand's, or between hands those of the next deal (the table's
     stakes as they are when the dealer chooses the game)."""
     stakes = (s.pending_stakes or s.stakes) if s.phase is Phase.BETWEEN_HANDS else s.stakes
-    return hand_stakes(stakes, GAMES[s.game]) if s.game in GAMES else stakes.describe()
+    return GAMES[s.game].describe_stakes(stakes) if s.game in GAMES else stakes.describe()
 
 
 def _mark(s: TableSnapshot) -> str:

@@ -35,7 +35,6 @@ from bot.engine.cards.deck import Deck
 from bot.engine.games.catalogue import DEALERS_CHOICE, DEFAULT_GAME, GAMES, Game, game_of
 from bot.engine.games.rulings import RULINGS, Rulings
 from bot.engine.hand.hand import StudHand
-from bot.render.settings import hand_stakes
 from bot.tables.errors import TableError
 
 __all__ = [
@@ -78,8 +77,8 @@ FAMILY_TITLES = {"stud": "Stud", "flop": "Flop games (Hold'em and Omaha)", "draw
 
 
 def setting_stakes(stakes: TableStakes, setting: str, allowed: Sequence[str] = ()) -> str:
-    """The stakes as the games of a table's setting play them: one flop game's blinds (``hand_stakes``),
-    stud's ante and bring-in, and both for a dealer's choice that has both families.
+    """The stakes as the games of a table's setting play them (``Game.describe_stakes``): one flop
+    game's blinds, stud's ante and bring-in, and both for a dealer's choice that has both families.
 
     >>> from bot.engine.betting.stakes import PRESETS, TableStakes
     >>> setting_stakes(PRESETS["small"], "texas-holdem")
@@ -94,7 +93,7 @@ def setting_stakes(stakes: TableStakes, setting: str, allowed: Sequence[str] = (
     games = [GAMES[g] for g in setting_games(setting, allowed)]
     if all(g.positional for g in games):
         # The blinds games and five-card draw (an ante): each way once, in the menu's order.
-        return "; ".join(dict.fromkeys(hand_stakes(stakes, g) for g in games))
+        return "; ".join(dict.fromkeys(g.describe_stakes(stakes) for g in games))
     if any(g.has_blinds for g in games):
         return stakes.with_standard_blinds().describe()
     return stakes.describe()        # stud's words cover five-card draw's ante and bets too

@@ -31,7 +31,7 @@ from bot.engine.hand.options import NO_OPTIONS, HandOptions, Post
 from bot.engine.phh.export import export_phh
 from bot.render.cards import chips
 from bot.render.narrate import Line, Narrator
-from bot.render.settings import hand_stakes, rulings_changes, stakes_change
+from bot.render.settings import rulings_changes, stakes_change
 from bot.store.records import HandRecord
 from bot.tables.blinds import bomb_pot_ante, clockwise_from, dealt_in, is_bomb_pot
 from bot.tables.clock import Clock
@@ -187,7 +187,7 @@ class HandRunner:
         table.post(
             NoticeKind.HAND_START,
             f"Hand #{live.hand_no}: {names[-1]} deals to {_join(names)}."
-            f" {chosen.title}, {hand_stakes(stakes, chosen)}.{_bomb_pot_words(options)}"
+            f" {chosen.title}, {chosen.describe_stakes(stakes)}.{_bomb_pot_words(options)}"
             f"\nDeck commitment: {deal.digest} (a salted SHA-256 of each card; the cards everyone sees"
             " are opened after the hand, your own down cards to you)",
             hand_id,

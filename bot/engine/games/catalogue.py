@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from bot.engine.betting.stakes import TableStakes
 from bot.engine.cards.card import Rank
 from bot.engine.errors import RulingError
 from bot.engine.games.rulings import RULINGS, Rulings
@@ -212,6 +213,38 @@ class Game:
     def describe(self) -> str:
         """``"Title: rules"`` in one line, for announcements."""
         return f"{self.title}: {self.rules}"
+
+    def describe_stakes(self, stakes: TableStakes) -> str:
+        """The stakes as a hand of this game plays them: stud's ante and bring-in
+        (``TableStakes.describe``); a game with blinds (the flop games, triple draw, badugi) its
+        blinds (the table's, or its standard ones: ``with_standard_blinds``) with the bets they give
+        (fixed limit's small bet is the big blind, its big bet twice that); five-card draw its ante
+        and the table's bets.
+
+        >>> from bot.engine.betting.stakes import PRESETS
+        >>> holdem = GAMES["texas-holdem"]
+        >>> holdem.describe_stakes(PRESETS["small"]), holdem.describe_stakes(PRESETS["no-limit"])
+        ('fixed limit 20/40, blinds 10/20', 'no limit, blinds 10/20')
+        >>> GAMES["five-card-draw"].describe_stakes(PRESETS["small"])
+        'fixed limit 20/40, ante 5'
+        >>> GAMES["razz"].describe_stakes(PRESETS["small"])
+        'fixed limit 20/40, ante 5 and bring-in 10'
+        """
+        if not self.positional:
+            return stakes.describe()
+        if not self.has_blinds:
+            # Five-card draw: an ante each and no bring-in, betting the table's own bets.
+            if stakes.structure == "fixed-limit":
+                head = f"fixed limit {stakes.small_bet:,}/{stakes.big_bet:,}"
+            else:
+                head = f"{stakes.structure.replace('-', ' ')}, minimum bet {stakes.min_bet:,}"
+            return f"{head}, ante {stakes.ante:,}"
+        blinds = stakes.with_standard_blinds()
+        if blinds.structure == "fixed-limit":
+            head = f"fixed limit {blinds.blind_bet_unit(False):,}/{blinds.blind_bet_unit(True):,}"
+        else:
+            head = blinds.structure.replace("-", " ")
+        return f"{head}, blinds {blinds.small_blind:,}/{blinds.big_blind:,}"
 
 
 _NO_WILD_PAIRS = (("open_pair_double", ("natural-pair", "off")),)

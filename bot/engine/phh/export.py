@@ -312,7 +312,7 @@ def _header(hand: StudHand, hidden: set[Card], label: Callable[[int], str]) -> s
         f"# Wildstud hand history: {title},",
         "# PHH format (uoftcprg/phh-std); p1 is the first seat left of the dealer"
         + (" (the button)." if hand.game.positional else "."),
-        f"# Stakes: {hand.stakes.describe()}.",
+        f"# Stakes: {hand.game.describe_stakes(hand.stakes)}.",
     ]
     changed = {k: v for k, v in hand.rulings.changed_from_default().items() if k in hand.game.rulings}
     named = ", ".join(f"{k} = {v}" for k, v in changed.items()) if changed else "all defaults"
